@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli.h - the profile(8) command line: options into one struct, checked
+ * before anything is loaded.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define DEFAULT_FREQUENCY 49
+#define DEFAULT_STACK_STORAGE 16384
+#define DEFAULT_HASH_STORAGE 40960
+#define DEFAULT_MAX_STACK_DEPTH 127
+
+struct profile_env {
+	long duration;		/* seconds; 0: until SIGINT/SIGTERM */
+	long frequency;		/* -F, samples per second per CPU */
+	long period;		/* -c, events per sample; 0 when -F is used */
+	pid_t *pids;		/* -p */
+	size_t nr_pids;
+	pid_t *tids;		/* -L */
+	size_t nr_tids;
+	int cpu;		/* -C, -1 for all */
+	bool user_only, kernel_only, include_idle;
+	bool delimited, annotations, folded, verbose;
+	long stack_storage_size, hash_storage_size, max_stack_depth;
+};
+
+enum cli_result {
+	CLI_RUN = 0,		/* go ahead and profile */
+	CLI_DONE = 1,		/* --help or --version was printed: exit 0 */
+	CLI_USAGE = -1,		/* a one-line error was printed: exit 2 */
+};
+
+/*
+ * Parse argv into env. Only syntax and conflicts between options are
+ * checked here; errors are one line on err.
+ */
+enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *err);
+
+/*
+ * Checks against the running system: pids/tids exist, the CPU exists and is
+ * online, the stack depth is within kernel.perf_event_max_stack. proc_root
+ * and sys_root are "/proc" and "/sys" except in tests.
+ */
+enum cli_result cli__validate(const struct profile_env *env, const char *proc_root,
+			      const char *sys_root, FILE *err);
+
+void cli__release(struct profile_env *env);
+
+#endif /* CLI_H */

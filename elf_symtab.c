@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * elf_symtab.c - read an ELF file's function symbols and PT_LOAD segments
+ * with libelf. Every header value is treated as untrusted: counts, offsets
+ * and string indices are checked by libelf or here before use.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elf_symtab.h"
+
+struct segment {
+	uint64_t offset, vaddr, filesz;
+	bool exec;
+};
+
+struct elf_symtab {
+	struct elf_sym *syms;
+	size_t nr;
+	struct segment *segs;
+	size_t nr_segs;
+	char *pool;
+};
+
+static bool elf_sym__is_function(const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	return (type == STT_FUNC || type == STT_GNU_IFUNC) &&
+	       sym->st_shndx != SHN_UNDEF && sym->st_value != 0;
+}
+
+/* Higher is preferred when several symbols share an address. */
+static int elf_sym__rank(const GElf_Sym *sym)
+{
+	switch (GELF_ST_BIND(sym->st_info)) {
+	case STB_GLOBAL: return 2;
+	case STB_WEAK: return 1;
+	default: return 0;
+	}
+}
+
+static Elf_Scn *find_section(Elf *elf, Elf64_Word type, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		if (shdr->sh_type == type)
+			return scn;
+	}
+	return NULL;
+}
+
+static int load_segments(Elf *elf, struct elf_symtab *st)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n))
+		return -ENOEXEC;
+	st->segs = calloc(n ? n : 1, sizeof(*st->segs));
+	if (!st->segs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		st->segs[st->nr_segs++] = (struct segment){
+			.offset = ph.p_offset,
+			.vaddr = ph.p_vaddr,
+			.filesz = ph.p_filesz,
+			.exec = ph.p_flags & PF_X,
+		};
+	}
+	return 0;
+}
+
+struct raw_sym {
+	uint64_t addr, size;
+	size_t name_off;
+	int rank;
+};
+
+static int raw_sym_cmp(const void *a, const void *b)
+{
+	const struct raw_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return (x->addr > y->addr) - (x->addr < y->addr);
+	/* best first among equals */
+	if (x->rank != y->rank)
+		return (y->rank > x->rank) - (y->rank < x->rank);
+	return (y->size > x->size) - (y->size < x->size);
+}
+
+/* Read the function symbols of one symbol table section into st. */
+static int load_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct elf_symtab *st)
+{
+	struct raw_sym *raw = NULL;
+	size_t nr_raw = 0, pool_len = 0, count;
+	Elf_Data *data;
+	int err = 0;
+
+	if (!shdr->sh_entsize)
+		return 0;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf)
+		return 0;
+	count = data->d_size / shdr->sh_entsize;
+	raw = calloc(count ? count : 1, sizeof(*raw));
+	if (!raw)
+		return -ENOMEM;
+
+	/* first pass: which symbols, and how big the name pool must be */
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(data, i, &sym) || !elf_sym__is_function(&sym))
+			continue;
+		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		raw[nr_raw++] = (struct raw_sym){
+			.addr = sym.st_value,
+			.size = sym.st_size,
+			.name_off = i,	/* symbol index for now */
+			.rank = elf_sym__rank(&sym),
+		};
+		pool_len += strlen(name) + 1;
+	}
+	if (!nr_raw)
+		goto out;
+	qsort(raw, nr_raw, sizeof(*raw), raw_sym_cmp);
+
+	st->pool = malloc(pool_len);
+	st->syms = calloc(nr_raw, sizeof(*st->syms));
+	if (!st->pool || !st->syms) {
+		err = -ENOMEM;
+		goto out;
+	}
+	pool_len = 0;
+	for (size_t i = 0; i < nr_raw; i++) {
+		GElf_Sym sym;
+		const char *name;
+		size_t len;
+
+		/* keep the first (best) of several symbols at one address */
+		if (st->nr && st->syms[st->nr - 1].addr == raw[i].addr)
+			continue;
+		if (!gelf_getsym(data, raw[i].name_off, &sym))
+			continue;
+		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+		if (!name)
+			continue;
+		len = strlen(name) + 1;
+		memcpy(st->pool + pool_len, name, len);
+		st->syms[st->nr++] = (struct elf_sym){
+			.addr = raw[i].addr,
+			.size = raw[i].size,
+			.name = st->pool + pool_len,
+		};
+		pool_len += len;
+	}
+out:
+	free(raw);
+	return err;
+}
+
+static struct elf_symtab *load_elf(Elf *elf)
+{
+	struct elf_symtab *st;
+	GElf_Shdr shdr;
+	GElf_Ehdr eh;
+	Elf_Scn *scn;
+	int err;
+
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		errno = ENOEXEC;
+		return NULL;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	err = load_segments(elf, st);
+	if (err)
+		goto fail;
+	scn = find_section(elf, SHT_SYMTAB, &shdr);
+	if (scn) {
+		err = load_symbols(elf, scn, &shdr, st);
+		if (err)
+			goto fail;
+	}
+	if (!st->nr) {
+		scn = find_section(elf, SHT_DYNSYM, &shdr);
+		if (scn) {
+			err = load_symbols(elf, scn, &shdr, st);
+			if (err)
+				goto fail;
+		}
+	}
+	return st;
+fail:
+	elf_symtab__free(st);
+	errno = -err;
+	return NULL;
+}
+
+static bool libelf_ready(void)
+{
+	static int ok = -1;
+
+	if (ok < 0)
+		ok = elf_version(EV_CURRENT) != EV_NONE;
+	return ok;
+}
+
+struct elf_symtab *elf_symtab__load_fd(int fd)
+{
+	struct elf_symtab *st;
+	Elf *elf;
+	int err;
+
+	if (!libelf_ready()) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		errno = ENOEXEC;
+		return NULL;
+	}
+	st = load_elf(elf);
+	err = errno;
+	elf_end(elf);
+	errno = err;
+	return st;
+}
+
+struct elf_symtab *elf_symtab__load_file(const char *path)
+{
+	struct elf_symtab *st;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	st = elf_symtab__load_fd(fd);
+	err = errno;
+	close(fd);
+	errno = err;
+	return st;
+}
+
+struct elf_symtab *elf_symtab__load_mem(const void *image, size_t size)
+{
+	struct elf_symtab *st;
+	Elf *elf;
+	int err;
+
+	if (!libelf_ready()) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	/* libelf does not write to a read-only image it was given */
+	elf = elf_memory((char *)image, size);
+	if (!elf) {
+		errno = ENOEXEC;
+		return NULL;
+	}
+	st = load_elf(elf);
+	err = errno;
+	elf_end(elf);
+	errno = err;
+	return st;
+}
+
+int elf_symtab__offset_to_vaddr(const struct elf_symtab *st, uint64_t offset, uint64_t *vaddr)
+{
+	const struct segment *fallback = NULL;
+
+	for (size_t i = 0; i < st->nr_segs; i++) {
+		const struct segment *s = &st->segs[i];
+
+		if (offset < s->offset || offset - s->offset >= s->filesz)
+			continue;
+		if (s->exec) {
+			*vaddr = offset - s->offset + s->vaddr;
+			return 0;
+		}
+		if (!fallback)
+			fallback = s;
+	}
+	if (!fallback)
+		return -ENOENT;
+	*vaddr = offset - fallback->offset + fallback->vaddr;
+	return 0;
+}
+
+const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t vaddr)
+{
+	const struct elf_sym *s;
+	size_t lo = 0, hi;
+
+	if (!st || !st->nr || vaddr < st->syms[0].addr)
+		return NULL;
+	hi = st->nr;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].addr <= vaddr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	s = &st->syms[lo];
+	/* a sized symbol covers only its bytes; a zero-sized one runs to the next */
+	if (s->size && vaddr - s->addr >= s->size)
+		return NULL;
+	return s;
+}
+
+size_t elf_symtab__count(const struct elf_symtab *st)
+{
+	return st ? st->nr : 0;
+}
+
+void elf_symtab__free(struct elf_symtab *st)
+{
+	if (!st)
+		return;
+	free(st->syms);
+	free(st->segs);
+	free(st->pool);
+	free(st);
+}

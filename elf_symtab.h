@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * elf_symtab.h - the function symbols and loadable segments of one ELF
+ * file, read with libelf and kept after the file is closed.
+ */
+#ifndef ELF_SYMTAB_H
+#define ELF_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct elf_sym {
+	uint64_t addr;		/* st_value: link-time virtual address */
+	uint64_t size;		/* 0 when the symbol does not say */
+	const char *name;
+};
+
+struct elf_symtab;
+
+/*
+ * Loaders return NULL with errno set: ENOEXEC for a file that is not a
+ * usable ELF object. A file without function symbols loads (its segments
+ * still translate addresses) with elf_symtab__count() == 0.
+ * .symtab is read when it has functions, else .dynsym.
+ */
+struct elf_symtab *elf_symtab__load_fd(int fd);
+struct elf_symtab *elf_symtab__load_file(const char *path);
+struct elf_symtab *elf_symtab__load_mem(const void *image, size_t size);
+
+/*
+ * Translate a file offset (from a mapping: addr - start + offset) to the
+ * link-time virtual address through the PT_LOAD segment that maps it.
+ * Returns 0, or -ENOENT when no segment holds the offset.
+ */
+int elf_symtab__offset_to_vaddr(const struct elf_symtab *st, uint64_t offset, uint64_t *vaddr);
+
+/* The function containing vaddr, or NULL (outside every sized symbol). */
+const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t vaddr);
+size_t elf_symtab__count(const struct elf_symtab *st);
+void elf_symtab__free(struct elf_symtab *st);
+
+#endif /* ELF_SYMTAB_H */

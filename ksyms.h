@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ksyms.h - kernel symbols from /proc/kallsyms (or any file or buffer in
+ * its format), sorted once and looked up by binary search.
+ */
+#ifndef KSYMS_H
+#define KSYMS_H
+
+#include <stddef.h>
+
+struct ksym {
+	unsigned long addr;
+	const char *name;
+	const char *module;	/* NULL for the kernel image itself */
+};
+
+struct ksyms;
+
+/*
+ * Loaders return NULL with errno set on failure. Lines with a zero address
+ * (kptr_restrict hides them) and non-text symbols are skipped; -ENOENT when
+ * no usable symbol remains.
+ */
+struct ksyms *ksyms__load(void);
+struct ksyms *ksyms__load_file(const char *path);
+struct ksyms *ksyms__load_buf(const char *buf, size_t len);
+
+/* The symbol containing addr (the highest one at or below it), or NULL. */
+const struct ksym *ksyms__find(const struct ksyms *ks, unsigned long addr);
+size_t ksyms__count(const struct ksyms *ks);
+void ksyms__free(struct ksyms *ks);
+
+#endif /* KSYMS_H */

@@ -1,0 +1,35 @@
+#!/bin/sh
+# deps.sh - make sure the Debian packages that build and test profile are
+# installed. As root it installs what is missing with apt-get; otherwise it
+# prints the exact command to run and fails.
+set -u
+
+PACKAGES="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config libcriterion-dev binutils"
+
+missing=""
+for p in $PACKAGES; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+	case "$status" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "deps: missing packages:$missing (no apt-get here: install them with your package manager)" >&2
+	exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages; run: sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine has empty package lists: update once, then install.
+if ! apt-get install -y -q $missing >&2; then
+	apt-get update -q >&2 && apt-get install -y -q $missing >&2 || {
+		echo "deps: apt-get install$missing failed" >&2
+		exit 1
+	}
+fi
