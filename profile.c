@@ -46,6 +46,13 @@ struct counted {
 
 static bool verbose;
 
+/* Never runs (the signals stay blocked); installing it undoes an inherited
+ * SIG_IGN, e.g. SIGINT in a background job of a script. */
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
 	if (!verbose && level != LIBBPF_WARN)
@@ -239,12 +246,30 @@ static void print_header(const struct profile_env *env, const char *pid_arg, con
 	fflush(stdout);
 }
 
+/* Gone, or a zombie: it will not run again. */
+static bool process_gone(pid_t pid)
+{
+	char path[64], buf[512], *paren;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT || errno == ESRCH;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');	/* comm may hold anything, even ')' */
+	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
 static bool all_targets_gone(const struct profile_env *env)
 {
 	if (!env->nr_pids)
 		return false;
 	for (size_t i = 0; i < env->nr_pids; i++)
-		if (kill(env->pids[i], 0) == 0 || errno != ESRCH)
+		if (!process_gone(env->pids[i]))
 			return false;
 	return true;
 }
@@ -558,6 +583,8 @@ int main(int argc, char **argv)
 	verbose = env.verbose;
 	libbpf_set_print(libbpf_print);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);

@@ -121,31 +121,59 @@ static struct proc *find_proc(struct usyms *u, pid_t pid)
 	return node ? *(struct proc **)node : NULL;
 }
 
+/* Read pid's maps into proc; on failure proc keeps what it had. */
+static int proc__read_maps(struct usyms *u, struct proc *proc)
+{
+	struct proc_maps maps;
+	struct symfile **files = NULL;
+	bool *tried = NULL;
+	char path[4096];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%d/maps", u->proc_root, (int)proc->pid);
+	err = proc_maps__load_file(path, &maps);
+	if (err)
+		return err == -ENOENT ? -ESRCH : err;
+	if (!maps.nr) {
+		/* a zombie's maps are empty: keep what was read while it ran */
+		proc_maps__release(&maps);
+		return -ESRCH;
+	}
+	files = calloc(maps.nr, sizeof(*files));
+	tried = calloc(maps.nr, sizeof(*tried));
+	if (!files || !tried) {
+		free(files);
+		free(tried);
+		proc_maps__release(&maps);
+		return -ENOMEM;
+	}
+	proc_maps__release(&proc->maps);
+	free(proc->files);
+	free(proc->tried);
+	proc->maps = maps;
+	proc->files = files;
+	proc->tried = tried;
+	return 0;
+}
+
 int usyms__add_pid(struct usyms *u, pid_t pid)
 {
 	struct proc *proc;
-	char path[4096];
+	int err;
 
 	proc = find_proc(u, pid);
-	if (proc)
+	if (proc) {
+		err = proc__read_maps(u, proc);
+		if (!err)
+			proc->err = 0;
 		return proc->err;
+	}
 	proc = calloc(1, sizeof(*proc));
 	if (!proc)
 		return -ENOMEM;
 	proc->pid = pid;
-	snprintf(path, sizeof(path), "%s/%d/maps", u->proc_root, (int)pid);
-	proc->err = proc_maps__load_file(path, &proc->maps);
-	if (proc->err == -ENOENT)
-		proc->err = -ESRCH;
-	if (!proc->err && proc->maps.nr) {
-		proc->files = calloc(proc->maps.nr, sizeof(*proc->files));
-		proc->tried = calloc(proc->maps.nr, sizeof(*proc->tried));
-		if (!proc->files || !proc->tried) {
-			proc__free(proc);
-			return -ENOMEM;
-		}
-	}
-	if (!tsearch(proc, &u->procs, proc_cmp)) {
+	proc->err = proc__read_maps(u, proc);
+	if (proc->err == -ENOMEM || !tsearch(proc, &u->procs, proc_cmp)) {
 		proc__free(proc);
 		return -ENOMEM;
 	}
@@ -172,25 +200,43 @@ static struct symfile *load_vdso(struct usyms *u)
 	return &u->vdso;
 }
 
-/* Open the file behind a mapping as the process sees it; -1 on failure. */
+static int open_if_inode(const char *path, uint64_t inode)
+{
+	struct stat sb;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &sb) && sb.st_ino == inode)
+		return fd;
+	close(fd);	/* another file is at that path now */
+	return -1;
+}
+
+/*
+ * Open the file behind a mapping as the process sees it: its root, then
+ * map_files (deleted or replaced files), then, for a process that has
+ * exited, the same path from here if it is still the same file.
+ * Returns -1 on failure.
+ */
 static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *e)
 {
 	char path[4096 + 64];
-	struct stat sb;
 	int fd;
 
 	if (!e->deleted) {
 		snprintf(path, sizeof(path), "%s/%d/root%s", u->proc_root, (int)pid, e->path);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			if (!fstat(fd, &sb) && sb.st_ino == e->inode)
-				return fd;
-			close(fd);	/* replaced since it was mapped */
-		}
+		fd = open_if_inode(path, e->inode);
+		if (fd >= 0)
+			return fd;
 	}
 	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
 		 (unsigned long long)e->start, (unsigned long long)e->end);
-	return open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 || e->deleted)
+		return fd;
+	return open_if_inode(e->path, e->inode);
 }
 
 static struct symfile *load_file(struct usyms *u, pid_t pid, const struct map_entry *e)

@@ -27,8 +27,9 @@ struct usyms *usyms__new(const char *proc_root);
 
 /*
  * Read the mappings of pid now, while it is alive. Returns 0, or -ESRCH
- * when the process is gone (its frames then resolve to nothing). Adding a
- * pid twice keeps the first reading.
+ * when the process is gone and was never read (its frames then resolve to
+ * nothing). Adding a pid again re-reads it; if it is gone by then, the
+ * earlier reading stays and 0 is returned.
  */
 int usyms__add_pid(struct usyms *u, pid_t pid);
 

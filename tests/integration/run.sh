@@ -1,0 +1,296 @@
+#!/bin/sh
+# Integration tests: run ./profile as root against workloads with known hot
+# functions and check what it prints. Run by `make integration` (and so by
+# `make test` and CI), which builds ./profile and the workloads first.
+# They need root (CAP_BPF, CAP_PERFMON): without it they fail, never skip.
+set -u
+
+cd "$(dirname "$0")/../.." || exit 1
+PROFILE=./profile
+W=build/workloads
+TMP=$(mktemp -d /tmp/profile-it.XXXXXX)
+PIDS=""
+passed=0
+failed=0
+
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "integration: must run as root (BPF and perf events); not skipping" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# start WORKLOAD [ARGS...]: run it in the background, its pid in $LAST
+start() {
+	"$@" &
+	LAST=$!
+	PIDS="$PIDS $LAST"
+}
+
+fail() {
+	echo "  FAIL: $*"
+	return 1
+}
+
+run_test() {
+	name=$1
+	shift
+	echo "test: $name"
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "  ok"
+	else
+		failed=$((failed + 1))
+	fi
+}
+
+# sum of counts of folded lines matching a regex
+sum_matching() {
+	awk -v re="$1" '$0 ~ re { n += $NF } END { print n + 0 }' "$2"
+}
+
+# --- tests -------------------------------------------------------------------
+
+# hot_a/hot_b/hot_c burn CPU 5:3:2; the profile must say so within 5 points,
+# with main -> run_round -> hot_X in that order and hot_X as the leaf.
+t_ratio_and_stack_order() {
+	start $W/hotspots 30
+	sleep 0.3
+	$PROFILE -F 999 -f -p "$LAST" 3 > "$TMP/ratio.folded" 2> "$TMP/ratio.err" ||
+		fail "profile exited $?: $(cat "$TMP/ratio.err")" || return 1
+	kill "$LAST"
+	a=$(sum_matching ';hot_a( |;)' "$TMP/ratio.folded")
+	b=$(sum_matching ';hot_b( |;)' "$TMP/ratio.folded")
+	c=$(sum_matching ';hot_c( |;)' "$TMP/ratio.folded")
+	total=$((a + b + c))
+	echo "  hot_a=$a hot_b=$b hot_c=$c"
+	[ "$total" -ge 1000 ] || fail "only $total samples in hot functions (expected ~3000)" || return 1
+	awk -v a="$a" -v b="$b" -v c="$c" -v t="$total" 'BEGIN {
+		pa = 100 * a / t; pb = 100 * b / t; pc = 100 * c / t
+		ok = (pa > 45 && pa < 55 && pb > 25 && pb < 35 && pc > 15 && pc < 25)
+		printf "  shares %.1f/%.1f/%.1f (want 50/30/20 +-5)\n", pa, pb, pc
+		exit !ok }' || fail "ratio off" || return 1
+	for f in hot_a hot_b hot_c; do
+		grep -q "^hotspots;.*main;run_round;$f [0-9]*\$" "$TMP/ratio.folded" ||
+			fail "no stack main;run_round;$f with $f as the leaf" || return 1
+	done
+	! grep -Eq 'hot_([abc]);hot_\1' "$TMP/ratio.folded" || fail "leaf frame duplicated" || return 1
+}
+
+# The interrupted function is the leaf: in user-only mode nearly every
+# sample of the workload ends in hot_X, without a duplicate or a gap.
+t_user_leaf_exact() {
+	start $W/hotspots 30
+	sleep 0.3
+	$PROFILE -U -F 999 -f -p "$LAST" 2 > "$TMP/leaf.folded" 2> "$TMP/leaf.err" ||
+		fail "profile exited $?" || return 1
+	kill "$LAST"
+	total=$(sum_matching '.' "$TMP/leaf.folded")
+	leaf=$(sum_matching ';main;run_round;hot_[abc] [0-9]+$' "$TMP/leaf.folded")
+	echo "  $leaf of $total samples end in main;run_round;hot_X"
+	[ "$total" -gt 500 ] && [ $((leaf * 100)) -ge $((total * 95)) ] ||
+		fail "leaf frame wrong in too many samples" || return 1
+}
+
+# -K: kernel frames only; the syscall workload shows its read path.
+t_kernel_only() {
+	start $W/syscalls 30
+	sleep 0.3
+	$PROFILE -K -F 499 -f -p "$LAST" 2 > "$TMP/k.folded" 2> "$TMP/k.err" ||
+		fail "profile exited $?" || return 1
+	kill "$LAST"
+	grep -q 'vfs_read' "$TMP/k.folded" || fail "no vfs_read in kernel stacks" || return 1
+	! grep -Eq 'main|do_reads|\[unknown\]' "$TMP/k.folded" || fail "user frames in -K output" || return 1
+}
+
+# -U: user frames only, even for a workload that lives in the kernel.
+t_user_only() {
+	start $W/syscalls 30
+	sleep 0.3
+	$PROFILE -U -F 499 -f -p "$LAST" 2 > "$TMP/u.folded" 2> "$TMP/u.err" ||
+		fail "profile exited $?" || return 1
+	kill "$LAST"
+	grep -q ';main' "$TMP/u.folded" || fail "no user frames" || return 1
+	! grep -Eq 'vfs_read|entry_SYSCALL|do_syscall_64' "$TMP/u.folded" ||
+		fail "kernel frames in -U output" || return 1
+}
+
+# Default output: BCC's header and blocks; -d puts "--" between the parts.
+t_default_format() {
+	start $W/syscalls 30
+	sleep 0.3
+	$PROFILE -d -F 499 -p "$LAST" 1 > "$TMP/d.out" 2> "$TMP/d.err" || fail "profile exited $?" || return 1
+	kill "$LAST"
+	head -1 "$TMP/d.out" | grep -qx "Sampling at 499 Hertz of PID $LAST by user + kernel stack for 1 secs." ||
+		fail "header: $(head -1 "$TMP/d.out")" || return 1
+	grep -q "^    -                syscalls ($LAST)\$" "$TMP/d.out" || fail "no comm (pid) line" || return 1
+	grep -qx '    --' "$TMP/d.out" || fail "no -- delimiter" || return 1
+	grep -Eqx '        [0-9]+' "$TMP/d.out" || fail "no count line" || return 1
+	$PROFILE -f -F 99 1 > "$TMP/f.out" 2>/dev/null || fail "folded run failed" || return 1
+	! grep -q '^Sampling' "$TMP/f.out" || fail "header in folded output" || return 1
+	# every folded line is "frames count"
+	! grep -Evq '^[^ ].* [0-9]+$' "$TMP/f.out" || fail "malformed folded line" || return 1
+}
+
+# -a annotates kernel frames with _[k].
+t_annotations() {
+	start $W/syscalls 30
+	sleep 0.3
+	$PROFILE -a -F 499 -f -p "$LAST" 1 > "$TMP/a.folded" 2>/dev/null || fail "profile exited $?" || return 1
+	kill "$LAST"
+	grep -q 'vfs_read_\[k\]' "$TMP/a.folded" || fail "no vfs_read_[k]" || return 1
+	! grep -q 'main_\[k\]' "$TMP/a.folded" || fail "user frame annotated" || return 1
+}
+
+# Several pids; threads keyed by tid with -L.
+t_pid_list_and_tid() {
+	start $W/hotspots 30
+	p1=$LAST
+	start $W/syscalls 30
+	p2=$LAST
+	sleep 0.3
+	$PROFILE -F 499 -p "$p1,$p2" 1 > "$TMP/p.out" 2>/dev/null || fail "profile exited $?" || return 1
+	grep -q "hotspots ($p1)" "$TMP/p.out" && grep -q "syscalls ($p2)" "$TMP/p.out" ||
+		fail "not both pids in output" || return 1
+	$PROFILE -F 499 -L "$p1" 1 > "$TMP/t.out" 2>/dev/null || fail "profile -L exited $?" || return 1
+	kill "$p1" "$p2"
+	grep -q "hotspots ($p1/$p1)" "$TMP/t.out" || fail "no (pid/tid) line for -L" || return 1
+	! grep -q "syscalls" "$TMP/t.out" || fail "-L let another process through" || return 1
+}
+
+# -C: only the chosen CPU is sampled.
+t_cpu_filter() {
+	[ "$(nproc)" -ge 2 ] || { echo "  (one CPU: checking -C 0 only)"; }
+	start taskset -c 0 $W/hotspots 30
+	sleep 0.3
+	$PROFILE -C 0 -F 499 -f -p "$LAST" 1 > "$TMP/c0.folded" 2>/dev/null || fail "profile exited $?" || return 1
+	n0=$(sum_matching 'hot_' "$TMP/c0.folded")
+	[ "$n0" -gt 200 ] || fail "only $n0 samples on the workload's CPU" || return 1
+	if [ "$(nproc)" -ge 2 ]; then
+		$PROFILE -C 1 -F 499 -f -p "$LAST" 1 > "$TMP/c1.folded" 2>/dev/null
+		n1=$(sum_matching 'hot_' "$TMP/c1.folded")
+		[ "$n1" -lt 5 ] || fail "$n1 samples on a CPU the workload is not on" || return 1
+	fi
+	kill "$LAST"
+}
+
+# SIGINT and SIGTERM end sampling and print what was collected.
+signal_prints_profile() {
+	sig=$1
+	start $W/hotspots 30
+	wl=$LAST
+	sleep 0.3
+	$PROFILE -F 499 -f -p "$wl" > "$TMP/sig.folded" 2> "$TMP/sig.err" &
+	prof=$!
+	sleep 2
+	kill -"$sig" "$prof"
+	wait "$prof"
+	rc=$?
+	kill "$wl"
+	[ "$rc" -eq 0 ] || fail "exit status $rc after SIG$sig: $(cat "$TMP/sig.err")" || return 1
+	grep -q ';hot_a' "$TMP/sig.folded" || fail "no profile printed after SIG$sig" || return 1
+	! grep -Evq '^[^ ].* [0-9]+$' "$TMP/sig.folded" || fail "half-written line" || return 1
+}
+t_sigint() { signal_prints_profile INT; }
+t_sigterm() { signal_prints_profile TERM; }
+
+# The -p target exits: sampling stops, the profile so far is printed.
+t_target_exits() {
+	start $W/hotspots 2
+	$PROFILE -F 499 -f -p "$LAST" 30 > "$TMP/exit.folded" 2> "$TMP/exit.err"
+	rc=$?
+	[ "$rc" -eq 0 ] || fail "exit status $rc" || return 1
+	grep -q 'exited' "$TMP/exit.err" || fail "no note that the target exited" || return 1
+	grep -q 'hot_a' "$TMP/exit.folded" || fail "profile lost" || return 1
+}
+
+# A closed pipe ends the run quietly.
+t_closed_pipe() {
+	{ $PROFILE -F 499 -I -f 1 2> "$TMP/pipe.err"; echo $? > "$TMP/pipe.rc"; } | head -1 > /dev/null
+	[ "$(cat "$TMP/pipe.rc")" -eq 0 ] || fail "exit status $(cat "$TMP/pipe.rc")" || return 1
+	[ ! -s "$TMP/pipe.err" ] || fail "stderr: $(cat "$TMP/pipe.err")" || return 1
+}
+
+# Too small a count hash: the loss is counted and the fix named.
+t_losses_reported() {
+	start $W/hotspots 30
+	p1=$LAST
+	start $W/syscalls 30
+	sleep 0.3
+	$PROFILE -F 999 -f --hash-storage-size 2 -v 1 > "$TMP/l.folded" 2> "$TMP/l.err" ||
+		fail "profile exited $?" || return 1
+	kill "$p1" "$LAST"
+	grep -q 'raise --hash-storage-size' "$TMP/l.err" || fail "hash loss not reported" || return 1
+	# printed + dropped == what the kernel counted
+	printed=$(sum_matching '.' "$TMP/l.folded")
+	grep -Eq "[0-9]+ samples, $printed printed" "$TMP/l.err" || fail "printed $printed, stats: $(tail -1 "$TMP/l.err")" || return 1
+	awk '/samples, [0-9]+ printed/ { s = $4; p = $6; d = $8; exit !(s == p + d) }' "$TMP/l.err" ||
+		fail "samples != printed + dropped: $(tail -1 "$TMP/l.err")" || return 1
+}
+
+# Bad input: one line on stderr, exit 2, nothing loaded.
+expect_usage_error() {
+	want=$1
+	shift
+	$PROFILE "$@" > "$TMP/bad.out" 2> "$TMP/bad.err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "'$*': exit $rc, want 2" || return 1
+	[ "$(wc -l < "$TMP/bad.err")" -eq 1 ] || fail "'$*': stderr not one line: $(cat "$TMP/bad.err")" || return 1
+	grep -q -- "$want" "$TMP/bad.err" || fail "'$*': '$(cat "$TMP/bad.err")' lacks '$want'" || return 1
+	[ ! -s "$TMP/bad.out" ] || fail "'$*': wrote to stdout" || return 1
+}
+t_bad_input() {
+	gone=$(sh -c 'echo $$')	# a pid that just exited
+	expect_usage_error conflict -U -K 1 &&
+	expect_usage_error conflict -F 99 -c 1000 1 &&
+	expect_usage_error "pid $gone does not exist" -p "$gone" 1 &&
+	expect_usage_error "cpu 4096" -C 4096 1 &&
+	expect_usage_error duration 0 &&
+	expect_usage_error "invalid duration '12abc'" 12abc &&
+	expect_usage_error "invalid frequency" -F 9x9 &&
+	expect_usage_error "unknown option '--bogus'" --bogus &&
+	expect_usage_error "requires an argument" -p &&
+	expect_usage_error "perf_event_max_stack" --perf-max-stack-depth 60000 1
+}
+
+t_help_and_version() {
+	$PROFILE --help | grep -q -- '--stack-storage-size' || fail "--help" || return 1
+	$PROFILE --version | grep -Eq '^profile [0-9]' || fail "--version" || return 1
+}
+
+# Not privileged: one line naming what is missing, exit 1.
+t_unprivileged() {
+	command -v setpriv > /dev/null || fail "setpriv missing" || return 1
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		$PROFILE -F 49 1 > /dev/null 2> "$TMP/priv.err"
+	rc=$?
+	[ "$rc" -eq 1 ] || fail "exit $rc, want 1" || return 1
+	[ "$(wc -l < "$TMP/priv.err")" -eq 1 ] || fail "stderr: $(cat "$TMP/priv.err")" || return 1
+	grep -Eq 'root|CAP_' "$TMP/priv.err" || fail "'$(cat "$TMP/priv.err")' names no privilege" || return 1
+}
+
+run_test "5:3:2 ratio and main->run_round->hot_X order" t_ratio_and_stack_order
+run_test "user leaf frame exact" t_user_leaf_exact
+run_test "-K shows kernel stacks only" t_kernel_only
+run_test "-U shows user stacks only" t_user_only
+run_test "default format, header, -d" t_default_format
+run_test "-a annotations" t_annotations
+run_test "-p list and -L tid" t_pid_list_and_tid
+run_test "-C cpu filter" t_cpu_filter
+run_test "SIGINT prints the profile" t_sigint
+run_test "SIGTERM prints the profile" t_sigterm
+run_test "target exit stops and prints" t_target_exits
+run_test "closed pipe is quiet" t_closed_pipe
+run_test "losses reported with the fixing option" t_losses_reported
+run_test "bad input: one line, exit 2" t_bad_input
+run_test "--help and --version" t_help_and_version
+run_test "unprivileged: one line, exit 1" t_unprivileged
+
+echo "integration: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
