@@ -203,7 +203,7 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 				goto usage;
 			break;
 		case OPT_MAX_STACK_DEPTH:
-			if (parse_number("perf max stack depth", optarg, 1, 65535,
+			if (parse_number("perf max stack depth", optarg, 1, MAX_STACK_DEPTH_LIMIT,
 					 &env->max_stack_depth, err))
 				goto usage;
 			break;

@@ -11,7 +11,6 @@
 #include "profile.h"
 
 #define EEXIST 17
-#define ENOMEM 12
 #define EFAULT 14
 
 /* Set by userspace between open and load. */
@@ -21,12 +20,30 @@ const volatile bool include_idle = false;
 const volatile bool filter_by_pid = false;
 const volatile bool filter_by_tid = false;
 const volatile bool key_by_tid = false;
+const volatile __u32 stack_depth = 127;	/* frames per stack */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(key_size, sizeof(__u32));
 	/* value_size and max_entries are set by userspace */
 } stackmap SEC(".maps");
+
+/* Stacks the stack map could not keep, keyed by a hash of their frames. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(key_size, sizeof(__u64));
+	__uint(value_size, sizeof(__u64));	/* set to stack_depth * 8 */
+	__uint(max_entries, 1);			/* set by userspace */
+} overflow SEC(".maps");
+
+/* One stack_depth * 8 buffer per CPU for bpf_get_stack(). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u64));	/* set to stack_depth * 8 */
+	__uint(max_entries, 1);
+} scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -64,18 +81,55 @@ static __always_inline void stat_inc(__u32 idx)
 		(*v)++;	/* per-CPU slot: no atomics needed */
 }
 
-/* Count a failed bpf_get_stackid(); -EFAULT only means "no such stack here"
- * (a kernel thread has no user stack, user mode has no kernel stack). */
-static __always_inline void count_stack_error(long err, __u32 base)
+/*
+ * Take the stack again with bpf_get_stack() and keep it in the overflow
+ * hash under a 64-bit FNV-1a hash of its frames. Returns the key, or 0.
+ */
+static __always_inline __u64 keep_in_overflow(void *ctx, __u64 flags)
 {
-	if (err >= 0 || err == -EFAULT)
-		return;
-	if (err == -EEXIST)
-		stat_inc(base);
-	else if (err == -ENOMEM)
-		stat_inc(base + 1);
-	else
-		stat_inc(base + 2);
+	__u32 zero = 0, bytes = stack_depth * sizeof(__u64);
+	__u64 h = 0xcbf29ce484222325ULL;
+	__u64 *buf;
+	long n;
+
+	buf = bpf_map_lookup_elem(&scratch, &zero);
+	if (!buf)
+		return 0;
+	n = bpf_get_stack(ctx, buf, bytes, flags);	/* zero-fills the rest */
+	if (n <= 0)
+		return 0;
+	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
+		if (i >= stack_depth || i >= n / sizeof(__u64))
+			break;
+		h ^= buf[i];
+		h *= 0x100000001b3ULL;
+	}
+	if (!h)
+		h = 1;
+	if (bpf_map_update_elem(&overflow, &h, buf, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&overflow, &h))
+		return 0;
+	return h;
+}
+
+/*
+ * A stack id for the key: from the stack map, else the overflow hash.
+ * -EFAULT only means "no such stack here" (a kernel thread has no user
+ * stack, a sample in user mode no kernel stack) and is no loss.
+ */
+static __always_inline __s32 get_stack(void *ctx, __u64 flags, __u64 *overflow_key, __u32 stat)
+{
+	long id = bpf_get_stackid(ctx, &stackmap, flags);
+
+	if (id >= 0 || id == -EFAULT)
+		return id;
+	*overflow_key = keep_in_overflow(ctx, flags);
+	if (*overflow_key) {
+		stat_inc(stat);		/* STAT_xSTACK_OVERFLOW */
+		return STACK_ID_OVERFLOW;
+	}
+	stat_inc(stat + 1);		/* STAT_xSTACK_LOST */
+	return id;
 }
 
 SEC("perf_event")
@@ -101,18 +155,10 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	key.tid = key_by_tid ? tid : 0;
 	bpf_get_current_comm(&key.comm, sizeof(key.comm));
 
-	if (user_stacks_only) {
-		key.kern_stack_id = -1;
-	} else {
-		key.kern_stack_id = bpf_get_stackid(ctx, &stackmap, 0);
-		count_stack_error(key.kern_stack_id, STAT_KSTACK_EEXIST);
-	}
-	if (kernel_stacks_only) {
-		key.user_stack_id = -1;
-	} else {
-		key.user_stack_id = bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
-		count_stack_error(key.user_stack_id, STAT_USTACK_EEXIST);
-	}
+	key.kern_stack_id = user_stacks_only ? -1 :
+		get_stack(ctx, 0, &key.kern_overflow, STAT_KSTACK_OVERFLOW);
+	key.user_stack_id = kernel_stacks_only ? -1 :
+		get_stack(ctx, BPF_F_USER_STACK, &key.user_overflow, STAT_USTACK_OVERFLOW);
 
 	val = bpf_map_lookup_elem(&counts, &key);
 	if (val) {

@@ -94,9 +94,18 @@ static int load(const struct profile_env *env, struct profile_bpf **objp)
 	obj->rodata->filter_by_pid = env->nr_pids > 0;
 	obj->rodata->filter_by_tid = env->nr_tids > 0;
 	obj->rodata->key_by_tid = env->nr_tids > 0;
+	obj->rodata->stack_depth = env->max_stack_depth;
 
 	bpf_map__set_value_size(obj->maps.stackmap, env->max_stack_depth * sizeof(__u64));
 	bpf_map__set_max_entries(obj->maps.stackmap, env->stack_storage_size);
+	/*
+	 * Not preallocated: costs memory only for the stacks that collide. Two
+	 * stacks per count-hash entry is more than the counts can reference,
+	 * so this map never fills before the count hash does.
+	 */
+	bpf_map__set_value_size(obj->maps.overflow, env->max_stack_depth * sizeof(__u64));
+	bpf_map__set_max_entries(obj->maps.overflow, 2 * env->hash_storage_size);
+	bpf_map__set_value_size(obj->maps.scratch, env->max_stack_depth * sizeof(__u64));
 	bpf_map__set_max_entries(obj->maps.counts, env->hash_storage_size);
 
 	err = profile_bpf__load(obj);
@@ -356,7 +365,7 @@ static int read_counts(struct profile_bpf *obj, struct counted **out, size_t *nr
 /* Symbolization state and scratch buffers for one print. */
 struct resolver {
 	const struct profile_env *env;
-	int stack_fd;
+	int stack_fd, overflow_fd;
 	struct ksyms *ksyms;
 	bool ksyms_tried;
 	struct usyms *usyms;
@@ -367,20 +376,25 @@ struct resolver {
 static const char *const UNKNOWN = "[unknown]";
 
 /* Read one stack; returns the number of frames (leaf first). */
-static size_t read_stack(struct resolver *r, __s32 id)
+static size_t read_stack(struct resolver *r, __s32 id, __u64 overflow_key)
 {
 	size_t n = 0;
+	int err;
 
-	if (bpf_map_lookup_elem(r->stack_fd, &id, r->ips))
+	if (id == STACK_ID_OVERFLOW)
+		err = bpf_map_lookup_elem(r->overflow_fd, &overflow_key, r->ips);
+	else
+		err = bpf_map_lookup_elem(r->stack_fd, &id, r->ips);
+	if (err)
 		return 0;
 	while (n < (size_t)r->env->max_stack_depth && r->ips[n])
 		n++;
 	return n;
 }
 
-static size_t resolve_kernel(struct resolver *r, __s32 id)
+static size_t resolve_kernel(struct resolver *r, __s32 id, __u64 overflow_key)
 {
-	size_t n = read_stack(r, id);
+	size_t n = read_stack(r, id, overflow_key);
 
 	if (n && !r->ksyms_tried) {
 		/* only loaded when a kernel frame exists */
@@ -398,9 +412,9 @@ static size_t resolve_kernel(struct resolver *r, __s32 id)
 	return n;
 }
 
-static size_t resolve_user(struct resolver *r, __u32 pid, __s32 id)
+static size_t resolve_user(struct resolver *r, __u32 pid, __s32 id, __u64 overflow_key)
 {
-	size_t n = read_stack(r, id);
+	size_t n = read_stack(r, id, overflow_key);
 
 	for (size_t i = 0; i < n; i++) {
 		struct usym sym;
@@ -408,6 +422,12 @@ static size_t resolve_user(struct resolver *r, __u32 pid, __s32 id)
 		r->uframes[i] = usyms__resolve(r->usyms, pid, r->ips[i], &sym) ? UNKNOWN : sym.name;
 	}
 	return n;
+}
+
+/* 0 when the key's stack id leads to frames, else the -errno it holds. */
+static int stack_err(__s32 id)
+{
+	return id >= 0 || id == STACK_ID_OVERFLOW ? 0 : id;
 }
 
 static int add_counted(struct resolver *r, struct stack_set *set, const struct counted *c)
@@ -418,15 +438,15 @@ static int add_counted(struct resolver *r, struct stack_set *set, const struct c
 		.tid = c->key.tid,
 		.kframes = r->kframes,
 		.uframes = r->uframes,
-		.kstack_err = c->key.kern_stack_id < 0 ? c->key.kern_stack_id : 0,
-		.ustack_err = c->key.user_stack_id < 0 ? c->key.user_stack_id : 0,
+		.kstack_err = stack_err(c->key.kern_stack_id),
+		.ustack_err = stack_err(c->key.user_stack_id),
 		.count = c->count,
 	};
 
-	if (!r->env->user_only && c->key.kern_stack_id >= 0)
-		rec.nr_kframes = resolve_kernel(r, c->key.kern_stack_id);
-	if (!r->env->kernel_only && c->key.user_stack_id >= 0)
-		rec.nr_uframes = resolve_user(r, c->key.pid, c->key.user_stack_id);
+	if (!r->env->user_only && !rec.kstack_err)
+		rec.nr_kframes = resolve_kernel(r, c->key.kern_stack_id, c->key.kern_overflow);
+	if (!r->env->kernel_only && !rec.ustack_err)
+		rec.nr_uframes = resolve_user(r, c->key.pid, c->key.user_stack_id, c->key.user_overflow);
 	return stack_set__add(set, &rec);
 }
 
@@ -449,6 +469,7 @@ static int collect_and_print(const struct profile_env *env, struct profile_bpf *
 	struct resolver r = {
 		.env = env,
 		.stack_fd = bpf_map__fd(obj->maps.stackmap),
+		.overflow_fd = bpf_map__fd(obj->maps.overflow),
 		.usyms = usyms,
 	};
 	struct counted *counts = NULL;
@@ -516,31 +537,24 @@ static void report_losses(const struct profile_env *env, struct profile_bpf *obj
 			  const struct usyms *usyms, const char *event)
 {
 	__u64 t[STAT_MAX];
-	__u64 klost, ulost;
 
 	if (read_stats(obj, t))
 		return;
-	klost = t[STAT_KSTACK_EEXIST] + t[STAT_KSTACK_ENOMEM] + t[STAT_KSTACK_OTHER];
-	ulost = t[STAT_USTACK_EEXIST] + t[STAT_USTACK_ENOMEM] + t[STAT_USTACK_OTHER];
-	if (klost)
-		fprintf(stderr, "profile: %llu kernel stacks lost (%llu hash collisions, %llu map full, %llu other); raise --stack-storage-size (now %ld)\n",
-			(unsigned long long)klost, (unsigned long long)t[STAT_KSTACK_EEXIST],
-			(unsigned long long)t[STAT_KSTACK_ENOMEM], (unsigned long long)t[STAT_KSTACK_OTHER],
-			env->stack_storage_size);
-	if (ulost)
-		fprintf(stderr, "profile: %llu user stacks lost (%llu hash collisions, %llu map full, %llu other); raise --stack-storage-size (now %ld)\n",
-			(unsigned long long)ulost, (unsigned long long)t[STAT_USTACK_EEXIST],
-			(unsigned long long)t[STAT_USTACK_ENOMEM], (unsigned long long)t[STAT_USTACK_OTHER],
-			env->stack_storage_size);
+	if (t[STAT_KSTACK_LOST] || t[STAT_USTACK_LOST])
+		fprintf(stderr, "profile: %llu kernel and %llu user stacks lost, stack map and overflow map full; raise --stack-storage-size (now %ld) or --hash-storage-size (now %ld)\n",
+			(unsigned long long)t[STAT_KSTACK_LOST], (unsigned long long)t[STAT_USTACK_LOST],
+			env->stack_storage_size, env->hash_storage_size);
 	if (t[STAT_HASH_FULL])
 		fprintf(stderr, "profile: %llu samples dropped, count hash full; raise --hash-storage-size (now %ld)\n",
 			(unsigned long long)t[STAT_HASH_FULL], env->hash_storage_size);
 	if (!t[STAT_SAMPLES])
 		fprintf(stderr, "profile: no samples collected (were the targets on CPU?)\n");
 	if (env->verbose)
-		fprintf(stderr, "profile: event %s, %llu samples, %llu printed, %llu dropped, %zu ELF files read\n",
+		fprintf(stderr, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read\n",
 			event, (unsigned long long)t[STAT_SAMPLES], (unsigned long long)printed,
-			(unsigned long long)t[STAT_HASH_FULL], usyms__nr_files(usyms));
+			(unsigned long long)t[STAT_HASH_FULL],
+			(unsigned long long)t[STAT_KSTACK_OVERFLOW], (unsigned long long)t[STAT_USTACK_OVERFLOW],
+			usyms__nr_files(usyms));
 }
 
 /* The -p/-L argument as given, for the header line. */

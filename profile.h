@@ -9,24 +9,32 @@
 
 #define TASK_COMM_LEN 16
 #define MAX_FILTER_IDS 1024
+#define MAX_STACK_DEPTH_LIMIT 1024	/* --perf-max-stack-depth upper bound */
+
+/*
+ * A stack the STACK_TRACE map could not keep (its hash bucket holds another
+ * stack, or the map is full) is stored in the "overflow" hash instead,
+ * keyed by a 64-bit hash of its frames; its id is then STACK_ID_OVERFLOW.
+ */
+#define STACK_ID_OVERFLOW (-4096)
 
 struct profile_key {
 	__u32 pid;		/* tgid */
 	__u32 tid;		/* 0 unless thread filtering (-L) asked for it */
-	__s32 kern_stack_id;	/* < 0: -errno from bpf_get_stackid, or -1 if not taken */
-	__s32 user_stack_id;
+	__s32 kern_stack_id;	/* < 0: -errno from bpf_get_stackid, -1 if not taken, */
+	__s32 user_stack_id;	/*      or STACK_ID_OVERFLOW */
+	__u64 kern_overflow;	/* overflow key when kern_stack_id == STACK_ID_OVERFLOW */
+	__u64 user_overflow;
 	char comm[TASK_COMM_LEN];
 };
 
 /* Indices into the per-CPU "stats" array. */
 enum profile_stat {
 	STAT_SAMPLES,		/* samples that passed the filters */
-	STAT_KSTACK_EEXIST,	/* kernel stack lost to a stack-map bucket collision */
-	STAT_KSTACK_ENOMEM,	/* kernel stack lost: stack map full */
-	STAT_KSTACK_OTHER,	/* kernel stack lost: any other error */
-	STAT_USTACK_EEXIST,
-	STAT_USTACK_ENOMEM,
-	STAT_USTACK_OTHER,
+	STAT_KSTACK_OVERFLOW,	/* kernel stack kept in the overflow map */
+	STAT_KSTACK_LOST,	/* kernel stack kept nowhere */
+	STAT_USTACK_OVERFLOW,
+	STAT_USTACK_LOST,
 	STAT_HASH_FULL,		/* sample dropped: count hash full */
 	STAT_MAX,
 };

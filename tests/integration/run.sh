@@ -234,6 +234,21 @@ t_losses_reported() {
 		fail "samples != printed + dropped: $(tail -1 "$TMP/l.err")" || return 1
 }
 
+# A stack map far too small loses nothing: stacks that do not fit are kept
+# in the overflow map, and the profile is the same.
+t_stack_map_overflow() {
+	start $W/hotspots 30
+	sleep 0.3
+	$PROFILE -U -F 999 -f -v --stack-storage-size 2 -p "$LAST" 2 > "$TMP/o.folded" 2> "$TMP/o.err" ||
+		fail "profile exited $?" || return 1
+	kill "$LAST"
+	! grep -q 'Missed' "$TMP/o.folded" || fail "stacks missed" || return 1
+	grep -Eq '[1-9][0-9]* kernel\+user stacks kept in the overflow map|\+[1-9][0-9]* kernel\+user' "$TMP/o.err" ||
+		fail "overflow map unused: $(cat "$TMP/o.err")" || return 1
+	leaf=$(sum_matching ';main;run_round;hot_[abc] [0-9]+$' "$TMP/o.folded")
+	[ "$leaf" -gt 1000 ] || fail "only $leaf samples resolved" || return 1
+}
+
 # Bad input: one line on stderr, exit 2, nothing loaded.
 expect_usage_error() {
 	want=$1
@@ -256,7 +271,8 @@ t_bad_input() {
 	expect_usage_error "invalid frequency" -F 9x9 &&
 	expect_usage_error "unknown option '--bogus'" --bogus &&
 	expect_usage_error "requires an argument" -p &&
-	expect_usage_error "perf_event_max_stack" --perf-max-stack-depth 60000 1
+	expect_usage_error "perf_event_max_stack" --perf-max-stack-depth 1000 1 &&
+	expect_usage_error "out of range" --perf-max-stack-depth 60000 1
 }
 
 t_help_and_version() {
@@ -288,6 +304,7 @@ run_test "SIGTERM prints the profile" t_sigterm
 run_test "target exit stops and prints" t_target_exits
 run_test "closed pipe is quiet" t_closed_pipe
 run_test "losses reported with the fixing option" t_losses_reported
+run_test "tiny stack map: overflow map keeps every stack" t_stack_map_overflow
 run_test "bad input: one line, exit 2" t_bad_input
 run_test "--help and --version" t_help_and_version
 run_test "unprivileged: one line, exit 1" t_unprivileged
