@@ -19,6 +19,10 @@ enum {
 	OPT_HASH_STORAGE,
 	OPT_MAX_STACK_DEPTH,
 	OPT_VERSION,
+	OPT_FORMAT,
+	OPT_DEBUG_DIR,
+	OPT_NO_DEMANGLE,
+	OPT_LINES,
 };
 
 static const char usage[] =
@@ -40,6 +44,15 @@ static const char usage[] =
 "      --stack-storage-size=N  stack traces the stack map holds (default 16384)\n"
 "      --hash-storage-size=N   distinct stacks the count hash holds (default 40960)\n"
 "      --perf-max-stack-depth=N  frames kept per stack (default 127)\n"
+"  -o, --output=FILE         write the profile to FILE atomically (strftime patterns with -i)\n"
+"      --format=FMT          text, folded, pprof, svg or json (default: from FILE's\n"
+"                            extension .folded/.pb.gz/.svg/.json, else text)\n"
+"  -i, --interval=SECS       print a profile every SECS seconds\n"
+"  -q, --quiet               nothing on stderr but errors, no header\n"
+"      --debug-dir=DIR       look for debug files under DIR (repeatable;\n"
+"                            default /usr/lib/debug)\n"
+"      --no-demangle         print C++ and Rust names as they are in the binary\n"
+"      --lines               add source lines and inlined frames (needs DWARF)\n"
 "  -v, --verbose             print libbpf debug output and statistics\n"
 "  -h, --help                give this help and exit\n"
 "      --version             print the version and exit\n"
@@ -68,6 +81,13 @@ static const struct option long_opts[] = {
 	{ "stack-storage-size", required_argument, NULL, OPT_STACK_STORAGE },
 	{ "hash-storage-size", required_argument, NULL, OPT_HASH_STORAGE },
 	{ "perf-max-stack-depth", required_argument, NULL, OPT_MAX_STACK_DEPTH },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "lines", no_argument, NULL, OPT_LINES },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -124,10 +144,47 @@ static int parse_id_list(const char *what, const char *arg, pid_t **ids, size_t 
 	return e;
 }
 
+static const char *const format_names[] = {
+	[FORMAT_TEXT] = "text",
+	[FORMAT_FOLDED] = "folded",
+	[FORMAT_PPROF] = "pprof",
+	[FORMAT_SVG] = "svg",
+	[FORMAT_JSON] = "json",
+};
+
+int output_format__parse(const char *name)
+{
+	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
+		if (!strcmp(name, format_names[i]))
+			return i;
+	return -1;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+enum output_format output_format__from_path(const char *path)
+{
+	if (ends_with(path, ".folded"))
+		return FORMAT_FOLDED;
+	if (ends_with(path, ".pb.gz"))
+		return FORMAT_PPROF;
+	if (ends_with(path, ".svg"))
+		return FORMAT_SVG;
+	if (ends_with(path, ".json"))
+		return FORMAT_JSON;
+	return FORMAT_TEXT;
+}
+
 static void env__init(struct profile_env *env)
 {
 	memset(env, 0, sizeof(*env));
 	env->cpu = -1;
+	env->demangle = true;
 	env->stack_storage_size = DEFAULT_STACK_STORAGE;
 	env->hash_storage_size = DEFAULT_HASH_STORAGE;
 	env->max_stack_depth = DEFAULT_MAX_STACK_DEPTH;
@@ -154,14 +211,14 @@ static int check_conflicts(struct profile_env *env, bool freq_set, FILE *err)
 
 enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *err)
 {
-	bool freq_set = false;
+	bool freq_set = false, format_set = false;
 	long v;
 	int opt;
 
 	env__init(env);
 	optind = 0;		/* glibc: full reset, so tests can parse repeatedly */
 	opterr = 0;		/* we print our own one-line errors */
-	while ((opt = getopt_long(argc, argv, ":F:c:p:L:UKIC:dafvh", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":F:c:p:L:UKIC:dafvho:i:q", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'F':
 			if (parse_number("frequency", optarg, 1, INT_MAX, &env->frequency, err))
@@ -185,7 +242,56 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 		case 'I': env->include_idle = true; break;
 		case 'd': env->delimited = true; break;
 		case 'a': env->annotations = true; break;
-		case 'f': env->folded = true; break;
+		case 'f':
+			if (format_set && env->format != FORMAT_FOLDED) {
+				fprintf(err, "profile: -f/--folded and --format %s conflict\n",
+					format_names[env->format]);
+				goto usage;
+			}
+			env->format = FORMAT_FOLDED;
+			format_set = true;
+			break;
+		case OPT_FORMAT: {
+			int f = output_format__parse(optarg);
+
+			if (f < 0) {
+				fprintf(err, "profile: unknown format '%s' (text, folded, pprof, svg, json)\n", optarg);
+				goto usage;
+			}
+			if (format_set && env->format != (enum output_format)f) {
+				fprintf(err, "profile: --format %s and %s conflict\n", optarg,
+					env->format == FORMAT_FOLDED ? "-f/--folded" : "an earlier --format");
+				goto usage;
+			}
+			env->format = f;
+			format_set = true;
+			break;
+		}
+		case 'o':
+			if (!*optarg) {
+				fprintf(err, "profile: empty output file name\n");
+				goto usage;
+			}
+			env->output = optarg;
+			break;
+		case 'i':
+			if (parse_number("interval", optarg, 1, INT_MAX, &env->interval, err))
+				goto usage;
+			break;
+		case 'q': env->quiet = true; break;
+		case OPT_DEBUG_DIR: {
+			const char **n = realloc(env->debug_dirs, (env->nr_debug_dirs + 1) * sizeof(*n));
+
+			if (!n) {
+				fprintf(err, "profile: out of memory\n");
+				goto usage;
+			}
+			env->debug_dirs = n;
+			env->debug_dirs[env->nr_debug_dirs++] = optarg;
+			break;
+		}
+		case OPT_NO_DEMANGLE: env->demangle = false; break;
+		case OPT_LINES: env->lines = true; break;
 		case 'v': env->verbose = true; break;
 		case 'C':
 			if (parse_number("cpu", optarg, 0, INT_MAX, &v, err))
@@ -234,6 +340,9 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 	}
 	if (check_conflicts(env, freq_set, err))
 		goto usage;
+	if (!format_set && env->output)
+		env->format = output_format__from_path(env->output);
+	env->folded = env->format == FORMAT_FOLDED;
 	return CLI_RUN;
 usage:
 	cli__release(env);
@@ -302,6 +411,9 @@ void cli__release(struct profile_env *env)
 {
 	free(env->pids);
 	free(env->tids);
+	free(env->debug_dirs);
+	env->debug_dirs = NULL;
+	env->nr_debug_dirs = 0;
 	env->pids = env->tids = NULL;
 	env->nr_pids = env->nr_tids = 0;
 }

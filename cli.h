@@ -15,6 +15,14 @@
 #define DEFAULT_HASH_STORAGE 40960
 #define DEFAULT_MAX_STACK_DEPTH 127
 
+enum output_format {
+	FORMAT_TEXT,		/* profile(8)'s blocks */
+	FORMAT_FOLDED,		/* -f */
+	FORMAT_PPROF,		/* gzipped profile.proto */
+	FORMAT_SVG,		/* flame graph */
+	FORMAT_JSON,		/* speedscope */
+};
+
 struct profile_env {
 	long duration;		/* seconds; 0: until SIGINT/SIGTERM */
 	long frequency;		/* -F, samples per second per CPU */
@@ -27,7 +35,22 @@ struct profile_env {
 	bool user_only, kernel_only, include_idle;
 	bool delimited, annotations, folded, verbose;
 	long stack_storage_size, hash_storage_size, max_stack_depth;
+	/* output */
+	enum output_format format;	/* folded == (format == FORMAT_FOLDED) */
+	const char *output;	/* -o FILE (may hold strftime patterns), NULL: stdout */
+	long interval;		/* -i seconds, 0: one profile at the end */
+	bool quiet;		/* -q: nothing but errors on stderr, no header */
+	/* symbols */
+	const char **debug_dirs;	/* --debug-dir, in the order given; none: /usr/lib/debug */
+	size_t nr_debug_dirs;
+	bool demangle;		/* on unless --no-demangle */
+	bool lines;		/* --lines: source lines and inlined frames */
 };
+
+/* "folded" -> FORMAT_FOLDED...; -1 when unknown. */
+int output_format__parse(const char *name);
+/* The format FILE's extension implies (.folded, .pb.gz, .svg, .json), else FORMAT_TEXT. */
+enum output_format output_format__from_path(const char *path);
 
 enum cli_result {
 	CLI_RUN = 0,		/* go ahead and profile */
