@@ -40,13 +40,14 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 # Library objects: everything but main(), linked into the tool and the tests.
-LIB_SRCS := trace_helpers.c cli.c ksyms.c proc_maps.c elf_symtab.c usyms.c stack_fmt.c
+LIB_SRCS := trace_helpers.c cli.c ksyms.c proc_maps.c elf_symtab.c usyms.c stack_fmt.c aggregate.c report.c keymap.c protobuf.c escape.c outfile.c pprof.c flamegraph.c speedscope.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%.o,$(UNIT_SRCS))
 FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 	$(OUTPUT)/fixtures/libfixture.so
-WORKLOADS := $(OUTPUT)/workloads/hotspots $(OUTPUT)/workloads/syscalls
+WORKLOADS := $(OUTPUT)/workloads/hotspots $(OUTPUT)/workloads/syscalls \
+	$(OUTPUT)/workloads/shortlived
 
 .DELETE_ON_ERROR:
 .PHONY: all deps clean test unit integration install
@@ -74,7 +75,9 @@ $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name profile_bpf > $@
 
-$(OUTPUT)/profile.o: $(OUTPUT)/profile.skel.h
+# Objects of the tool only (they include the BPF skeleton).
+TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/sampler.o
+$(TOOL_OBJS): $(OUTPUT)/profile.skel.h
 
 $(OUTPUT)/%.o: %.c | deps $(OUTPUT)
 	$(call msg,CC,$@)
@@ -84,7 +87,7 @@ $(OUTPUT)/libprofile.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-profile: $(OUTPUT)/profile.o $(OUTPUT)/libprofile.a
+profile: $(TOOL_OBJS) $(OUTPUT)/libprofile.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

@@ -115,7 +115,8 @@ static int parse_id_list(const char *what, const char *arg, pid_t **ids, size_t 
 	copy = strdup(arg);
 	if (!copy)
 		return -ENOMEM;
-	if (!*arg || arg[strlen(arg) - 1] == ',') {
+	/* strtok_r would skip empty elements: ",1" and "1,,2" are errors too */
+	if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
 		fprintf(err, "profile: invalid %s list '%s'\n", what, arg);
 		free(copy);
 		return -EINVAL;
@@ -323,7 +324,8 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 			fprintf(err, "profile: option '%s' requires an argument\n", argv[optind - 1]);
 			goto usage;
 		default:
-			if (optopt)
+			/* long-only options (OPT_*) set optopt to values that are no char */
+			if (optopt > 0 && optopt < OPT_STACK_STORAGE)
 				fprintf(err, "profile: unknown option '-%c' (see --help)\n", optopt);
 			else
 				fprintf(err, "profile: unknown option '%s' (see --help)\n", argv[optind - 1]);
@@ -377,15 +379,21 @@ enum cli_result cli__validate(const struct profile_env *env, const char *proc_ro
 		}
 	}
 	if (env->cpu >= 0) {
-		bool *online;
+		bool *online = NULL, probe;
 		int n;
 
-		online = calloc(env->cpu + 1, sizeof(*online));
-		if (!online)
-			return CLI_USAGE;
 		snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sys_root);
-		n = read_online_cpus_file(path, online, env->cpu + 1);
-		if (n < 0 || !online[env->cpu]) {
+		/*
+		 * Size the mask by the CPUs the list names, not by the number
+		 * given: -C 2147483647 must not overflow cpu + 1 or allocate
+		 * and clear gigabytes.
+		 */
+		n = read_online_cpus_file(path, &probe, 1);
+		if (n > env->cpu)
+			online = calloc(env->cpu + 1, sizeof(*online));
+		if (online)
+			n = read_online_cpus_file(path, online, env->cpu + 1);
+		if (!online || n < 0 || !online[env->cpu]) {
 			fprintf(err, "profile: cpu %d does not exist or is offline\n", env->cpu);
 			free(online);
 			return CLI_USAGE;

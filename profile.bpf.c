@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * profile.bpf.c - the sampling side: runs on every perf event sample, applies
- * the filters and counts the sample under (pid, tid, comm, kernel stack id,
- * user stack id). Nothing per sample crosses to userspace; userspace walks
- * the "counts" hash and the "stackmap" at the end.
+ * the filters and counts the sample under (pid, tid, comm, kernel stack,
+ * user stack). Nothing per sample crosses to userspace.
+ *
+ * The count hash, stack map and overflow hash come in two sets; "active"
+ * says which one samples go to. Userspace flips it, waits for programs in
+ * flight (an update of the "barrier" map-in-map waits for an RCU grace
+ * period), then reads and clears the other set: periodic drains and
+ * interval profiles lose no sample and never read a map being written.
+ *
+ * The first sample of a process is announced through the "new_pids" ring
+ * buffer so userspace can read its mappings while it is still alive.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "profile.h"
@@ -20,37 +29,51 @@ const volatile bool include_idle = false;
 const volatile bool filter_by_pid = false;
 const volatile bool filter_by_tid = false;
 const volatile bool key_by_tid = false;
+const volatile bool notify_new_pids = false;
 const volatile __u32 stack_depth = 127;	/* frames per stack */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(key_size, sizeof(__u32));
-	/* value_size and max_entries are set by userspace */
-} stackmap SEC(".maps");
+/* Written by userspace while running: which set samples go to. */
+volatile __u32 active = 0;
 
-/* Stacks the stack map could not keep, keyed by a hash of their frames. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(key_size, sizeof(__u64));
-	__uint(value_size, sizeof(__u64));	/* set to stack_depth * 8 */
-	__uint(max_entries, 1);			/* set by userspace */
-} overflow SEC(".maps");
+/* Sizes of everything below marked "set" are set by userspace before load. */
+#define STACK_MAP(name)							\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_STACK_TRACE);			\
+		__uint(key_size, sizeof(__u32));			\
+	} name SEC(".maps")
+
+/* Stacks the stack map could not keep, keyed by a hash of their frames;
+ * not preallocated, so they cost memory only when stacks collide. */
+#define OVERFLOW_MAP(name)						\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__uint(map_flags, BPF_F_NO_PREALLOC);			\
+		__uint(key_size, sizeof(__u64));			\
+		__uint(value_size, sizeof(__u64));	/* set */	\
+		__uint(max_entries, 1);			/* set */	\
+	} name SEC(".maps")
+
+#define COUNT_MAP(name)							\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__type(key, struct profile_key);			\
+		__type(value, __u64);					\
+	} name SEC(".maps")
+
+STACK_MAP(stackmap0);
+STACK_MAP(stackmap1);
+OVERFLOW_MAP(overflow0);
+OVERFLOW_MAP(overflow1);
+COUNT_MAP(counts0);
+COUNT_MAP(counts1);
 
 /* One stack_depth * 8 buffer per CPU for bpf_get_stack(). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));	/* set to stack_depth * 8 */
+	__uint(value_size, sizeof(__u64));	/* set */
 	__uint(max_entries, 1);
 } scratch SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, struct profile_key);
-	__type(value, __u64);
-	/* max_entries is set by userspace (--hash-storage-size) */
-} counts SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -66,12 +89,42 @@ struct {
 	__type(value, __u8);
 } tids SEC(".maps");
 
+/* Processes already announced: pid -> start time. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u64);
+} seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} new_pids SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, STAT_MAX);
 	__type(key, __u32);
 	__type(value, __u64);
 } stats SEC(".maps");
+
+/* Userspace updates this map-in-map only to wait for programs in flight. */
+struct barrier_inner {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} barrier_inner SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct barrier_inner);
+} barrier SEC(".maps") = {
+	.values = { &barrier_inner },
+};
 
 static __always_inline void stat_inc(__u32 idx)
 {
@@ -85,7 +138,7 @@ static __always_inline void stat_inc(__u32 idx)
  * Take the stack again with bpf_get_stack() and keep it in the overflow
  * hash under a 64-bit FNV-1a hash of its frames. Returns the key, or 0.
  */
-static __always_inline __u64 keep_in_overflow(void *ctx, __u64 flags)
+static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 flags)
 {
 	__u32 zero = 0, bytes = stack_depth * sizeof(__u64);
 	__u64 h = 0xcbf29ce484222325ULL;
@@ -106,8 +159,8 @@ static __always_inline __u64 keep_in_overflow(void *ctx, __u64 flags)
 	}
 	if (!h)
 		h = 1;
-	if (bpf_map_update_elem(&overflow, &h, buf, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(&overflow, &h))
+	if (bpf_map_update_elem(overflow, &h, buf, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(overflow, &h))
 		return 0;
 	return h;
 }
@@ -117,19 +170,79 @@ static __always_inline __u64 keep_in_overflow(void *ctx, __u64 flags)
  * -EFAULT only means "no such stack here" (a kernel thread has no user
  * stack, a sample in user mode no kernel stack) and is no loss.
  */
-static __always_inline __s32 get_stack(void *ctx, __u64 flags, __u64 *overflow_key, __u32 stat)
+static __always_inline __s32 get_stack(void *ctx, void *stackmap, void *overflow, __u64 flags,
+				       __u64 *overflow_key, __u32 stat)
 {
-	long id = bpf_get_stackid(ctx, &stackmap, flags);
+	long id = bpf_get_stackid(ctx, stackmap, flags);
 
 	if (id >= 0 || id == -EFAULT)
 		return id;
-	*overflow_key = keep_in_overflow(ctx, flags);
+	*overflow_key = keep_in_overflow(ctx, overflow, flags);
 	if (*overflow_key) {
 		stat_inc(stat);		/* STAT_xSTACK_OVERFLOW */
 		return STACK_ID_OVERFLOW;
 	}
 	stat_inc(stat + 1);		/* STAT_xSTACK_LOST */
 	return id;
+}
+
+static __always_inline void count(void *ctx, struct profile_key *key, void *counts,
+				  void *stackmap, void *overflow)
+{
+	static const __u64 one = 1;
+	__u64 *val;
+	long err;
+
+	key->kern_stack_id = user_stacks_only ? -1 :
+		get_stack(ctx, stackmap, overflow, 0, &key->kern_overflow, STAT_KSTACK_OVERFLOW);
+	key->user_stack_id = kernel_stacks_only ? -1 :
+		get_stack(ctx, stackmap, overflow, BPF_F_USER_STACK, &key->user_overflow,
+			  STAT_USTACK_OVERFLOW);
+
+	val = bpf_map_lookup_elem(counts, key);
+	if (val) {
+		__sync_fetch_and_add(val, 1);
+		return;
+	}
+	err = bpf_map_update_elem(counts, key, &one, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		/* another CPU inserted the same key first */
+		val = bpf_map_lookup_elem(counts, key);
+		if (val) {
+			__sync_fetch_and_add(val, 1);
+			return;
+		}
+	}
+	if (err)
+		stat_inc(STAT_HASH_FULL);
+}
+
+/* Tell userspace about a process the first time it is sampled. */
+static __always_inline void announce(__u32 pid)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct new_pid_event *e;
+	__u64 start, *known;
+
+	if (!BPF_CORE_READ(task, mm))
+		return;		/* a kernel thread: no mappings to read */
+	start = BPF_CORE_READ(task, group_leader, start_time);
+	known = bpf_map_lookup_elem(&seen, &pid);
+	if (known && *known == start)
+		return;
+	if (bpf_map_update_elem(&seen, &pid, &start, BPF_ANY))
+		return;
+	e = bpf_ringbuf_reserve(&new_pids, sizeof(*e), 0);
+	if (!e) {
+		/* forget it, so the next sample tries again */
+		bpf_map_delete_elem(&seen, &pid);
+		stat_inc(STAT_NEW_PID_LOST);
+		return;
+	}
+	e->pid = pid;
+	e->pad = 0;
+	e->start_time = start;
+	bpf_ringbuf_submit(e, 0);
 }
 
 SEC("perf_event")
@@ -139,9 +252,6 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	__u32 pid = id >> 32;
 	__u32 tid = (__u32)id;
 	struct profile_key key = {};
-	static const __u64 one = 1;
-	__u64 *val;
-	long err;
 
 	if (!include_idle && tid == 0)
 		return 0;
@@ -155,27 +265,12 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	key.tid = key_by_tid ? tid : 0;
 	bpf_get_current_comm(&key.comm, sizeof(key.comm));
 
-	key.kern_stack_id = user_stacks_only ? -1 :
-		get_stack(ctx, 0, &key.kern_overflow, STAT_KSTACK_OVERFLOW);
-	key.user_stack_id = kernel_stacks_only ? -1 :
-		get_stack(ctx, BPF_F_USER_STACK, &key.user_overflow, STAT_USTACK_OVERFLOW);
-
-	val = bpf_map_lookup_elem(&counts, &key);
-	if (val) {
-		__sync_fetch_and_add(val, 1);
-		return 0;
-	}
-	err = bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST);
-	if (err == -EEXIST) {
-		/* another CPU inserted the same key first */
-		val = bpf_map_lookup_elem(&counts, &key);
-		if (val) {
-			__sync_fetch_and_add(val, 1);
-			return 0;
-		}
-	}
-	if (err)
-		stat_inc(STAT_HASH_FULL);
+	if (notify_new_pids && pid && !kernel_stacks_only)
+		announce(pid);
+	if (active)
+		count(ctx, &key, &counts1, &stackmap1, &overflow1);
+	else
+		count(ctx, &key, &counts0, &stackmap0, &overflow0);
 	return 0;
 }
 

@@ -28,6 +28,13 @@ struct profile_key {
 	char comm[TASK_COMM_LEN];
 };
 
+/* Sent through the "new_pids" ring buffer when a process is first sampled. */
+struct new_pid_event {
+	__u32 pid;
+	__u32 pad;
+	__u64 start_time;	/* task start, tells a reused pid apart */
+};
+
 /* Indices into the per-CPU "stats" array. */
 enum profile_stat {
 	STAT_SAMPLES,		/* samples that passed the filters */
@@ -36,6 +43,7 @@ enum profile_stat {
 	STAT_USTACK_OVERFLOW,
 	STAT_USTACK_LOST,
 	STAT_HASH_FULL,		/* sample dropped: count hash full */
+	STAT_NEW_PID_LOST,	/* new-process notice lost: ring buffer full */
 	STAT_MAX,
 };
 

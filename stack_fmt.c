@@ -73,6 +73,10 @@ static void render_folded(const struct stack_fmt_opts *o, const struct stack_rec
 	bool delim = o->delimited && !o->user_only && !o->kernel_only &&
 		     r->kstack_err == 0 && r->ustack_err == 0;
 
+	if (o->root) {
+		put_name(f, o->root, true);
+		fputc(';', f);
+	}
 	put_name(f, r->comm, true);
 	if (!o->kernel_only) {
 		if (stack_missed(r->ustack_err)) {
@@ -187,6 +191,8 @@ static void merge(struct stack_set *s)
 {
 	size_t out = 0;
 
+	if (!s->nr)
+		return;		/* recs is NULL: qsort's argument must not be */
 	qsort(s->recs, s->nr, sizeof(*s->recs), by_text);
 	for (size_t i = 0; i < s->nr; i++) {
 		if (out && !strcmp(s->recs[out - 1].text, s->recs[i].text)) {

@@ -18,6 +18,7 @@ struct stack_fmt_opts {
 	bool user_only;		/* -U */
 	bool kernel_only;	/* -K */
 	bool per_thread;	/* -L: print "(pid/tid)" */
+	const char *root;	/* folded: a root frame before comm (interval timestamps); NULL: none */
 };
 
 /*

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aggregate.h - raw (unresolved) stacks counted in userspace: what the BPF
+ * maps held, drained periodically so the maps can be cleared, merged by
+ * (pid, tid, comm, kernel frames, user frames).
+ */
+#ifndef AGGREGATE_H
+#define AGGREGATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AGG_COMM_LEN 16
+
+struct agg_entry {
+	struct agg_entry *next;		/* hash chain */
+	uint64_t hash;
+	uint64_t count;
+	uint32_t pid, tid;
+	char comm[AGG_COMM_LEN];
+	int kerr, uerr;		/* 0: frames below are the stack; else -errno (see stack_fmt.h) */
+	uint32_t nr_kips, nr_uips;
+	uint64_t ips[];		/* nr_kips kernel addresses, then nr_uips user; leaf first */
+};
+
+struct agg;
+
+struct agg *agg__new(void);
+void agg__free(struct agg *a);
+/* Drop every entry (interval mode starts the next interval). */
+void agg__reset(struct agg *a);
+
+struct agg_stack {
+	int err;		/* 0, or -errno when the stack was not taken */
+	const uint64_t *ips;
+	uint32_t nr;
+};
+
+/* Count `count` samples of this stack. Returns 0 or -ENOMEM. */
+int agg__add(struct agg *a, uint32_t pid, uint32_t tid, const char *comm,
+	     const struct agg_stack *kern, const struct agg_stack *user, uint64_t count);
+
+size_t agg__nr_entries(const struct agg *a);
+uint64_t agg__total(const struct agg *a);
+/* Calls fn for every entry; stops at and returns the first non-zero result. */
+int agg__for_each(const struct agg *a, int (*fn)(const struct agg_entry *e, void *ctx), void *ctx);
+
+#endif /* AGGREGATE_H */

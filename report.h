@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - resolve an aggregate of raw stacks to symbols and write it in
+ * the chosen format (text, folded, pprof, svg, json).
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "aggregate.h"
+#include "cli.h"
+#include "usyms.h"
+
+struct report;
+
+/* What the profile covers, for headers and metadata. */
+struct report_meta {
+	uint64_t start_ns;	/* CLOCK_REALTIME at the start of sampling */
+	uint64_t duration_ns;
+	const char *event;	/* "cpu-clock" or "cycles" */
+	const char *title;
+	const char *time_root;	/* interval mode: root frame in folded output, e.g. "2026-11-22_15:46:33" */
+};
+
+/* usyms stays the caller's; kernel symbols are loaded on first use. */
+struct report *report__new(const struct profile_env *env, struct usyms *usyms);
+void report__free(struct report *r);
+
+/*
+ * Resolve and write. *printed gets the number of samples written.
+ * Returns 0 or -errno; -EPIPE when the reader went away.
+ */
+int report__write(struct report *r, const struct agg *agg, const struct report_meta *meta,
+		  FILE *out, uint64_t *printed);
+
+#endif /* REPORT_H */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sampler.h - the BPF side seen from userspace: load the program with the
+ * configuration of one run, attach it to a perf event on every CPU, drain
+ * the counts into an aggregate while it runs, report new processes.
+ */
+#ifndef SAMPLER_H
+#define SAMPLER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "aggregate.h"
+#include "cli.h"
+#include "profile.h"
+
+struct sampler;
+
+/* Open, configure and load. Prints one line and returns NULL on failure. */
+struct sampler *sampler__load(const struct profile_env *env);
+/* One perf event per online CPU (or -C's). Prints one line on failure. */
+int sampler__attach(struct sampler *s);
+/* Stop sampling; the maps stay readable. */
+void sampler__detach(struct sampler *s);
+void sampler__free(struct sampler *s);
+
+/* "cycles" or "cpu-clock", once attached. */
+const char *sampler__event(const struct sampler *s);
+
+/*
+ * Move everything counted so far into agg and clear the maps: samples that
+ * arrive meanwhile go to the other map set, so nothing is lost. Returns 0
+ * or -errno.
+ */
+int sampler__drain(struct sampler *s, struct agg *agg);
+
+/* Sum of the per-CPU statistics (enum profile_stat). */
+int sampler__stats(struct sampler *s, uint64_t totals[STAT_MAX]);
+
+/* The ring buffer's epoll fd, and a call that handles what it has:
+ * fn(pid, ctx) once per newly sampled process. */
+int sampler__new_pids_fd(struct sampler *s);
+int sampler__consume_new_pids(struct sampler *s, void (*fn)(pid_t pid, void *ctx), void *ctx);
+
+#endif /* SAMPLER_H */
