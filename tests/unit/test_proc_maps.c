@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_proc_maps.c - /proc/PID/maps lines and files. */
+#include <limits.h>
+
+#include "proc_maps.h"
+#include "test_util.h"
+
+static struct map_entry parse_ok(const char *line)
+{
+	struct map_entry e;
+	int err = map_entry__parse(line, &e);
+
+	cr_assert_eq(err, 0, "'%s': %d", line, err);
+	cr_assert_not_null(e.path);
+	return e;
+}
+
+Test(map_entry, file_mapping)
+{
+	struct map_entry e = parse_ok(
+		"55d0c5a00000-55d0c5a21000 r-xp 00002000 fd:01 1234567                    /usr/bin/foo\n");
+
+	cr_assert_eq(e.start, 0x55d0c5a00000);
+	cr_assert_eq(e.end, 0x55d0c5a21000);
+	cr_assert_str_eq(e.perms, "r-xp");
+	cr_assert_eq(e.offset, 0x2000);
+	cr_assert_eq(e.dev_major, 0xfd);
+	cr_assert_eq(e.dev_minor, 0x01);
+	cr_assert_eq(e.inode, 1234567);
+	cr_assert_str_eq(e.path, "/usr/bin/foo");
+	cr_assert(!e.deleted);
+	cr_assert(map_entry__is_exec(&e));
+	map_entry__release(&e);
+	cr_assert_null(e.path);
+}
+
+Test(map_entry, large_device_numbers_and_no_newline)
+{
+	struct map_entry e = parse_ok(
+		"7f0000000000-7f0000001000 r--s 00000000 103:0a 18446744 /dev/shm/x");
+
+	cr_assert_eq(e.dev_major, 0x103);
+	cr_assert_eq(e.dev_minor, 0x0a);
+	cr_assert_eq(e.inode, 18446744);
+	cr_assert_str_eq(e.perms, "r--s");
+	cr_assert(!map_entry__is_exec(&e));
+	cr_assert_str_eq(e.path, "/dev/shm/x");
+	map_entry__release(&e);
+}
+
+Test(map_entry, vdso)
+{
+	struct map_entry e = parse_ok(
+		"7ffc1d5f2000-7ffc1d5f4000 r-xp 00000000 00:00 0                          [vdso]\n");
+
+	cr_assert_str_eq(e.path, "[vdso]");
+	cr_assert_eq(e.inode, 0);
+	cr_assert(map_entry__is_exec(&e));
+	map_entry__release(&e);
+}
+
+Test(map_entry, anonymous_mapping_has_an_empty_path)
+{
+	struct map_entry e = parse_ok("7f0000000000-7f0000021000 rw-p 00000000 00:00 0 \n");
+
+	cr_assert_str_empty(e.path);
+	cr_assert(!e.deleted);
+	map_entry__release(&e);
+	e = parse_ok("7f0000000000-7f0000021000 rw-p 00000000 00:00 0");
+	cr_assert_str_empty(e.path);
+	map_entry__release(&e);
+}
+
+Test(map_entry, deleted_suffix_is_removed_and_flagged)
+{
+	struct map_entry e = parse_ok(
+		"7f0000000000-7f0000021000 r-xp 00001000 08:01 42   /tmp/old lib.so (deleted)\n");
+
+	cr_assert(e.deleted);
+	cr_assert_str_eq(e.path, "/tmp/old lib.so");
+	map_entry__release(&e);
+}
+
+Test(map_entry, deleted_only_as_a_suffix)
+{
+	struct map_entry e = parse_ok(
+		"7f0000000000-7f0000021000 r-xp 00001000 08:01 42   /tmp/a (deleted)/b\n");
+
+	cr_assert(!e.deleted);
+	cr_assert_str_eq(e.path, "/tmp/a (deleted)/b");
+	map_entry__release(&e);
+	e = parse_ok("7f0000000000-7f0000021000 r-xp 00001000 08:01 42   (deleted)\n");
+	cr_assert(!e.deleted, "a name that is only the suffix");
+	map_entry__release(&e);
+}
+
+Test(map_entry, path_with_spaces)
+{
+	struct map_entry e = parse_ok(
+		"7f0000000000-7f0000021000 r-xp 00000000 08:01 77   /opt/My App/lib  two.so\n");
+
+	cr_assert_str_eq(e.path, "/opt/My App/lib  two.so");
+	map_entry__release(&e);
+}
+
+Test(map_entry, malformed_lines)
+{
+	static const char *const bad[] = {
+		"",
+		"\n",
+		"garbage",
+		"1000-",
+		"1000-2000",
+		"1000 2000 r-xp 00000000 00:00 0",
+		"1000-2000 r-x",
+		"1000-2000 r-x 00000000 00:00 0",
+		"1000-2000 r-xpp 00000000 00:00 0",
+		"1000-2000 r-xp 00000000 00:00",
+		"1000-2000 r-xp 00000000 0000 0",
+		"1000-2000 r-xp zz 00:00 0",
+		"1000-2000 r-xp 00000000 00:00 x",
+		"2000-1000 r-xp 00000000 00:00 0",
+		"10000000000000000-10000000000000001 r-xp 00000000 00:00 0",
+		"1000-2000 r-xp 00000000 1000:00 0",
+		"1000-2000 r-xp 00000000 00:100000 0",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct map_entry e;
+
+		cr_assert_eq(map_entry__parse(bad[i], &e), -EINVAL, "'%s' accepted", bad[i]);
+		cr_assert_null(e.path);
+	}
+}
+
+static const char maps_text[] =
+	"55d0c59ff000-55d0c5a00000 r--p 00000000 fd:01 100  /usr/bin/app\n"
+	"55d0c5a00000-55d0c5a21000 r-xp 00001000 fd:01 100  /usr/bin/app\n"
+	"55d0c5a21000-55d0c5a30000 r--p 00022000 fd:01 100  /usr/bin/app\n"
+	"55d0c6000000-55d0c6021000 rw-p 00000000 00:00 0    [heap]\n"
+	"this line is garbage\n"
+	"7f1000000000-7f1000001000 r-xp 00000000 00:00 0 \n"
+	"7f2000000000-7f2000100000 r-xp 00028000 fd:01 200  /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+	"7f2000100000-7f2000200000 rw-p 00128000 fd:01 200  /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+	"7f3000000000-7f3000001000 r-xp 00000000 08:01 300  /tmp/gone.so (deleted)\n"
+	"7ffc1d5f2000-7ffc1d5f4000 r-xp 00000000 00:00 0    [vdso]\n"
+	"ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0  [vsyscall]";
+
+Test(proc_maps, keeps_only_executable_mappings_in_order)
+{
+	static const struct { uint64_t start; const char *path; } want[] = {
+		{ 0x55d0c5a00000, "/usr/bin/app" },
+		{ 0x7f1000000000, "" },
+		{ 0x7f2000000000, "/usr/lib/x86_64-linux-gnu/libc.so.6" },
+		{ 0x7f3000000000, "/tmp/gone.so" },
+		{ 0x7ffc1d5f2000, "[vdso]" },
+		{ 0xffffffffff600000, "[vsyscall]" },
+	};
+	struct proc_maps m;
+
+	cr_assert_eq(proc_maps__load_buf(maps_text, strlen(maps_text), &m), 0);
+	cr_assert_eq(m.nr, ARRAY_SIZE(want));
+	for (size_t i = 0; i < m.nr; i++) {
+		cr_assert_eq(m.entries[i].start, want[i].start, "entry %zu", i);
+		cr_assert_str_eq(m.entries[i].path, want[i].path, "entry %zu", i);
+		cr_assert(map_entry__is_exec(&m.entries[i]));
+		if (i)
+			cr_assert_gt(m.entries[i].start, m.entries[i - 1].start);
+	}
+	cr_assert_eq(m.entries[2].offset, 0x28000);
+	cr_assert(m.entries[3].deleted);
+	proc_maps__release(&m);
+	cr_assert_eq(m.nr, 0);
+	cr_assert_null(m.entries);
+}
+
+Test(proc_maps, find_is_half_open)
+{
+	struct proc_maps m;
+	const struct map_entry *e;
+
+	cr_assert_eq(proc_maps__load_buf(maps_text, strlen(maps_text), &m), 0);
+	e = proc_maps__find(&m, 0x55d0c5a00000);
+	cr_assert_not_null(e);
+	cr_assert_str_eq(e->path, "/usr/bin/app");
+	cr_assert_eq(proc_maps__find(&m, 0x55d0c5a20fff), e);
+	cr_assert_null(proc_maps__find(&m, 0x55d0c5a21000), "end is exclusive");
+	cr_assert_null(proc_maps__find(&m, 0x55d0c59fffff), "before the first");
+	cr_assert_null(proc_maps__find(&m, 0x55d0c6000010), "in a non-exec mapping");
+	cr_assert_null(proc_maps__find(&m, 0x7f2000100000), "in a non-exec mapping");
+	cr_assert_str_eq(proc_maps__find(&m, 0x7f20000fffff)->path,
+			 "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	cr_assert_str_eq(proc_maps__find(&m, 0x7ffc1d5f3000)->path, "[vdso]");
+	cr_assert_str_eq(proc_maps__find(&m, 0xffffffffff600fff)->path, "[vsyscall]");
+	cr_assert_null(proc_maps__find(&m, 0xffffffffffffffff), "after the last");
+	cr_assert_null(proc_maps__find(&m, 0));
+	proc_maps__release(&m);
+}
+
+Test(proc_maps, every_entry_is_found_by_its_bounds)
+{
+	struct proc_maps m;
+
+	cr_assert_eq(proc_maps__load_buf(maps_text, strlen(maps_text), &m), 0);
+	for (size_t i = 0; i < m.nr; i++) {
+		const struct map_entry *e = &m.entries[i];
+
+		cr_assert_eq(proc_maps__find(&m, e->start), e);
+		cr_assert_eq(proc_maps__find(&m, e->end - 1), e);
+		cr_assert_neq(proc_maps__find(&m, e->end), e);
+		cr_assert_neq(proc_maps__find(&m, e->start - 1), e);
+	}
+	proc_maps__release(&m);
+}
+
+Test(proc_maps, empty_input)
+{
+	struct proc_maps m;
+
+	cr_assert_eq(proc_maps__load_buf("", 0, &m), 0);
+	cr_assert_eq(m.nr, 0);
+	cr_assert_null(proc_maps__find(&m, 0x1000));
+	proc_maps__release(&m);
+}
+
+Test(proc_maps, buffer_is_bounded_by_its_length)
+{
+	struct proc_maps m;
+	/* stop in the middle of the libc line: its path is cut short */
+	const char *cut = strstr(maps_text, "libc.so.6");
+
+	cr_assert_eq(proc_maps__load_buf(maps_text, cut - maps_text + 4, &m), 0);
+	cr_assert_eq(m.nr, 3);
+	cr_assert_str_eq(m.entries[2].path, "/usr/lib/x86_64-linux-gnu/libc");
+	proc_maps__release(&m);
+}
+
+Test(proc_maps, load_file)
+{
+	char *dir = make_tmpdir();
+	char *path = write_in(dir, "maps", maps_text);
+	struct proc_maps m;
+
+	cr_assert_eq(proc_maps__load_file(path, &m), 0);
+	cr_assert_eq(m.nr, 6);
+	cr_assert_str_eq(m.entries[4].path, "[vdso]");
+	proc_maps__release(&m);
+	cr_assert_eq(proc_maps__load_file("/nonexistent/maps", &m), -ENOENT);
+	free(path);
+	rm_rf(dir);
+}
+
+Test(proc_maps, load_file_larger_than_one_read)
+{
+	char *dir = make_tmpdir(), *path = path_in(dir, "maps");
+	struct proc_maps m;
+	FILE *f;
+
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	for (unsigned long i = 0; i < 2000; i++)
+		fprintf(f, "%lx-%lx %s 00000000 08:01 %lu  /lib/l%lu.so\n",
+			0x7f0000000000 + i * 0x2000, 0x7f0000001000 + i * 0x2000,
+			i % 2 ? "rw-p" : "r-xp", i, i);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(proc_maps__load_file(path, &m), 0);
+	cr_assert_eq(m.nr, 1000);
+	cr_assert_str_eq(proc_maps__find(&m, 0x7f0000000000 + 1998 * 0x2000 + 5)->path,
+			 "/lib/l1998.so");
+	proc_maps__release(&m);
+	free(path);
+	rm_rf(dir);
+}
+
+/* Something in this test binary's own text. */
+static __attribute__((noinline)) int here(void)
+{
+	return 42;
+}
+
+Test(proc_maps, load_pid_of_this_process)
+{
+	const struct map_entry *e;
+	struct proc_maps m;
+
+	cr_assert_eq(proc_maps__load_pid(getpid(), &m), 0);
+	cr_assert_gt(m.nr, 0);
+	e = proc_maps__find(&m, (uint64_t)(uintptr_t)here);
+	cr_assert_not_null(e);
+	cr_assert(ends_with(e->path, "/unit_tests"), "mapped from '%s'", e->path);
+	cr_assert_neq(e->inode, 0);
+	cr_assert_eq(here(), 42);
+	proc_maps__release(&m);
+}
+
+Test(proc_maps, load_pid_of_no_process)
+{
+	struct proc_maps m;
+
+	cr_assert_eq(proc_maps__load_pid(INT_MAX, &m), -ESRCH);
+}
