@@ -186,37 +186,6 @@ static __always_inline __s32 get_stack(void *ctx, void *stackmap, void *overflow
 	return id;
 }
 
-static __always_inline void count(void *ctx, struct profile_key *key, void *counts,
-				  void *stackmap, void *overflow)
-{
-	static const __u64 one = 1;
-	__u64 *val;
-	long err;
-
-	key->kern_stack_id = user_stacks_only ? -1 :
-		get_stack(ctx, stackmap, overflow, 0, &key->kern_overflow, STAT_KSTACK_OVERFLOW);
-	key->user_stack_id = kernel_stacks_only ? -1 :
-		get_stack(ctx, stackmap, overflow, BPF_F_USER_STACK, &key->user_overflow,
-			  STAT_USTACK_OVERFLOW);
-
-	val = bpf_map_lookup_elem(counts, key);
-	if (val) {
-		__sync_fetch_and_add(val, 1);
-		return;
-	}
-	err = bpf_map_update_elem(counts, key, &one, BPF_NOEXIST);
-	if (err == -EEXIST) {
-		/* another CPU inserted the same key first */
-		val = bpf_map_lookup_elem(counts, key);
-		if (val) {
-			__sync_fetch_and_add(val, 1);
-			return;
-		}
-	}
-	if (err)
-		stat_inc(STAT_HASH_FULL);
-}
-
 /* Tell userspace about a process the first time it is sampled. */
 static __always_inline void announce(__u32 pid)
 {
@@ -245,6 +214,41 @@ static __always_inline void announce(__u32 pid)
 	bpf_ringbuf_submit(e, 0);
 }
 
+static __always_inline void count(void *ctx, struct profile_key *key, void *counts,
+				  void *stackmap, void *overflow)
+{
+	static const __u64 one = 1;
+	__u64 *val;
+	long err;
+
+	key->kern_stack_id = user_stacks_only ? -1 :
+		get_stack(ctx, stackmap, overflow, 0, &key->kern_overflow, STAT_KSTACK_OVERFLOW);
+	key->user_stack_id = kernel_stacks_only ? -1 :
+		get_stack(ctx, stackmap, overflow, BPF_F_USER_STACK, &key->user_overflow,
+			  STAT_USTACK_OVERFLOW);
+
+	val = bpf_map_lookup_elem(counts, key);
+	if (val) {
+		__sync_fetch_and_add(val, 1);
+		return;
+	}
+	/* a new key: the only time a new process can show up, so the check
+	 * costs nothing on the common path */
+	if (notify_new_pids && key->pid)
+		announce(key->pid);
+	err = bpf_map_update_elem(counts, key, &one, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		/* another CPU inserted the same key first */
+		val = bpf_map_lookup_elem(counts, key);
+		if (val) {
+			__sync_fetch_and_add(val, 1);
+			return;
+		}
+	}
+	if (err)
+		stat_inc(STAT_HASH_FULL);
+}
+
 SEC("perf_event")
 int do_sample(struct bpf_perf_event_data *ctx)
 {
@@ -265,8 +269,6 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	key.tid = key_by_tid ? tid : 0;
 	bpf_get_current_comm(&key.comm, sizeof(key.comm));
 
-	if (notify_new_pids && pid && !kernel_stacks_only)
-		announce(pid);
 	if (active)
 		count(ctx, &key, &counts1, &stackmap1, &overflow1);
 	else
