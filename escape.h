@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * escape.h - write arbitrary bytes (symbol names, comms, paths) as JSON
+ * strings and XML text. Names come from binaries and processes we do not
+ * control: they can hold control characters or invalid UTF-8, which would
+ * make the whole JSON or SVG file unreadable, so both writers replace
+ * each byte of an invalid sequence with U+FFFD.
+ */
+#ifndef ESCAPE_H
+#define ESCAPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * The length (1..4) of the valid UTF-8 sequence at s (n bytes available),
+ * its code point in *cp; 0 when s does not start one: a stray continuation
+ * byte, a truncated sequence, an overlong form, a surrogate or a code point
+ * above U+10FFFF.
+ */
+size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+
+/* s as a quoted JSON string. Returns 0 or -errno from the stream. */
+int escape__json(FILE *out, const char *s);
+
+/*
+ * s as XML character data or attribute value (quotes escaped too).
+ * Characters XML 1.0 forbids (controls other than tab, newline, CR) become
+ * U+FFFD as well. Returns 0 or -errno from the stream.
+ */
+int escape__xml(FILE *out, const char *s);
+
+#endif /* ESCAPE_H */

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_escape.c - UTF-8 validation and the JSON and XML escaping built on
+ * it: what passes through, what is escaped, what becomes U+FFFD.
+ */
+#include "escape.h"
+#include "test_util.h"
+
+#define FFFD "\xef\xbf\xbd"
+
+static char *json(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_eq(escape__json(f, s), 0);
+	cr_assert_eq(fclose(f), 0);
+	return buf;
+}
+
+static char *xml(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_eq(escape__xml(f, s), 0);
+	cr_assert_eq(fclose(f), 0);
+	return buf;
+}
+
+#define assert_json(in, want) do {					\
+	char *got_ = json(in);						\
+	cr_assert_str_eq(got_, want, "json(%s)", #in);			\
+	free(got_);							\
+} while (0)
+
+#define assert_xml(in, want) do {					\
+	char *got_ = xml(in);						\
+	cr_assert_str_eq(got_, want, "xml(%s)", #in);			\
+	free(got_);							\
+} while (0)
+
+Test(escape, utf8_decode)
+{
+	static const struct {
+		const char *s;
+		size_t len;
+		uint32_t cp;
+	} ok[] = {
+		{ "A", 1, 'A' }, { "\x7f", 1, 0x7f }, { "\xc2\x80", 2, 0x80 },
+		{ "\xdf\xbf", 2, 0x7ff }, { "\xe0\xa0\x80", 3, 0x800 }, { "\xef\xbf\xbf", 3, 0xffff },
+		{ "\xf0\x90\x80\x80", 4, 0x10000 }, { "\xf4\x8f\xbf\xbf", 4, 0x10ffff },
+	};
+	static const char *const bad[] = {
+		"\x80", "\xbf", "\xc0\xaf", "\xc1\xbf", "\xe0\x80\xaf", "\xf0\x80\x80\xaf",
+		"\xed\xa0\x80", "\xed\xbf\xbf", "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80",
+		"\xff", "\xc3", "\xe2\x82", "\xc3(",
+	};
+	uint32_t cp;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		cr_assert_eq(utf8_decode((const unsigned char *)ok[i].s, strlen(ok[i].s), &cp),
+			     ok[i].len, "case %zu", i);
+		cr_assert_eq(cp, ok[i].cp, "case %zu: U+%04x", i, cp);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		cr_assert_eq(utf8_decode((const unsigned char *)bad[i], strlen(bad[i]), &cp), 0,
+			     "bad case %zu accepted", i);
+	/* a valid sequence cut short by the length given */
+	cr_assert_eq(utf8_decode((const unsigned char *)"\xe2\x82\xac", 2, &cp), 0);
+}
+
+Test(escape, json)
+{
+	assert_json("", "\"\"");
+	assert_json("plain std::vector<int>", "\"plain std::vector<int>\"");
+	assert_json("q\"b\\", "\"q\\\"b\\\\\"");
+	assert_json("\n\t\r\x01\x1f\x7f", "\"\\n\\t\\r\\u0001\\u001f\\u007f\"");
+	assert_json("caf\xc3\xa9 \xf0\x9f\x94\xa5", "\"caf\xc3\xa9 \xf0\x9f\x94\xa5\"");
+	assert_json("a\xff" "b\xc3", "\"a" FFFD "b" FFFD "\"");
+	assert_json("\xed\xa0\x80", "\"" FFFD FFFD FFFD "\"");
+}
+
+Test(escape, xml)
+{
+	assert_xml("", "");
+	assert_xml("a<b>&\"c\"'d'", "a&lt;b&gt;&amp;&quot;c&quot;&apos;d&apos;");
+	assert_xml("]]>", "]]&gt;");
+	/* controls other than tab, newline and CR are not XML characters at all */
+	assert_xml("\t\n\r\x01\x1b", "\t\n\r" FFFD FFFD);
+	assert_xml("\xef\xbf\xbe", FFFD);
+	assert_xml("caf\xc3\xa9\xff", "caf\xc3\xa9" FFFD);
+}
+
+Test(escape, write_errors)
+{
+	FILE *f = fopen("/dev/full", "w");
+
+	cr_assert_not_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	cr_assert_eq(escape__json(f, "x"), -ENOSPC);
+	cr_assert_eq(escape__xml(f, "x"), -ENOSPC);
+	fclose(f);
+}
