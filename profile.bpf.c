@@ -56,6 +56,7 @@ volatile __u32 active = 0;
 #define COUNT_MAP(name)							\
 	struct {							\
 		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__uint(map_flags, BPF_F_NO_PREALLOC);			\
 		__type(key, struct profile_key);			\
 		__type(value, __u64);					\
 	} name SEC(".maps")
