@@ -85,23 +85,19 @@ static int on_new_pid(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-struct sampler *sampler__load(const struct profile_env *env)
+/*
+ * Open and configure the skeleton. The hash maps are not preallocated, so
+ * they cost memory only for what they hold; kernels before 6.1 refuse that
+ * in perf_event programs, hence prealloc as the fallback.
+ */
+static struct profile_bpf *open_configured(struct sampler *s, bool prealloc)
 {
-	struct sampler *s;
+	const struct profile_env *env = s->env;
 	struct profile_bpf *obj;
-	int err;
 
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		fprintf(stderr, "profile: out of memory\n");
+	obj = profile_bpf__open();
+	if (!obj)
 		return NULL;
-	}
-	s->env = env;
-	s->obj = obj = profile_bpf__open();
-	if (!obj) {
-		fprintf(stderr, "profile: cannot open BPF object: %s\n", strerror(errno));
-		goto fail;
-	}
 	obj->rodata->user_stacks_only = env->user_only;
 	obj->rodata->kernel_stacks_only = env->kernel_only;
 	obj->rodata->include_idle = env->include_idle;
@@ -113,12 +109,44 @@ struct sampler *sampler__load(const struct profile_env *env)
 
 	s->sets[0] = (struct map_set){ obj->maps.counts0, obj->maps.stackmap0, obj->maps.overflow0 };
 	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1 };
-	/* both sets take samples in turn: both full size */
-	size_set(env, &s->sets[0], true);
-	size_set(env, &s->sets[1], true);
+	for (int i = 0; i < 2; i++) {
+		/* both sets take samples in turn: both full size */
+		size_set(env, &s->sets[i], true);
+		if (prealloc) {
+			bpf_map__set_map_flags(s->sets[i].counts, 0);
+			bpf_map__set_map_flags(s->sets[i].overflow, 0);
+			/* preallocated, the overflow map costs its full size */
+			bpf_map__set_max_entries(s->sets[i].overflow, env->stack_storage_size / 4 + 1);
+		}
+	}
 	bpf_map__set_value_size(obj->maps.scratch, env->max_stack_depth * sizeof(__u64));
+	return obj;
+}
 
-	err = profile_bpf__load(obj);
+struct sampler *sampler__load(const struct profile_env *env)
+{
+	struct profile_bpf *obj;
+	struct sampler *s;
+	int err = 0;
+
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		fprintf(stderr, "profile: out of memory\n");
+		return NULL;
+	}
+	s->env = env;
+	for (int prealloc = 0; prealloc < 2; prealloc++) {
+		s->obj = open_configured(s, prealloc);
+		if (!s->obj) {
+			fprintf(stderr, "profile: cannot open BPF object: %s\n", strerror(errno));
+			goto fail;
+		}
+		err = profile_bpf__load(s->obj);
+		if (!err || err == -EPERM || err == -EACCES)
+			break;
+		profile_bpf__destroy(s->obj);
+		s->obj = NULL;
+	}
 	if (err) {
 		if (err == -EPERM || err == -EACCES)
 			fprintf(stderr, "profile: cannot load BPF program: %s (%s)\n",
@@ -131,6 +159,7 @@ struct sampler *sampler__load(const struct profile_env *env)
 				strerror(-err));
 		goto fail;
 	}
+	obj = s->obj;
 	for (size_t i = 0; i < env->nr_pids; i++) {
 		__u32 id = env->pids[i];
 		__u8 one = 1;
