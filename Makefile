@@ -3,6 +3,10 @@
 # NO_DEPS=1 skips that. V=1 shows the commands, SANITIZE=1 builds with ASan
 # and UBSan.
 
+# SANITIZE=1 builds everything, the tool too, apart from the normal objects
+ifeq ($(SANITIZE),1)
+OUTPUT ?= build/san
+endif
 OUTPUT ?= build
 CC ?= cc
 CLANG ?= clang
@@ -16,15 +20,16 @@ VERSION := 0.1.0
 ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
 	-e 's/ppc64le/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/')
 
-PKGS := libbpf libelf zlib
+PKGS := libbpf libelf zlib liblzma libdw
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -llzma -ldw)
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -DPROFILE_VERSION='"$(VERSION)"' -I$(OUTPUT) -I. $(PKG_CFLAGS)
 DEPFLAGS = -MMD -MP
-LDLIBS += $(PKG_LIBS)
+# libiberty (the demangler) has no pkg-config file: Debian ships only libiberty.a
+LDLIBS += $(PKG_LIBS) -liberty
 ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
@@ -40,26 +45,40 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 # Library objects: everything but main(), linked into the tool and the tests.
-LIB_SRCS := trace_helpers.c cli.c ksyms.c proc_maps.c elf_symtab.c usyms.c stack_fmt.c aggregate.c report.c keymap.c protobuf.c escape.c outfile.c pprof.c flamegraph.c speedscope.c
+LIB_SRCS := trace_helpers.c cli.c ksyms.c proc_maps.c elf_symtab.c usyms.c stack_fmt.c \
+	rootfs.c perfmap.c demangle.c debuginfo.c srcline.c aggregate.c report.c keymap.c protobuf.c escape.c outfile.c pprof.c flamegraph.c speedscope.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%.o,$(UNIT_SRCS))
 FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
-	$(OUTPUT)/fixtures/libfixture.so
-WORKLOADS := $(OUTPUT)/workloads/hotspots $(OUTPUT)/workloads/syscalls \
-	$(OUTPUT)/workloads/shortlived
+	$(OUTPUT)/fixtures/libfixture.so \
+	$(OUTPUT)/fixtures/fixture_debuglink $(OUTPUT)/fixtures/fixture_buildid \
+	$(OUTPUT)/fixtures/fixture_minidebuginfo $(OUTPUT)/fixtures/fixture_zsymtab \
+	$(OUTPUT)/fixtures/fixture_cxx $(OUTPUT)/fixtures/fixture_inline
+# tests/integration/run.sh runs them from build/workloads, whatever OUTPUT is
+WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
+	build/workloads/shortlived
+# The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
+ifeq ($(SANITIZE),1)
+PROFILE_BIN := $(OUTPUT)/profile
+# every sanitizer report fails the test, also a leak after a passing test
+SAN_RUN := sh tests/san-run.sh
+else
+PROFILE_BIN := profile
+SAN_RUN :=
+endif
 
 .DELETE_ON_ERROR:
-.PHONY: all deps clean test unit integration install
+.PHONY: all deps clean test unit integration install bench
 
-all: profile
+all: $(PROFILE_BIN)
 
 deps:
 ifneq ($(NO_DEPS),1)
 	$(Q)sh scripts/deps.sh
 endif
 
-$(OUTPUT) $(OUTPUT)/unit $(OUTPUT)/fixtures $(OUTPUT)/workloads:
+$(OUTPUT) $(OUTPUT)/unit $(OUTPUT)/fixtures build/workloads:
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/vmlinux.h: | deps $(OUTPUT)
@@ -87,7 +106,7 @@ $(OUTPUT)/libprofile.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-profile: $(TOOL_OBJS) $(OUTPUT)/libprofile.a
+$(PROFILE_BIN): $(TOOL_OBJS) $(OUTPUT)/libprofile.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -105,10 +124,47 @@ $(OUTPUT)/fixtures/fixture_exec: tests/fixtures/fixture_prog.c $(OUTPUT)/fixture
 	$(call msg,CC,$@)
 	$(Q)gcc -O1 -g -fno-PIE -no-pie $< -L$(OUTPUT)/fixtures -lfixture -Wl,-rpath,'$$ORIGIN' -o $@
 
+# Programs whose symbols are not (all) in the file (debuginfo.c): stripped,
+# with the debug file next to it by .gnu_debuglink; stripped, with the debug
+# file under debugroot/.build-id/; stripped with MiniDebugInfo as Fedora
+# makes it; and .symtab/.strtab compressed (SHF_COMPRESSED; the .orig it
+# came from is nm's oracle: binutils cannot read it). VARIANT gives
+# each its own build-id.
+FIXTURE_DBG_CFLAGS := -O1 -g -rdynamic -Wl,--build-id=sha1
+$(OUTPUT)/fixtures/fixture_debuglink: tests/fixtures/fixture_debuginfo.c | $(OUTPUT)/fixtures
+	$(call msg,FIXTURE,$@)
+	$(Q)gcc $(FIXTURE_DBG_CFLAGS) -DVARIANT=1 $< -o $@.full
+	$(Q)objcopy --only-keep-debug $@.full $@.debug
+	$(Q)strip -o $@.tmp $@.full && rm -f $@.full
+	$(Q)objcopy --add-gnu-debuglink=$@.debug $@.tmp $@ && rm -f $@.tmp
+$(OUTPUT)/fixtures/fixture_buildid: tests/fixtures/fixture_debuginfo.c | $(OUTPUT)/fixtures
+	$(call msg,FIXTURE,$@)
+	$(Q)gcc $(FIXTURE_DBG_CFLAGS) -DVARIANT=2 $< -o $@.full
+	$(Q)id=$$(readelf -n $@.full | awk '/Build ID:/ { print $$3 }') && \
+		dir=$(@D)/debugroot/.build-id/$$(echo $$id | cut -c1-2) && mkdir -p $$dir && \
+		objcopy --only-keep-debug $@.full $$dir/$$(echo $$id | cut -c3-).debug
+	$(Q)strip -o $@ $@.full && rm -f $@.full
+$(OUTPUT)/fixtures/fixture_minidebuginfo: tests/fixtures/fixture_debuginfo.c tests/fixtures/minidebuginfo.sh | $(OUTPUT)/fixtures
+	$(call msg,FIXTURE,$@)
+	$(Q)gcc $(FIXTURE_DBG_CFLAGS) -DVARIANT=3 $< -o $@.full
+	$(Q)sh tests/fixtures/minidebuginfo.sh $@.full $@ && rm -f $@.full
+$(OUTPUT)/fixtures/fixture_zsymtab: tests/fixtures/fixture_debuginfo.c | $(OUTPUT)/fixtures
+	$(call msg,FIXTURE,$@)
+	$(Q)gcc $(FIXTURE_DBG_CFLAGS) -DVARIANT=4 $< -o $@.orig
+	$(Q)eu-elfcompress -q -t zlib -n '@(.symtab|.strtab)' $@.orig -o $@
+# Source lines and inlined frames (--lines); clang's DWARF has no .debug_aranges.
+$(OUTPUT)/fixtures/fixture_inline: tests/fixtures/fixture_inline.c | $(OUTPUT)/fixtures
+	$(call msg,CC,$@)
+	$(Q)$(CLANG) -O2 -g $< -o $@
+# C++ names to demangle.
+$(OUTPUT)/fixtures/fixture_cxx: tests/fixtures/fixture_cxx.cc | $(OUTPUT)/fixtures
+	$(call msg,CXX,$@)
+	$(Q)g++ -O1 -g -fPIE -pie $< -o $@
+
 # Workloads whose exact stacks the integration tests assert: clang with frame
 # pointers in leaf functions too (gcc 12 omits the leaf's frame).
 WORKLOAD_CFLAGS := -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
-$(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
+build/workloads/%: tests/workloads/%.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)$(CLANG) $(WORKLOAD_CFLAGS) $< -o $@
 
@@ -121,12 +177,16 @@ $(OUTPUT)/unit_tests: $(UNIT_OBJS) $(OUTPUT)/libprofile.a
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -lcriterion -o $@
 
 unit: $(OUTPUT)/unit_tests $(FIXTURES)
-	$(OUTPUT)/unit_tests --jobs 2
+	$(SAN_RUN) $(OUTPUT)/unit_tests --jobs 2
 
-integration: profile $(WORKLOADS)
-	sh tests/integration/run.sh
+integration: $(PROFILE_BIN) $(WORKLOADS)
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/run.sh
 
 test: unit integration
+
+# profile vs perf and bpftrace on bench/workloads (root; QUICK=1 for a short run)
+bench: profile
+	sh bench/run.sh
 
 install: profile
 	install -D -m 0755 profile $(DESTDIR)$(PREFIX)/sbin/profile
@@ -134,5 +194,51 @@ install: profile
 
 clean:
 	rm -rf $(OUTPUT) profile
+
+# --- fuzzing -----------------------------------------------------------------
+
+# libFuzzer harnesses (tests/fuzz/) for every parser of outside input, linked
+# with the library objects rebuilt with ASan+UBSan in build/fuzz/obj. `make
+# fuzz FUZZ_SECONDS=N` runs each over tests/fuzz/regressions/<name>/, then
+# fuzzes it N seconds from build/fuzz/corpus/<name>/ (seeded by
+# tests/fuzz/seeds.sh); a crash, leak or hang fails (tests/fuzz/run.sh).
+# -j2 runs two at once.
+FUZZ_SECONDS ?= 30
+FUZZ_OUT := build/fuzz
+FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli
+FUZZ_LIB_SRCS := trace_helpers.c cli.c ksyms.c proc_maps.c elf_symtab.c rootfs.c perfmap.c debuginfo.c
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
+FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
+FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
+	-D_GNU_SOURCE -DPROFILE_VERSION='"$(VERSION)"' -I. -Itests/fuzz $(PKG_CFLAGS)
+.PHONY: fuzz fuzz-build $(FUZZ_RUNS)
+
+$(FUZZ_OUT)/obj $(FUZZ_OUT)/harness:
+	$(Q)mkdir -p $@
+$(FUZZ_OUT)/obj/%.o: %.c | deps $(FUZZ_OUT)/obj
+	$(call msg,CC-FUZZ,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(FUZZ_OUT)/harness/%.o: tests/fuzz/%.c | deps $(FUZZ_OUT)/harness
+	$(call msg,CC-FUZZ,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(FUZZ_OUT)/libfuzzlib.a: $(FUZZ_LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+$(FUZZ_OUT)/fuzz_%: $(FUZZ_OUT)/harness/fuzz_%.o $(FUZZ_OUT)/libfuzzlib.a
+	$(call msg,LINK,$@)
+	$(Q)$(CLANG) -fsanitize=fuzzer,address,undefined $^ $(PKG_LIBS) -o $@
+$(FUZZ_OUT)/corpus/.seeded: tests/fuzz/seeds.sh $(FIXTURES)
+	$(call msg,SEEDS,$(FUZZ_OUT)/corpus)
+	$(Q)sh tests/fuzz/seeds.sh $(FUZZ_OUT)/corpus $(OUTPUT)/fixtures && touch $@
+
+fuzz-build: $(FUZZ_BINS)
+.SECONDARY: $(patsubst %,$(FUZZ_OUT)/harness/fuzz_%.o,$(FUZZ_NAMES))
+$(FUZZ_RUNS): fuzz-run-%: $(FUZZ_OUT)/fuzz_% $(FUZZ_OUT)/corpus/.seeded
+	$(Q)sh tests/fuzz/run.sh $* $(FUZZ_SECONDS) $(FUZZ_OUT)
+fuzz: $(FUZZ_RUNS)
+
+-include $(wildcard $(FUZZ_OUT)/obj/*.d $(FUZZ_OUT)/harness/*.d)
 
 -include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/unit/*.d)

@@ -26,6 +26,7 @@ struct elf_symtab {
 	struct segment *segs;
 	size_t nr_segs;
 	char *pool;
+	enum elf_symtab_kind kind;
 };
 
 static bool elf_sym__is_function(const GElf_Sym *sym)
@@ -101,14 +102,35 @@ static int raw_sym_cmp(const void *a, const void *b)
 	return (y->size > x->size) - (y->size < x->size);
 }
 
+/*
+ * SHF_COMPRESSED sections (objcopy, eu-elfcompress, ld's
+ * --compress-debug-sections) are inflated in memory before they are read;
+ * libelf checks the compression header.
+ */
+static int section_inflate(Elf_Scn *scn, GElf_Shdr *shdr)
+{
+	if (!(shdr->sh_flags & SHF_COMPRESSED))
+		return 0;
+	if (elf_compress(scn, 0, 0) < 0 || !gelf_getshdr(scn, shdr))
+		return -ENOEXEC;
+	return 0;
+}
+
 /* Read the function symbols of one symbol table section into st. */
-static int load_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct elf_symtab *st)
+static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symtab *st)
 {
 	struct raw_sym *raw = NULL;
 	size_t nr_raw = 0, pool_len = 0, count;
+	Elf_Scn *strscn;
+	GElf_Shdr strshdr;
 	Elf_Data *data;
 	int err = 0;
 
+	if (section_inflate(scn, shdr))
+		return 0;	/* unreadable: as if there were no symbols */
+	strscn = elf_getscn(elf, shdr->sh_link);
+	if (!strscn || !gelf_getshdr(strscn, &strshdr) || section_inflate(strscn, &strshdr))
+		return 0;
 	if (!shdr->sh_entsize)
 		return 0;
 	data = elf_getdata(scn, NULL);
@@ -200,6 +222,8 @@ static struct elf_symtab *load_elf(Elf *elf)
 		err = load_symbols(elf, scn, &shdr, st);
 		if (err)
 			goto fail;
+		if (st->nr)
+			st->kind = ELF_SYMTAB_FULL;
 	}
 	if (!st->nr) {
 		scn = find_section(elf, SHT_DYNSYM, &shdr);
@@ -207,6 +231,8 @@ static struct elf_symtab *load_elf(Elf *elf)
 			err = load_symbols(elf, scn, &shdr, st);
 			if (err)
 				goto fail;
+			if (st->nr)
+				st->kind = ELF_SYMTAB_DYNSYM;
 		}
 	}
 	return st;
@@ -223,6 +249,15 @@ static bool libelf_ready(void)
 	if (ok < 0)
 		ok = elf_version(EV_CURRENT) != EV_NONE;
 	return ok;
+}
+
+struct elf_symtab *elf_symtab__load_elf(Elf *elf)
+{
+	if (!libelf_ready()) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	return load_elf(elf);
 }
 
 struct elf_symtab *elf_symtab__load_fd(int fd)
@@ -265,6 +300,7 @@ struct elf_symtab *elf_symtab__load_file(const char *path)
 struct elf_symtab *elf_symtab__load_mem(const void *image, size_t size)
 {
 	struct elf_symtab *st;
+	char *copy;
 	Elf *elf;
 	int err;
 
@@ -272,15 +308,27 @@ struct elf_symtab *elf_symtab__load_mem(const void *image, size_t size)
 		errno = ENOSYS;
 		return NULL;
 	}
-	/* libelf does not write to a read-only image it was given */
-	elf = elf_memory((char *)image, size);
+	/*
+	 * elf_memory() works in the image itself: inflating an SHF_COMPRESSED
+	 * section rewrites its section header there. Give it a copy, so the
+	 * caller's image (the read-only vDSO) is never written.
+	 */
+	copy = malloc(size ? size : 1);
+	if (!copy) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(copy, image, size);
+	elf = elf_memory(copy, size);
 	if (!elf) {
+		free(copy);
 		errno = ENOEXEC;
 		return NULL;
 	}
 	st = load_elf(elf);
 	err = errno;
 	elf_end(elf);
+	free(copy);
 	errno = err;
 	return st;
 }
@@ -333,6 +381,89 @@ const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t vad
 size_t elf_symtab__count(const struct elf_symtab *st)
 {
 	return st ? st->nr : 0;
+}
+
+size_t elf_symtab__index(const struct elf_symtab *st, const struct elf_sym *sym)
+{
+	return sym - st->syms;
+}
+
+enum elf_symtab_kind elf_symtab__kind(const struct elf_symtab *st)
+{
+	return st ? st->kind : ELF_SYMTAB_NONE;
+}
+
+size_t elf_symtab__nr_segments(const struct elf_symtab *st)
+{
+	return st ? st->nr_segs : 0;
+}
+
+struct merged_sym {
+	const struct elf_sym *sym;
+	int from_src;		/* 0 for dst: it wins at one address */
+};
+
+static int merged_sym_cmp(const void *a, const void *b)
+{
+	const struct merged_sym *x = a, *y = b;
+
+	if (x->sym->addr != y->sym->addr)
+		return (x->sym->addr > y->sym->addr) - (x->sym->addr < y->sym->addr);
+	return (x->from_src > y->from_src) - (x->from_src < y->from_src);
+}
+
+int elf_symtab__merge(struct elf_symtab *dst, const struct elf_symtab *src)
+{
+	size_t n = dst->nr + src->nr, nr = 0, pool_len = 0;
+	struct merged_sym *all;
+	struct elf_sym *syms;
+	char *pool;
+
+	if (!src->nr)
+		goto kind;
+	all = calloc(n, sizeof(*all));
+	syms = calloc(n, sizeof(*syms));
+	if (!all || !syms) {
+		free(all);
+		free(syms);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < dst->nr; i++)
+		all[i] = (struct merged_sym){ .sym = &dst->syms[i], .from_src = 0 };
+	for (size_t i = 0; i < src->nr; i++)
+		all[dst->nr + i] = (struct merged_sym){ .sym = &src->syms[i], .from_src = 1 };
+	qsort(all, n, sizeof(*all), merged_sym_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (i && all[i].sym->addr == all[i - 1].sym->addr)
+			continue;
+		all[nr++] = all[i];
+		pool_len += strlen(all[i].sym->name) + 1;
+	}
+	pool = malloc(pool_len);
+	if (!pool) {
+		free(all);
+		free(syms);
+		return -ENOMEM;
+	}
+	pool_len = 0;
+	for (size_t i = 0; i < nr; i++) {
+		size_t len = strlen(all[i].sym->name) + 1;
+
+		memcpy(pool + pool_len, all[i].sym->name, len);
+		syms[i] = *all[i].sym;
+		syms[i].name = pool + pool_len;
+		pool_len += len;
+	}
+	free(all);
+	free(dst->syms);
+	free(dst->pool);
+	dst->syms = syms;
+	dst->nr = nr;
+	dst->pool = pool;
+kind:
+	if (src->kind > dst->kind)
+		dst->kind = src->kind;
+	return 0;
 }
 
 void elf_symtab__free(struct elf_symtab *st)

@@ -6,6 +6,7 @@
 #ifndef ELF_SYMTAB_H
 #define ELF_SYMTAB_H
 
+#include <libelf.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,13 @@ struct elf_sym {
 
 struct elf_symtab;
 
+/* Where the function symbols came from, worst to best. */
+enum elf_symtab_kind {
+	ELF_SYMTAB_NONE,	/* no function symbols at all */
+	ELF_SYMTAB_DYNSYM,	/* only the exported ones: a stripped file */
+	ELF_SYMTAB_FULL,	/* .symtab, the file's own or a debug file's */
+};
+
 /*
  * Loaders return NULL with errno set: ENOEXEC for a file that is not a
  * usable ELF object. A file without function symbols loads (its segments
@@ -26,6 +34,19 @@ struct elf_symtab;
 struct elf_symtab *elf_symtab__load_fd(int fd);
 struct elf_symtab *elf_symtab__load_file(const char *path);
 struct elf_symtab *elf_symtab__load_mem(const void *image, size_t size);
+/* The same from an open libelf handle, which stays the caller's. */
+struct elf_symtab *elf_symtab__load_elf(Elf *elf);
+
+/*
+ * Add src's function symbols to dst (a debug file's or MiniDebugInfo's
+ * symbols to the stripped file's): dst keeps its segments, and where both
+ * have a symbol at one address dst's stays. dst's kind becomes the better
+ * of the two. Returns 0 or -ENOMEM (dst unchanged).
+ */
+int elf_symtab__merge(struct elf_symtab *dst, const struct elf_symtab *src);
+enum elf_symtab_kind elf_symtab__kind(const struct elf_symtab *st);
+/* How many PT_LOAD segments: a file's debug copy has them too. */
+size_t elf_symtab__nr_segments(const struct elf_symtab *st);
 
 /*
  * Translate a file offset (from a mapping: addr - start + offset) to the
@@ -37,6 +58,8 @@ int elf_symtab__offset_to_vaddr(const struct elf_symtab *st, uint64_t offset, ui
 /* The function containing vaddr, or NULL (outside every sized symbol). */
 const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t vaddr);
 size_t elf_symtab__count(const struct elf_symtab *st);
+/* Position of sym (returned by elf_symtab__find) among st's symbols, for per-symbol caches. */
+size_t elf_symtab__index(const struct elf_symtab *st, const struct elf_sym *sym);
 void elf_symtab__free(struct elf_symtab *st);
 
 #endif /* ELF_SYMTAB_H */

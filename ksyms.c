@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ksyms.c - /proc/kallsyms parser. Names and module names are kept in one
+ * ksyms.c - /proc/kallsyms parser. Names, module names and the printed
+ * labels of module symbols ("name [module]") are kept in one
  * string pool (no fixed-size name buffers), symbols sorted by address.
  */
 #include <errno.h>
@@ -55,7 +56,7 @@ static int parse_line(struct ksyms *ks, const char *line, size_t len,
 	const char *p = line, *end = line + len, *name, *mod = NULL;
 	size_t name_len, mod_len = 0;
 	unsigned long addr = 0;
-	uintptr_t name_off, mod_off = POOL_NONE;
+	uintptr_t name_off, mod_off = POOL_NONE, label_off;
 	int digits = 0, err;
 	char type;
 
@@ -121,9 +122,22 @@ static int parse_line(struct ksyms *ks, const char *line, size_t len,
 			*last_mod_off = mod_off;
 		}
 	}
+	label_off = name_off;
+	if (mod) {
+		char label[1024];
+		int n = snprintf(label, sizeof(label), "%.*s [%.*s]", (int)name_len, name,
+				 (int)mod_len, mod);
+
+		if (n > 0 && (size_t)n < sizeof(label)) {
+			err = pool_add(ks, label, n, &label_off);
+			if (err)
+				return err;
+		}
+	}
 	ks->syms[ks->nr].addr = addr;
 	ks->syms[ks->nr].name = (const char *)name_off;
 	ks->syms[ks->nr].module = (const char *)mod_off;
+	ks->syms[ks->nr].label = (const char *)label_off;
 	ks->nr++;
 	return 0;
 }
@@ -161,8 +175,10 @@ struct ksyms *ksyms__load_buf(const char *buf, size_t len)
 	for (size_t i = 0; i < ks->nr; i++) {
 		uintptr_t n = (uintptr_t)ks->syms[i].name;
 		uintptr_t m = (uintptr_t)ks->syms[i].module;
+		uintptr_t l = (uintptr_t)ks->syms[i].label;
 
 		ks->syms[i].name = ks->pool + n;
+		ks->syms[i].label = ks->pool + l;
 		ks->syms[i].module = m == POOL_NONE ? NULL : ks->pool + m;
 	}
 	qsort(ks->syms, ks->nr, sizeof(*ks->syms), ksym_cmp);

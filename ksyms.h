@@ -12,6 +12,13 @@ struct ksym {
 	unsigned long addr;
 	const char *name;
 	const char *module;	/* NULL for the kernel image itself */
+	/*
+	 * What to print for the frame: the name, and for a module's symbol
+	 * the module in brackets, "nf_hook_slow [nf_tables]", as BCC's
+	 * ksym(show_module=True) prints it. The kernel image's symbols print
+	 * bare: they are the common case.
+	 */
+	const char *label;
 };
 
 struct ksyms;

@@ -22,6 +22,7 @@
 
 #include "aggregate.h"
 #include "cli.h"
+#include "outfile.h"
 #include "report.h"
 #include "sampler.h"
 #include "usyms.h"
@@ -167,22 +168,81 @@ static int setup_events(struct run *run, const sigset_t *sigs)
 	return 0;
 }
 
-/* Write the aggregate to stdout (and later to -o FILE). */
+/* "profile -F 99 of PID 42 on host": the title of SVG and pprof output. */
+static void make_title(const struct run *run, char *buf, size_t size)
+{
+	const struct profile_env *env = run->env;
+	char host[256] = "";
+	int n;
+
+	gethostname(host, sizeof(host) - 1);
+	if (env->period)
+		n = snprintf(buf, size, "profile -c %ld", env->period);
+	else
+		n = snprintf(buf, size, "profile -F %ld", env->frequency);
+	if (n < 0 || (size_t)n >= size)
+		return;
+	if (env->nr_pids)
+		n += snprintf(buf + n, size - n, " of %zu process%s", env->nr_pids,
+			      env->nr_pids > 1 ? "es" : "");
+	else if (env->nr_tids)
+		n += snprintf(buf + n, size - n, " of %zu thread%s", env->nr_tids,
+			      env->nr_tids > 1 ? "s" : "");
+	else
+		n += snprintf(buf + n, size - n, " of all threads");
+	if (n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - n, ", %s stacks on %s",
+			 env->user_only ? "user" : env->kernel_only ? "kernel" : "user + kernel", host);
+}
+
+/*
+ * Write the aggregate to stdout, or atomically to -o FILE (its strftime
+ * patterns expanded with the start of what it covers): a reader never sees
+ * half a profile, and a failed write leaves the previous file in place.
+ */
 static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint64_t duration_ns)
 {
+	const struct profile_env *env = run->env;
 	struct report_meta meta = {
 		.start_ns = start_ns,
 		.duration_ns = duration_ns,
 		.event = sampler__event(run->sampler),
 		.time_root = time_root,
 	};
+	struct outfile *of = NULL;
+	char title[512] = "profile", path[4096];
 	uint64_t printed = 0;
+	FILE *out = stdout;
 	int err;
 
-	err = report__write(run->report, run->agg, &meta, stdout, &printed);
-	run->printed += printed;
-	if (err && err != -EPIPE)
+	make_title(run, title, sizeof(title));
+	meta.title = title;
+	if (env->output) {
+		err = outfile__expand_path(env->output, start_ns / 1000000000ULL, path, sizeof(path));
+		if (!err)
+			err = outfile__open(path, &of);
+		if (err) {
+			fprintf(stderr, "profile: cannot write '%s': %s\n", env->output, strerror(-err));
+			return err;
+		}
+		out = outfile__stream(of);
+	}
+	err = report__write(run->report, run->agg, &meta, out, &printed);
+	if (of) {
+		if (err) {
+			outfile__abort(of);
+		} else {
+			err = outfile__commit(of);
+		}
+		if (err && err != -EPIPE) {
+			fprintf(stderr, "profile: cannot write '%s': %s\n", path, strerror(-err));
+			return err;
+		}
+	} else if (err && err != -EPIPE) {
 		fprintf(stderr, "profile: cannot write the profile: %s\n", strerror(-err));
+	}
+	if (!err)
+		run->printed += printed;
 	return err;
 }
 
@@ -274,6 +334,36 @@ static int run_loop(struct run *run)
 	}
 }
 
+struct unresolved_sum {
+	uint64_t frames;
+	size_t modules;
+	bool list;
+};
+
+static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
+{
+	struct unresolved_sum *sum = ctx;
+
+	sum->frames += e->count;
+	sum->modules++;
+	if (sum->list)
+		fprintf(stderr, "profile: %s: %llu samples without symbols (%s)\n",
+			e->module ? e->module : "[unknown]", (unsigned long long)e->count,
+			usym_reason__str(e->reason));
+	return 0;
+}
+
+/* Where frames stayed unresolved and why: a list under -v, else one line. */
+static void report_unresolved(const struct run *run)
+{
+	struct unresolved_sum sum = { .list = run->env->verbose };
+
+	usyms__for_each_unresolved(run->usyms, note_unresolved, &sum);
+	if (sum.frames && !run->env->verbose)
+		fprintf(stderr, "profile: frames without symbols: %llu, in %zu files or regions (-v lists them)\n",
+			(unsigned long long)sum.frames, sum.modules);
+}
+
 static void report_losses(const struct run *run)
 {
 	const struct profile_env *env = run->env;
@@ -352,7 +442,12 @@ int main(int argc, char **argv)
 	sigaddset(&sigs, SIGTERM);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 
-	run.usyms = usyms__new(NULL);
+	run.usyms = usyms__new_opts(&(struct usyms_opts){
+		.debug_dirs = env.debug_dirs,
+		.nr_debug_dirs = env.nr_debug_dirs,
+		.demangle = env.demangle,
+		.lines = env.lines,
+	});
 	run.agg = agg__new();
 	run.report = run.usyms ? report__new(&env, run.usyms) : NULL;
 	if (!run.usyms || !run.agg || !run.report) {
@@ -399,8 +494,10 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
-	if (!env.quiet || env.verbose)
+	if (!env.quiet || env.verbose) {
+		report_unresolved(&run);
 		report_losses(&run);
+	}
 cleanup:
 	sampler__free(run.sampler);
 	report__free(run.report);

@@ -8,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flamegraph.h"
 #include "ksyms.h"
+#include "pprof.h"
+#include "profile_data.h"
 #include "report.h"
+#include "speedscope.h"
 #include "stack_fmt.h"
 
 struct report {
@@ -18,6 +22,7 @@ struct report {
 	struct ksyms *ksyms;
 	bool ksyms_tried;
 	const char **kframes, **uframes;	/* scratch, max_stack_depth each */
+	const char **umodules;			/* module of each uframes[i], or NULL */
 };
 
 static const char *const UNKNOWN = "[unknown]";
@@ -32,7 +37,8 @@ struct report *report__new(const struct profile_env *env, struct usyms *usyms)
 	r->usyms = usyms;
 	r->kframes = calloc(env->max_stack_depth, sizeof(*r->kframes));
 	r->uframes = calloc(env->max_stack_depth, sizeof(*r->uframes));
-	if (!r->kframes || !r->uframes) {
+	r->umodules = calloc(env->max_stack_depth, sizeof(*r->umodules));
+	if (!r->kframes || !r->uframes || !r->umodules) {
 		report__free(r);
 		return NULL;
 	}
@@ -46,6 +52,7 @@ void report__free(struct report *r)
 	ksyms__free(r->ksyms);
 	free(r->kframes);
 	free(r->uframes);
+	free(r->umodules);
 	free(r);
 }
 
@@ -67,16 +74,29 @@ static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct ksym *ks = find_ksym(r, ips[i]);
 
-		r->kframes[i] = ks ? ks->name : UNKNOWN;
+		/* module symbols carry their module: "func [module]" */
+		r->kframes[i] = ks ? ks->label : UNKNOWN;
 	}
 }
 
-static void resolve_user(struct report *r, uint32_t pid, const uint64_t *ips, size_t n)
+/* count: the stack's samples, so that unresolved frames are counted by weight */
+static void resolve_user(struct report *r, uint32_t pid, const uint64_t *ips, size_t n,
+			 uint64_t count)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct usym sym;
 
-		r->uframes[i] = usyms__resolve(r->usyms, pid, ips[i], &sym) ? UNKNOWN : sym.name;
+		/*
+		 * Callers' frames hold return addresses: one byte back is the
+		 * call, so --lines names the call's line, and a call ending
+		 * its function is not taken for the next one. Unresolved:
+		 * "[libfoo.so]" still names the file.
+		 */
+		if (!usyms__resolve_weighted(r->usyms, pid, ips[i] - (i > 0), count, &sym))
+			r->uframes[i] = sym.name;
+		else
+			r->uframes[i] = sym.label ? sym.label : UNKNOWN;
+		r->umodules[i] = sym.module;
 	}
 }
 
@@ -106,7 +126,7 @@ static int add_text(const struct agg_entry *e, void *ctx)
 	}
 	if (!e->uerr) {
 		rec.nr_uframes = e->nr_uips;
-		resolve_user(r, e->pid, e->ips + e->nr_kips, e->nr_uips);
+		resolve_user(r, e->pid, e->ips + e->nr_kips, e->nr_uips, e->count);
 	}
 	return stack_set__add(t->set, &rec);
 }
@@ -139,6 +159,133 @@ static int write_text(struct report *r, const struct agg *agg, const struct repo
 	return err;
 }
 
+/* Building a pf_profile: one frame array for all samples. */
+struct pf_ctx {
+	struct report *r;
+	struct pf_sample *samples;
+	struct pf_frame *frames;
+	size_t nr_samples, nr_frames;
+};
+
+static int count_frames(const struct agg_entry *e, void *ctx)
+{
+	struct pf_ctx *c = ctx;
+
+	/* the stacks, plus a marker for each missed one */
+	c->nr_frames += e->nr_kips + e->nr_uips + 2;
+	c->nr_samples++;
+	return 0;
+}
+
+static bool stack_missed(int err)
+{
+	return err < 0 && err != -EFAULT;
+}
+
+static struct pf_frame *marker(struct pf_frame *f, const char *name, bool kernel)
+{
+	*f = (struct pf_frame){ .name = name, .kernel = kernel };
+	return f + 1;
+}
+
+static int add_pf(const struct agg_entry *e, void *ctx)
+{
+	struct pf_ctx *c = ctx;
+	struct report *r = c->r;
+	const struct profile_env *env = r->env;
+	struct pf_frame *start = c->frames + c->nr_frames, *f = start;
+	const uint64_t *uips = e->ips + e->nr_kips;
+
+	if (!env->kernel_only) {
+		if (stack_missed(e->uerr)) {
+			f = marker(f, "[Missed User Stack]", false);
+		} else if (!e->uerr) {
+			resolve_user(r, e->pid, uips, e->nr_uips, e->count);
+			for (size_t i = e->nr_uips; i-- > 0; f++) {
+				*f = (struct pf_frame){
+					.name = r->uframes[i],
+					.module = r->umodules[i],
+					.addr = uips[i],
+				};
+			}
+		}
+	}
+	if (!env->user_only) {
+		if (stack_missed(e->kerr)) {
+			f = marker(f, "[Missed Kernel Stack]", true);
+		} else if (!e->kerr) {
+			for (size_t i = e->nr_kips; i-- > 0; f++) {
+				const struct ksym *ks = find_ksym(r, e->ips[i]);
+
+				*f = (struct pf_frame){
+					.name = ks ? ks->name : UNKNOWN,
+					.module = ks && ks->module ? ks->module : "[kernel.kallsyms]",
+					.addr = e->ips[i],
+					.kernel = true,
+				};
+			}
+		}
+	}
+	c->samples[c->nr_samples++] = (struct pf_sample){
+		.comm = e->comm,
+		.pid = e->pid,
+		.tid = e->tid,
+		.frames = start,
+		.nr_frames = f - start,
+		.count = e->count,
+	};
+	c->nr_frames += f - start;
+	return 0;
+}
+
+static int write_structured(struct report *r, const struct agg *agg, const struct report_meta *meta,
+			    FILE *out, uint64_t *printed)
+{
+	const struct profile_env *env = r->env;
+	struct pf_ctx c = { .r = r };
+	struct pf_profile p = {
+		.start_ns = meta->start_ns,
+		.duration_ns = meta->duration_ns,
+		.frequency = env->period ? 0 : env->frequency,
+		.period = env->period,
+		.event = meta->event,
+		.title = meta->title,
+		.per_thread = env->nr_tids > 0,
+	};
+	int err;
+
+	agg__for_each(agg, count_frames, &c);
+	c.samples = calloc(c.nr_samples ? c.nr_samples : 1, sizeof(*c.samples));
+	c.frames = calloc(c.nr_frames ? c.nr_frames : 1, sizeof(*c.frames));
+	if (!c.samples || !c.frames) {
+		err = -ENOMEM;
+		goto out;
+	}
+	c.nr_samples = c.nr_frames = 0;
+	agg__for_each(agg, add_pf, &c);
+	p.samples = c.samples;
+	p.nr_samples = c.nr_samples;
+	switch (env->format) {
+	case FORMAT_PPROF:
+		err = pprof__write(&p, out);
+		break;
+	case FORMAT_SVG:
+		err = flamegraph__write_svg(&p, out);
+		break;
+	default:
+		err = speedscope__write(&p, out);
+		break;
+	}
+	if (!err && (fflush(out) || ferror(out)))
+		err = errno ? -errno : -EIO;
+	if (!err)
+		*printed = agg__total(agg);
+out:
+	free(c.samples);
+	free(c.frames);
+	return err;
+}
+
 int report__write(struct report *r, const struct agg *agg, const struct report_meta *meta,
 		  FILE *out, uint64_t *printed)
 {
@@ -148,6 +295,6 @@ int report__write(struct report *r, const struct agg *agg, const struct report_m
 	case FORMAT_FOLDED:
 		return write_text(r, agg, meta, out, printed);
 	default:
-		return -EOPNOTSUPP;
+		return write_structured(r, agg, meta, out, printed);
 	}
 }

@@ -3,6 +3,12 @@
  * usyms.c - per-process user symbolization over a cache of ELF symbol
  * tables shared by all processes.
  *
+ * Three levels, so that thousands of short-lived processes cost little:
+ *   symfile  one parsed symbol table; shared by build-id
+ *   module   one mapped file (device, inode): its path, its label, its symfile
+ *   proc     one process: a compact copy of its executable mappings, each
+ *            pointing at a module, and its JIT perf map if it has one
+ *
  * Mapped files are opened through the process's own view of the file
  * system, /proc/PID/root/<path>, so processes in other mount namespaces
  * resolve; when that path is gone or names another file (deleted or
@@ -19,32 +25,104 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "debuginfo.h"
+#include "demangle.h"
 #include "elf_symtab.h"
+#include "perfmap.h"
 #include "proc_maps.h"
+#include "rootfs.h"
+#include "srcline.h"
 #include "usyms.h"
 
+/* Inlining deeper than this is cut at the innermost frames kept. */
+#define MAX_INLINE_DEPTH 16
+
 struct symfile {
+	struct elf_symtab *st;		/* NULL when the file could not be read */
+	enum debuginfo_source source;
+	uint8_t build_id[BUILD_ID_MAX];
+	size_t build_id_len;
+	const char **names;		/* demangled names by symbol index, filled on demand */
+	struct srcline *sl;		/* DWARF for --lines, or NULL */
+	void *lines;			/* tsearch tree of struct line_entry, by vaddr */
+};
+
+/* The --lines answer for one address of one file, computed once. */
+struct line_entry {
+	uint64_t vaddr;
+	char *display;			/* "func (file.c:42) > inlined (file.h:3)" */
+	struct usym_line *frames;	/* outermost first */
+	size_t nr_frames;
+	char **owned;			/* demangled names the frames point at */
+	size_t nr_owned;
+};
+
+/* Marks a names[] slot that was looked at and is not mangled. */
+static const char NOT_MANGLED[] = "";
+
+struct module {
 	unsigned int dev_major, dev_minor;
 	uint64_t inode;
-	struct elf_symtab *st;	/* NULL when the file could not be read */
+	char *path;			/* as first seen in a maps file */
+	char *label;			/* "[basename]" */
+	struct symfile *file;		/* NULL until tried, or when unreadable */
+	bool tried;
+	bool not_elf;			/* opened fine, but not ELF (memfd JIT code?) */
+};
+
+enum umap_kind { UMAP_FILE, UMAP_VDSO, UMAP_ANON };
+
+/* One executable mapping, compact: the path lives in the module. */
+struct umap {
+	uint64_t start, end, offset;
+	struct module *mod;		/* NULL for UMAP_ANON */
+	enum umap_kind kind;
 };
 
 struct proc {
 	pid_t pid;
-	int err;		/* from reading its maps; its frames stay unresolved */
-	struct proc_maps maps;
-	struct symfile **files;	/* per maps entry, loaded on first use */
-	bool *tried;
+	int err;			/* from reading its maps; its frames stay unresolved */
+	struct umap *maps;		/* sorted by start */
+	size_t nr_maps;
+	bool has_anon;			/* anonymous executable memory: look for a perf map */
+	struct perfmap *perfmap;
+};
+
+struct unresolved {
+	const struct module *mod;	/* NULL: none; &u->anon: anonymous memory */
+	enum usym_reason reason;
+	uint64_t count;
 };
 
 struct usyms {
 	char *proc_root;
-	void *procs;		/* tsearch tree of struct proc */
-	void *files;		/* tsearch tree of struct symfile */
-	size_t nr_files;
-	struct symfile vdso;
-	bool vdso_tried;
+	char **debug_dirs;
+	size_t nr_debug_dirs;
+	bool demangle;
+	bool lines;
+	void *procs;			/* tsearch tree of struct proc */
+	void *modules;			/* tsearch tree of struct module, by (dev, inode) */
+	void *by_build_id;		/* tsearch tree of struct symfile */
+	struct symfile **files;		/* every symfile, to free them */
+	size_t nr_files, cap_files;
+	void *unresolved;		/* tsearch tree of struct unresolved */
+	struct module vdso, anon;	/* pseudo-modules */
+	struct symfile vdso_file;
 };
+
+const char *usym_reason__str(enum usym_reason r)
+{
+	switch (r) {
+	case USYM_RESOLVED: return "resolved";
+	case USYM_PROCESS_GONE: return "process exited before its mappings were read";
+	case USYM_NO_MAPPING: return "address in no executable mapping";
+	case USYM_UNREADABLE: return "file unreadable";
+	case USYM_NO_DEBUGINFO: return "stripped, no debuginfo found";
+	case USYM_NO_SYMBOL: return "no symbol covers the address";
+	case USYM_NO_PERFMAP: return "JIT code without /tmp/perf-PID.map";
+	}
+	return "?";
+}
 
 static int proc_cmp(const void *a, const void *b)
 {
@@ -53,9 +131,9 @@ static int proc_cmp(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static int symfile_cmp(const void *a, const void *b)
+static int module_cmp(const void *a, const void *b)
 {
-	const struct symfile *x = a, *y = b;
+	const struct module *x = a, *y = b;
 
 	if (x->dev_major != y->dev_major)
 		return (x->dev_major > y->dev_major) - (x->dev_major < y->dev_major);
@@ -64,37 +142,137 @@ static int symfile_cmp(const void *a, const void *b)
 	return (x->inode > y->inode) - (x->inode < y->inode);
 }
 
-struct usyms *usyms__new(const char *proc_root)
+static int build_id_cmp(const void *a, const void *b)
 {
-	struct usyms *u = calloc(1, sizeof(*u));
+	const struct symfile *x = a, *y = b;
+	size_t n = x->build_id_len < y->build_id_len ? x->build_id_len : y->build_id_len;
+	int c = memcmp(x->build_id, y->build_id, n);
 
+	if (c)
+		return (c > 0) - (c < 0);
+	return (x->build_id_len > y->build_id_len) - (x->build_id_len < y->build_id_len);
+}
+
+static int unresolved_cmp(const void *a, const void *b)
+{
+	const struct unresolved *x = a, *y = b;
+	uintptr_t p = (uintptr_t)x->mod, q = (uintptr_t)y->mod;
+
+	if (p != q)
+		return (p > q) - (p < q);
+	return (x->reason > y->reason) - (x->reason < y->reason);
+}
+
+/* "[libc.so.6]" for "/usr/lib/x86_64-linux-gnu/libc.so.6". */
+static char *make_label(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *label;
+
+	base = base ? base + 1 : path;
+	if (base[0] == '[')
+		return strdup(base);	/* "[vdso]" is a label already */
+	if (asprintf(&label, "[%s]", base) < 0)
+		return NULL;
+	return label;
+}
+
+struct usyms *usyms__new_opts(const struct usyms_opts *opts)
+{
+	static const struct usyms_opts defaults = { .demangle = true };
+	struct usyms *u;
+
+	if (!opts)
+		opts = &defaults;
+	u = calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
-	u->proc_root = strdup(proc_root ? proc_root : "/proc");
-	if (!u->proc_root) {
-		free(u);
-		errno = ENOMEM;
-		return NULL;
+	u->demangle = opts->demangle;
+	u->lines = opts->lines;
+	u->proc_root = strdup(opts->proc_root ? opts->proc_root : "/proc");
+	u->vdso.path = strdup("[vdso]");
+	u->vdso.label = strdup("[vdso]");
+	u->anon.path = strdup("[anon]");
+	if (!u->proc_root || !u->vdso.path || !u->vdso.label || !u->anon.path)
+		goto nomem;
+	if (opts->nr_debug_dirs) {
+		u->debug_dirs = calloc(opts->nr_debug_dirs, sizeof(*u->debug_dirs));
+		if (!u->debug_dirs)
+			goto nomem;
+		for (size_t i = 0; i < opts->nr_debug_dirs; i++) {
+			u->debug_dirs[i] = strdup(opts->debug_dirs[i]);
+			if (!u->debug_dirs[i])
+				goto nomem;
+			u->nr_debug_dirs++;
+		}
 	}
 	return u;
+nomem:
+	usyms__free(u);
+	errno = ENOMEM;
+	return NULL;
+}
+
+struct usyms *usyms__new(const char *proc_root)
+{
+	struct usyms_opts opts = { .proc_root = proc_root, .demangle = true };
+
+	return usyms__new_opts(&opts);
 }
 
 static void proc__free(void *p)
 {
 	struct proc *proc = p;
 
-	proc_maps__release(&proc->maps);
-	free(proc->files);
-	free(proc->tried);
+	free(proc->maps);
+	perfmap__free(proc->perfmap);
 	free(proc);
 }
 
-static void symfile__free(void *p)
+static void module__free(void *p)
 {
-	struct symfile *f = p;
+	struct module *m = p;
 
+	free(m->path);
+	free(m->label);
+	free(m);
+}
+
+static void line_entry__free(void *p)
+{
+	struct line_entry *e = p;
+
+	for (size_t i = 0; i < e->nr_owned; i++)
+		free(e->owned[i]);
+	free(e->owned);
+	free(e->frames);
+	free(e->display);
+	free(e);
+}
+
+static int line_entry_cmp(const void *a, const void *b)
+{
+	const struct line_entry *x = a, *y = b;
+
+	return (x->vaddr > y->vaddr) - (x->vaddr < y->vaddr);
+}
+
+static void symfile__release(struct symfile *f)
+{
+	tdestroy(f->lines, line_entry__free);
+	srcline__free(f->sl);
+	if (f->names) {
+		for (size_t i = 0; i < elf_symtab__count(f->st); i++)
+			if (f->names[i] != NOT_MANGLED)
+				free((char *)f->names[i]);
+		free(f->names);
+	}
 	elf_symtab__free(f->st);
-	free(f);
+}
+
+static void noop_free(void *p)
+{
+	(void)p;
 }
 
 void usyms__free(struct usyms *u)
@@ -102,8 +280,21 @@ void usyms__free(struct usyms *u)
 	if (!u)
 		return;
 	tdestroy(u->procs, proc__free);
-	tdestroy(u->files, symfile__free);
-	elf_symtab__free(u->vdso.st);
+	tdestroy(u->modules, module__free);
+	tdestroy(u->by_build_id, noop_free);	/* owned by files[] */
+	tdestroy(u->unresolved, free);
+	for (size_t i = 0; i < u->nr_files; i++) {
+		symfile__release(u->files[i]);
+		free(u->files[i]);
+	}
+	free(u->files);
+	symfile__release(&u->vdso_file);
+	free(u->vdso.path);
+	free(u->vdso.label);
+	free(u->anon.path);
+	for (size_t i = 0; i < u->nr_debug_dirs; i++)
+		free(u->debug_dirs[i]);
+	free(u->debug_dirs);
 	free(u->proc_root);
 	free(u);
 }
@@ -121,12 +312,262 @@ static struct proc *find_proc(struct usyms *u, pid_t pid)
 	return node ? *(struct proc **)node : NULL;
 }
 
+/* --- loading symbol tables -------------------------------------------- */
+
+/* Our own vDSO: the same image the kernel maps into every 64-bit process. */
+static void load_vdso(struct usyms *u)
+{
+	unsigned long base;
+	struct proc_maps self;
+	const struct map_entry *e;
+
+	if (u->vdso.tried)
+		return;
+	u->vdso.tried = true;
+	u->vdso.file = &u->vdso_file;
+	base = getauxval(AT_SYSINFO_EHDR);
+	if (!base || proc_maps__load_file("/proc/self/maps", &self))
+		return;
+	e = proc_maps__find(&self, base);
+	if (e && !strcmp(e->path, "[vdso]"))
+		u->vdso_file.st = elf_symtab__load_mem((const void *)base, e->end - base);
+	proc_maps__release(&self);
+}
+
+static int open_if_inode(const char *root, const char *path, uint64_t inode)
+{
+	struct stat sb;
+	int fd;
+
+	fd = rootfs__open(root, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &sb) && sb.st_ino == inode && S_ISREG(sb.st_mode))
+		return fd;
+	close(fd);	/* another file is at that path now */
+	return -1;
+}
+
+/*
+ * Open the file behind a mapping as the process sees it: its root, then
+ * map_files (deleted or replaced files), then, for a process that has
+ * exited, the same path from here if it is still the same file.
+ * Returns -1 on failure.
+ */
+static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *e)
+{
+	char path[4096 + 64];
+	int fd;
+
+	if (!e->deleted) {
+		snprintf(path, sizeof(path), "%s/%d/root", u->proc_root, (int)pid);
+		fd = open_if_inode(path, e->path, e->inode);
+		if (fd >= 0)
+			return fd;
+	}
+	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
+		 (unsigned long long)e->start, (unsigned long long)e->end);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 || e->deleted)
+		return fd;
+	return open_if_inode(NULL, e->path, e->inode);
+}
+
+/* The process's root when it is not ours (a container, a chroot), else NULL. */
+static const char *foreign_root(struct usyms *u, pid_t pid, char *buf, size_t size)
+{
+	struct stat theirs, ours;
+
+	snprintf(buf, size, "%s/%d/root", u->proc_root, (int)pid);
+	if (stat(buf, &theirs) || stat("/", &ours))
+		return NULL;
+	if (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino)
+		return NULL;	/* searching it would repeat our own search */
+	return buf;
+}
+
+static int add_symfile(struct usyms *u, struct symfile *f)
+{
+	if (u->nr_files == u->cap_files) {
+		size_t cap = u->cap_files ? u->cap_files * 2 : 64;
+		struct symfile **nf = realloc(u->files, cap * sizeof(*nf));
+
+		if (!nf)
+			return -ENOMEM;
+		u->files = nf;
+		u->cap_files = cap;
+	}
+	u->files[u->nr_files++] = f;
+	return 0;
+}
+
+/* A shared table with this build-id, or NULL. */
+static struct symfile *find_by_build_id(struct usyms *u, const uint8_t *id, size_t len)
+{
+	struct symfile key = { .build_id_len = len };
+	void *node;
+
+	memcpy(key.build_id, id, len);
+	node = tfind(&key, &u->by_build_id, build_id_cmp);
+	return node ? *(struct symfile **)node : NULL;
+}
+
+/*
+ * Parse the file open at fd, or share the table of a file with the same
+ * build-id. A shared table that lacks full symbols does not stop us from
+ * trying this copy (strip keeps the build-id): the better one is kept
+ * for later users.
+ */
+static struct symfile *load_symfile(struct usyms *u, pid_t pid, int fd, const char *path,
+				    bool *not_elf)
+{
+	char rootbuf[4096];
+	struct debuginfo_opts opts = {
+		.root = foreign_root(u, pid, rootbuf, sizeof(rootbuf)),
+		.debug_dirs = (const char *const *)u->debug_dirs,
+		.nr_debug_dirs = u->nr_debug_dirs,
+	};
+	struct debuginfo_info info;
+	struct symfile *shared = NULL, *f;
+	uint8_t id[BUILD_ID_MAX];
+	int len;
+
+	len = debuginfo__build_id_fd(fd, id, sizeof(id));
+	if (len == -ENOEXEC) {
+		*not_elf = true;
+		return NULL;
+	}
+	if (len > 0) {
+		shared = find_by_build_id(u, id, len);
+		if (shared && elf_symtab__kind(shared->st) == ELF_SYMTAB_FULL)
+			return shared;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return shared;
+	f->st = debuginfo__load_fd(fd, path, &opts, &info);
+	if (!f->st) {
+		*not_elf = errno == ENOEXEC;
+		free(f);
+		return shared;
+	}
+	if (shared && elf_symtab__kind(f->st) <= elf_symtab__kind(shared->st)) {
+		elf_symtab__free(f->st);
+		free(f);
+		return shared;
+	}
+	if (u->lines) {
+		/* now, while the process (and its root) is still there */
+		f->sl = info.debug_path[0] ? srcline__open_file(info.debug_path) : NULL;
+		if (!f->sl)
+			f->sl = srcline__open_fd(fd);
+	}
+	f->source = info.source;
+	memcpy(f->build_id, info.build_id, info.build_id_len);
+	f->build_id_len = info.build_id_len;
+	if (add_symfile(u, f)) {
+		elf_symtab__free(f->st);
+		free(f);
+		return shared;
+	}
+	if (f->build_id_len) {
+		if (shared)
+			tdelete(shared, &u->by_build_id, build_id_cmp);	/* stays in files[] */
+		tsearch(f, &u->by_build_id, build_id_cmp);	/* on ENOMEM: just not shared */
+	}
+	return f;
+}
+
+static void module__load(struct usyms *u, struct module *m, pid_t pid, const struct map_entry *e)
+{
+	int fd;
+
+	if (m->tried)
+		return;
+	fd = open_mapped_file(u, pid, e);
+	if (fd < 0)
+		return;	/* try again through the next process that maps it */
+	m->tried = true;
+	m->file = load_symfile(u, pid, fd, e->path, &m->not_elf);
+	close(fd);
+}
+
+/* The module for a mapped file, created on first sight. NULL: ENOMEM. */
+static struct module *get_module(struct usyms *u, const struct map_entry *e)
+{
+	struct module key = {
+		.dev_major = e->dev_major, .dev_minor = e->dev_minor, .inode = e->inode,
+	};
+	struct module *m;
+	void *node;
+
+	node = tfind(&key, &u->modules, module_cmp);
+	if (node)
+		return *(struct module **)node;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	*m = key;
+	m->path = strdup(e->path);
+	m->label = m->path ? make_label(m->path) : NULL;
+	if (!m->label || !tsearch(m, &u->modules, module_cmp)) {
+		module__free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* --- processes ---------------------------------------------------------- */
+
+static bool map_entry__is_file(const struct map_entry *e)
+{
+	return e->inode && e->path[0] == '/';
+}
+
+/* Turn pid's maps into proc's compact mappings, loading their files now. */
+static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps *maps)
+{
+	struct umap *um;
+	bool has_anon = false;
+
+	um = calloc(maps->nr, sizeof(*um));
+	if (!um)
+		return -ENOMEM;
+	for (size_t i = 0; i < maps->nr; i++) {
+		const struct map_entry *e = &maps->entries[i];
+
+		um[i].start = e->start;
+		um[i].end = e->end;
+		um[i].offset = e->offset;
+		if (!strcmp(e->path, "[vdso]")) {
+			um[i].kind = UMAP_VDSO;
+			um[i].mod = &u->vdso;
+			load_vdso(u);
+		} else if (map_entry__is_file(e)) {
+			um[i].kind = UMAP_FILE;
+			um[i].mod = get_module(u, e);
+			if (!um[i].mod) {
+				free(um);
+				return -ENOMEM;
+			}
+			module__load(u, um[i].mod, proc->pid, e);
+			has_anon |= um[i].mod->not_elf;
+		} else {
+			um[i].kind = UMAP_ANON;
+			has_anon = true;
+		}
+	}
+	free(proc->maps);
+	proc->maps = um;
+	proc->nr_maps = maps->nr;
+	proc->has_anon = has_anon;
+	return 0;
+}
+
 /* Read pid's maps into proc; on failure proc keeps what it had. */
 static int proc__read_maps(struct usyms *u, struct proc *proc)
 {
 	struct proc_maps maps;
-	struct symfile **files = NULL;
-	bool *tried = NULL;
 	char path[4096];
 	int err;
 
@@ -139,21 +580,11 @@ static int proc__read_maps(struct usyms *u, struct proc *proc)
 		proc_maps__release(&maps);
 		return -ESRCH;
 	}
-	files = calloc(maps.nr, sizeof(*files));
-	tried = calloc(maps.nr, sizeof(*tried));
-	if (!files || !tried) {
-		free(files);
-		free(tried);
-		proc_maps__release(&maps);
-		return -ENOMEM;
-	}
-	proc_maps__release(&proc->maps);
-	free(proc->files);
-	free(proc->tried);
-	proc->maps = maps;
-	proc->files = files;
-	proc->tried = tried;
-	return 0;
+	err = proc__fill(u, proc, &maps);
+	proc_maps__release(&maps);
+	if (!err && proc->has_anon)
+		perfmap__refresh_pid(&proc->perfmap, u->proc_root, proc->pid);
+	return err;
 }
 
 int usyms__add_pid(struct usyms *u, pid_t pid)
@@ -180,107 +611,228 @@ int usyms__add_pid(struct usyms *u, pid_t pid)
 	return proc->err;
 }
 
-/* Our own vDSO: the same image the kernel maps into every 64-bit process. */
-static struct symfile *load_vdso(struct usyms *u)
+/* --- lookups ------------------------------------------------------------ */
+
+static const struct umap *proc__find(const struct proc *proc, uint64_t addr)
 {
-	unsigned long base;
-	struct proc_maps self;
-	const struct map_entry *e;
+	size_t lo = 0, hi = proc->nr_maps;
 
-	if (u->vdso_tried)
-		return &u->vdso;
-	u->vdso_tried = true;
-	base = getauxval(AT_SYSINFO_EHDR);
-	if (!base || proc_maps__load_file("/proc/self/maps", &self))
-		return &u->vdso;
-	e = proc_maps__find(&self, base);
-	if (e && !strcmp(e->path, "[vdso]"))
-		u->vdso.st = elf_symtab__load_mem((const void *)base, e->end - base);
-	proc_maps__release(&self);
-	return &u->vdso;
-}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct umap *m = &proc->maps[mid];
 
-static int open_if_inode(const char *path, uint64_t inode)
-{
-	struct stat sb;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (!fstat(fd, &sb) && sb.st_ino == inode)
-		return fd;
-	close(fd);	/* another file is at that path now */
-	return -1;
-}
-
-/*
- * Open the file behind a mapping as the process sees it: its root, then
- * map_files (deleted or replaced files), then, for a process that has
- * exited, the same path from here if it is still the same file.
- * Returns -1 on failure.
- */
-static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *e)
-{
-	char path[4096 + 64];
-	int fd;
-
-	if (!e->deleted) {
-		snprintf(path, sizeof(path), "%s/%d/root%s", u->proc_root, (int)pid, e->path);
-		fd = open_if_inode(path, e->inode);
-		if (fd >= 0)
-			return fd;
+		if (addr < m->start)
+			hi = mid;
+		else if (addr >= m->end)
+			lo = mid + 1;
+		else
+			return m;
 	}
-	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
-		 (unsigned long long)e->start, (unsigned long long)e->end);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 || e->deleted)
-		return fd;
-	return open_if_inode(e->path, e->inode);
+	return NULL;
 }
 
-static struct symfile *load_file(struct usyms *u, pid_t pid, const struct map_entry *e)
+/* The name to show for a symbol: demangled once, then from the cache. */
+static const char *symfile__name(struct usyms *u, struct symfile *f, const struct elf_sym *sym)
 {
-	struct symfile key = {
-		.dev_major = e->dev_major, .dev_minor = e->dev_minor, .inode = e->inode,
-	};
-	struct symfile *f;
+	size_t i;
+	char *d;
+
+	if (!u->demangle || !demangle__maybe_mangled(sym->name))
+		return sym->name;
+	if (!f->names) {
+		f->names = calloc(elf_symtab__count(f->st), sizeof(*f->names));
+		if (!f->names)
+			return sym->name;
+	}
+	i = elf_symtab__index(f->st, sym);
+	if (!f->names[i]) {
+		d = demangle__name(sym->name);
+		f->names[i] = d ? d : NOT_MANGLED;
+	}
+	return f->names[i] == NOT_MANGLED ? sym->name : f->names[i];
+}
+
+static void count_unresolved(struct usyms *u, const struct module *mod, enum usym_reason reason,
+			     uint64_t weight)
+{
+	struct unresolved key = { .mod = mod, .reason = reason }, *e;
 	void *node;
-	int fd;
 
-	if (!strcmp(e->path, "[vdso]"))
-		return load_vdso(u);
-	if (!e->inode || e->path[0] != '/')
-		return NULL;	/* anonymous or special: nothing to read */
-	node = tfind(&key, &u->files, symfile_cmp);
-	if (node)
-		return *(struct symfile **)node;
+	if (!weight)
+		return;
+	node = tfind(&key, &u->unresolved, unresolved_cmp);
+	if (!node) {
+		e = malloc(sizeof(*e));
+		if (!e)
+			return;
+		*e = key;
+		e->count = 0;
+		node = tsearch(e, &u->unresolved, unresolved_cmp);
+		if (!node) {
+			free(e);
+			return;
+		}
+	}
+	(*(struct unresolved **)node)->count += weight;
+}
 
-	f = malloc(sizeof(*f));
+/* JIT code: the process's perf map, if it names addr. */
+static int resolve_perfmap(struct proc *proc, uint64_t addr, struct usym *out)
+{
+	const struct perfmap_sym *ps = perfmap__find(proc->perfmap, addr);
+
+	if (!ps)
+		return -ENOENT;
+	out->name = ps->name;
+	out->offset = addr - ps->start;
+	out->reason = USYM_RESOLVED;
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* A DWARF name made readable; the copy, when one was made, goes to e->owned. */
+static const char *line_name(struct usyms *u, struct line_entry *e, const char *name)
+{
+	char *d;
+
+	if (!name || !u->demangle || !demangle__maybe_mangled(name))
+		return name;
+	d = demangle__name(name);
+	if (!d)
+		return name;
+	e->owned[e->nr_owned++] = d;
+	return d;
+}
+
+/* "func (file.c:42) > inlined (file.h:3)", outermost first. */
+static char *format_lines(const struct usym_line *frames, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
 	if (!f)
 		return NULL;
-	*f = key;
-	fd = open_mapped_file(u, pid, e);
-	if (fd >= 0) {
-		f->st = elf_symtab__load_fd(fd);
-		close(fd);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s%s", i ? " > " : "", frames[i].name ? frames[i].name : "??");
+		if (frames[i].file && frames[i].line)
+			fprintf(f, " (%s:%u)", base_name(frames[i].file), frames[i].line);
+		else if (frames[i].file)
+			fprintf(f, " (%s)", base_name(frames[i].file));
 	}
-	if (!tsearch(f, &u->files, symfile_cmp)) {
-		symfile__free(f);
+	if (fclose(f)) {
+		free(buf);
 		return NULL;
 	}
-	u->nr_files++;
-	return f;
+	return buf;
 }
 
-int usyms__resolve(struct usyms *u, pid_t pid, uint64_t addr, struct usym *out)
+static struct line_entry *line_entry__new(struct usyms *u, struct symfile *f, uint64_t vaddr,
+					  const char *func)
 {
-	const struct map_entry *e;
+	struct srcline_frame sf[MAX_INLINE_DEPTH];
+	struct line_entry *e;
+	int n;
+
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->vaddr = vaddr;
+	n = srcline__lookup(f->sl, vaddr, sf, MAX_INLINE_DEPTH);
+	if (n <= 0)
+		return e;	/* no line: remembered as such */
+	e->frames = calloc(n, sizeof(*e->frames));
+	e->owned = calloc(n, sizeof(*e->owned));
+	if (!e->frames || !e->owned) {
+		line_entry__free(e);
+		return NULL;
+	}
+	/* srcline gives innermost first; show the real function first */
+	for (int i = 0; i < n; i++) {
+		struct usym_line *l = &e->frames[n - 1 - i];
+
+		l->name = line_name(u, e, sf[i].name);
+		l->file = sf[i].file;
+		l->line = sf[i].line > 0 ? sf[i].line : 0;
+	}
+	/* the out-of-line function is named as the ELF symbol names it */
+	e->frames[0].name = func;
+	e->nr_frames = n;
+	e->display = format_lines(e->frames, n);
+	if (!e->display) {
+		line_entry__free(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* The --lines answer for vaddr, computed on first use; NULL when there is none. */
+static const struct line_entry *symfile__lines(struct usyms *u, struct symfile *f,
+					       uint64_t vaddr, const char *func)
+{
+	struct line_entry key = { .vaddr = vaddr }, *e;
+	void *node;
+
+	node = tfind(&key, &f->lines, line_entry_cmp);
+	if (!node) {
+		e = line_entry__new(u, f, vaddr, func);
+		if (!e)
+			return NULL;
+		node = tsearch(e, &f->lines, line_entry_cmp);
+		if (!node) {
+			line_entry__free(e);
+			return NULL;
+		}
+	}
+	e = *(struct line_entry **)node;
+	return e->display ? e : NULL;
+}
+
+/* A file-backed mapping: the ELF symbols of the file. */
+static int resolve_file(struct usyms *u, const struct umap *m, uint64_t addr, struct usym *out)
+{
+	struct symfile *f = m->mod->file;
 	const struct elf_sym *sym;
-	struct symfile *f;
-	struct proc *proc;
 	uint64_t vaddr;
-	size_t idx;
+
+	if (!f || !f->st) {
+		out->reason = USYM_UNREADABLE;
+		return -ENOENT;
+	}
+	if (elf_symtab__offset_to_vaddr(f->st, addr - m->start + m->offset, &vaddr) ||
+	    !(sym = elf_symtab__find(f->st, vaddr))) {
+		out->reason = elf_symtab__kind(f->st) == ELF_SYMTAB_FULL ? USYM_NO_SYMBOL
+									: USYM_NO_DEBUGINFO;
+		return -ENOENT;
+	}
+	out->name = symfile__name(u, f, sym);
+	out->offset = vaddr - sym->addr;
+	out->reason = USYM_RESOLVED;
+	if (f->sl) {
+		const struct line_entry *le = symfile__lines(u, f, vaddr, out->name);
+
+		if (le) {
+			out->name = le->display;
+			out->lines = le->frames;
+			out->nr_lines = le->nr_frames;
+		}
+	}
+	return 0;
+}
+
+int usyms__resolve_weighted(struct usyms *u, pid_t pid, uint64_t addr, uint64_t weight,
+			    struct usym *out)
+{
+	const struct module *counted = NULL;
+	const struct umap *m;
+	struct proc *proc;
+	int err;
 
 	memset(out, 0, sizeof(*out));
 	proc = find_proc(u, pid);
@@ -288,26 +840,104 @@ int usyms__resolve(struct usyms *u, pid_t pid, uint64_t addr, struct usym *out)
 		usyms__add_pid(u, pid);
 		proc = find_proc(u, pid);
 	}
-	if (!proc || proc->err)
-		return -ENOENT;
-	e = proc_maps__find(&proc->maps, addr);
-	if (!e)
-		return -ENOENT;
-	out->module = e->path[0] ? e->path : NULL;
-	idx = e - proc->maps.entries;
-	if (!proc->tried[idx]) {
-		proc->tried[idx] = true;
-		proc->files[idx] = load_file(u, pid, e);
+	if (!proc || proc->err) {
+		out->reason = USYM_PROCESS_GONE;
+		err = -ENOENT;
+		goto out;
 	}
-	f = proc->files[idx];
-	if (!f || !f->st)
-		return -ENOENT;
-	if (elf_symtab__offset_to_vaddr(f->st, addr - e->start + e->offset, &vaddr))
-		return -ENOENT;
-	sym = elf_symtab__find(f->st, vaddr);
-	if (!sym)
-		return -ENOENT;
-	out->name = sym->name;
-	out->offset = vaddr - sym->addr;
-	return 0;
+	m = proc__find(proc, addr);
+	if (!m) {
+		/* JIT code mapped after the maps were read */
+		err = resolve_perfmap(proc, addr, out);
+		if (err)
+			out->reason = USYM_NO_MAPPING;
+		goto out;
+	}
+	if (m->kind == UMAP_ANON) {
+		counted = &u->anon;
+		err = resolve_perfmap(proc, addr, out);
+		if (err)
+			out->reason = proc->perfmap ? USYM_NO_SYMBOL : USYM_NO_PERFMAP;
+		goto out;
+	}
+	counted = m->mod;
+	out->module = m->mod->path;
+	out->label = m->mod->label;
+	err = resolve_file(u, m, addr, out);
+	if (err && m->mod->not_elf && !resolve_perfmap(proc, addr, out))
+		err = 0;	/* code in a memfd or other non-ELF file, named by the JIT */
+out:
+	if (err)
+		count_unresolved(u, counted, out->reason, weight);
+	return err;
+}
+
+int usyms__resolve(struct usyms *u, pid_t pid, uint64_t addr, struct usym *out)
+{
+	return usyms__resolve_weighted(u, pid, addr, 1, out);
+}
+
+/* --- unresolved report ------------------------------------------------ */
+
+struct collect {
+	struct usyms_unresolved *v;
+	size_t nr, cap;
+	bool nomem;
+};
+
+static struct collect *collecting;	/* twalk() passes no context */
+
+static void collect_one(const void *node, VISIT which, int depth)
+{
+	const struct unresolved *e = *(const struct unresolved *const *)node;
+	struct collect *c = collecting;
+
+	(void)depth;
+	if ((which != postorder && which != leaf) || c->nomem)
+		return;
+	if (c->nr == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 32;
+		struct usyms_unresolved *nv = realloc(c->v, cap * sizeof(*nv));
+
+		if (!nv) {
+			c->nomem = true;
+			return;
+		}
+		c->v = nv;
+		c->cap = cap;
+	}
+	c->v[c->nr++] = (struct usyms_unresolved){
+		.module = e->mod ? e->mod->path : NULL,
+		.reason = e->reason,
+		.count = e->count,
+	};
+}
+
+static int by_count_desc(const void *a, const void *b)
+{
+	const struct usyms_unresolved *x = a, *y = b;
+
+	if (x->count != y->count)
+		return (x->count < y->count) - (x->count > y->count);
+	return (x->reason > y->reason) - (x->reason < y->reason);
+}
+
+int usyms__for_each_unresolved(const struct usyms *u, usyms_unresolved_fn cb, void *ctx)
+{
+	struct collect c = {};
+	int err = 0;
+
+	collecting = &c;
+	twalk(u->unresolved, collect_one);
+	collecting = NULL;
+	if (c.nomem) {
+		free(c.v);
+		return -ENOMEM;
+	}
+	if (c.nr)
+		qsort(c.v, c.nr, sizeof(*c.v), by_count_desc);
+	for (size_t i = 0; i < c.nr && !err; i++)
+		err = cb(&c.v[i], ctx);
+	free(c.v);
+	return err;
 }

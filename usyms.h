@@ -1,42 +1,139 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * usyms.h - user-space symbolization for many processes. Each process's
- * executable mappings are read from /proc/PID/maps when it is added; the
- * ELF symbol tables they map are loaded on first use and shared between
- * processes, keyed by the mapped file's device and inode (libc is read once).
+ * usyms.h - user-space symbolization for many processes.
+ *
+ * usyms__add_pid() reads a process's executable mappings and, right away,
+ * the symbols of every file they map, so its frames resolve after it has
+ * exited. Symbol tables are shared between processes: keyed by build-id
+ * when the file has one (a container's libc that is the host's is read
+ * once), else by device and inode. Per process only its mapping list is
+ * kept, about 40 bytes per executable mapping.
+ *
+ * Where symbols are looked for, per address:
+ *  - a file mapping: the file as the process sees it (/proc/PID/root/<path>
+ *    if it is still the inode mapped, else /proc/PID/map_files/, else our
+ *    <path> if still the same inode); its .symtab, else a separate debug
+ *    file (see debuginfo.h for the search), else its MiniDebugInfo, and
+ *    .dynsym;
+ *  - [vdso]: our own vDSO image;
+ *  - anonymous executable memory, or an address outside every mapping
+ *    read: the JIT's /tmp/perf-PID.map (see perfmap.h).
+ * C++ and Rust names are demangled (unless opts->demangle is false) once
+ * per symbol, when first asked for. With opts->lines, source lines come
+ * from the DWARF of the file or of its separate debug file, once per
+ * address.
+ *
+ * Callers resolving a stack should pass return addresses (every frame but
+ * the leaf) minus one: that byte is still in the call instruction, so the
+ * line and the function are the caller's, also when the call is the last
+ * instruction of its function.
  */
 #ifndef USYMS_H
 #define USYMS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 struct usyms;
 
-struct usym {
-	const char *name;	/* NULL when unresolved */
-	const char *module;	/* path of the mapped file, "[vdso]", or NULL */
-	uint64_t offset;	/* addr - symbol start */
+struct usyms_opts {
+	const char *proc_root;		/* where /proc is (tests point it elsewhere); NULL: "/proc" */
+	const char *const *debug_dirs;	/* --debug-dir, in order; none: /usr/lib/debug */
+	size_t nr_debug_dirs;
+	bool demangle;			/* C++/Rust names made readable */
+	bool lines;			/* --lines: source lines and inlined functions from DWARF */
 };
 
-/*
- * proc_root: where /proc is (tests may point it elsewhere); NULL for "/proc".
- * Returns NULL with errno set.
- */
+/* Why a frame has no name; USYM_RESOLVED when it has one. */
+enum usym_reason {
+	USYM_RESOLVED = 0,
+	USYM_PROCESS_GONE,	/* the process exited before its mappings were read */
+	USYM_NO_MAPPING,	/* the address is in no executable mapping (and no perf map names it) */
+	USYM_UNREADABLE,	/* the mapped file could not be opened, or is not ELF */
+	USYM_NO_DEBUGINFO,	/* stripped, and no debug file or MiniDebugInfo was found */
+	USYM_NO_SYMBOL,		/* symbols were found, but none covers the address */
+	USYM_NO_PERFMAP,	/* anonymous executable memory (JIT) with no usable /tmp/perf-PID.map */
+};
+
+/* "stripped, no debuginfo found", ...: what the -v report prints in parentheses. */
+const char *usym_reason__str(enum usym_reason r);
+
+/* One source frame of an address (--lines). */
+struct usym_line {
+	const char *name;	/* function (demangled unless opts said not to) */
+	const char *file;	/* full path from DWARF, or NULL */
+	unsigned int line;	/* 0 when unknown */
+};
+
+struct usym {
+	/*
+	 * NULL when unresolved; demangled unless opts said not to. With
+	 * opts->lines and DWARF for the address it names the source too:
+	 * "func (file.c:42)", and where code was inlined, every function from
+	 * the real one inwards: "func (file.c:10) > inlined (file.h:3)".
+	 */
+	const char *name;
+	const char *module;	/* path of the mapped file, "[vdso]", or NULL (anonymous, none) */
+	/*
+	 * What to print for this frame when name is NULL: "[libfoo.so]", the
+	 * module's base name in brackets; NULL when there is no module (print
+	 * "[unknown]"). Set on success too.
+	 */
+	const char *label;
+	uint64_t offset;	/* addr - symbol start */
+	enum usym_reason reason;
+	/*
+	 * With opts->lines, the source frames of name, outermost (the real
+	 * function) first, for writers that show inlined frames as frames of
+	 * their own; NULL and 0 without DWARF.
+	 */
+	const struct usym_line *lines;
+	size_t nr_lines;
+};
+
+/* Defaults: /proc, /usr/lib/debug, demangling on. Returns NULL with errno set. */
 struct usyms *usyms__new(const char *proc_root);
+struct usyms *usyms__new_opts(const struct usyms_opts *opts);
 
 /*
- * Read the mappings of pid now, while it is alive. Returns 0, or -ESRCH
- * when the process is gone and was never read (its frames then resolve to
- * nothing). Adding a pid again re-reads it; if it is gone by then, the
- * earlier reading stays and 0 is returned.
+ * Read the mappings of pid now, while it is alive, and load the symbols
+ * of the files they map (each file once per run), and its perf map if it
+ * has anonymous executable memory. Returns 0, or -ESRCH when the process
+ * is gone and was never read (its frames then resolve to nothing). Adding
+ * a pid again re-reads it (a perf map only when it changed); if it is
+ * gone by then, the earlier reading stays and 0 is returned.
  */
 int usyms__add_pid(struct usyms *u, pid_t pid);
 
-/* Resolve addr in pid. Returns 0 when out->name is set, else -ENOENT. */
+/*
+ * Resolve addr in pid. Returns 0 when out->name is set, else -ENOENT with
+ * out->reason, out->module and out->label set as far as known. A failure
+ * counts weight times against (module, reason) for
+ * usyms__for_each_unresolved(): pass the stack's sample count.
+ * usyms__resolve() is the same with a weight of 1.
+ */
+int usyms__resolve_weighted(struct usyms *u, pid_t pid, uint64_t addr, uint64_t weight,
+			    struct usym *out);
 int usyms__resolve(struct usyms *u, pid_t pid, uint64_t addr, struct usym *out);
 
-/* Distinct ELF files loaded so far (for -v). */
+/* Failed lookups of one module for one reason. */
+struct usyms_unresolved {
+	const char *module;	/* file path, "[vdso]", "[anon]" (anonymous memory), or NULL (no module) */
+	enum usym_reason reason;
+	uint64_t count;		/* sum of the weights: frames times their stacks' samples */
+};
+
+/*
+ * Call cb for every (module, reason) that failed, highest count first.
+ * Stops at the first non-zero return of cb and returns it; 0 otherwise,
+ * -ENOMEM.
+ */
+typedef int (*usyms_unresolved_fn)(const struct usyms_unresolved *e, void *ctx);
+int usyms__for_each_unresolved(const struct usyms *u, usyms_unresolved_fn cb, void *ctx);
+
+/* Distinct ELF files whose symbols were read so far (for -v). */
 size_t usyms__nr_files(const struct usyms *u);
 void usyms__free(struct usyms *u);
 

@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debuginfo.c - find the symbols of stripped ELF files: separate debug
+ * files by build-id and .gnu_debuglink (searched as gdb does), and
+ * MiniDebugInfo, the xz-compressed ELF with the local function symbols
+ * that Fedora and others put in .gnu_debugdata.
+ *
+ * Everything read here is untrusted: a debug file is used only when its
+ * build-id or CRC32 matches, and inflated MiniDebugInfo is capped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <lzma.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "debuginfo.h"
+#include "rootfs.h"
+
+#define DEFAULT_MAX_DEBUGDATA (64u << 20)
+
+const char *debuginfo_source__str(enum debuginfo_source s)
+{
+	switch (s) {
+	case DEBUGINFO_NONE: return "none";
+	case DEBUGINFO_SYMTAB: return "symtab";
+	case DEBUGINFO_BUILD_ID: return "build-id";
+	case DEBUGINFO_DEBUGLINK: return "debuglink";
+	case DEBUGINFO_MINIDEBUGINFO: return "minidebuginfo";
+	}
+	return "?";
+}
+
+static bool libelf_ready(void)
+{
+	static int ok = -1;
+
+	if (ok < 0)
+		ok = elf_version(EV_CURRENT) != EV_NONE;
+	return ok;
+}
+
+static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		n = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+static int note_build_id(Elf_Data *data, uint8_t *id, size_t cap)
+{
+	size_t off = 0, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	if (!data || !data->d_buf)
+		return -ENOENT;
+	while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+		    memcmp((const char *)data->d_buf + name_off, "GNU", 4))
+			continue;
+		if (!nh.n_descsz || nh.n_descsz > cap)
+			return -ENOENT;
+		memcpy(id, (const char *)data->d_buf + desc_off, nh.n_descsz);
+		return nh.n_descsz;
+	}
+	return -ENOENT;
+}
+
+int debuginfo__build_id(Elf *elf, uint8_t *id, size_t cap)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	size_t nr_phdrs;
+	int len;
+
+	/* sections first: a debug file's program headers point at nothing */
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		len = note_build_id(elf_getdata(scn, NULL), id, cap);
+		if (len > 0)
+			return len;
+	}
+	if (elf_getphdrnum(elf, &nr_phdrs))
+		return -ENOENT;
+	for (size_t i = 0; i < nr_phdrs; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		len = note_build_id(elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR),
+				    id, cap);
+		if (len > 0)
+			return len;
+	}
+	return -ENOENT;
+}
+
+int debuginfo__build_id_fd(int fd, uint8_t *id, size_t cap)
+{
+	Elf *elf;
+	int len;
+
+	if (!libelf_ready())
+		return -ENOSYS;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf)
+		return -ENOEXEC;
+	len = elf_kind(elf) == ELF_K_ELF ? debuginfo__build_id(elf, id, cap) : -ENOEXEC;
+	elf_end(elf);
+	return len;
+}
+
+int debuginfo__debuglink(Elf *elf, const char **name, uint32_t *crc)
+{
+	const unsigned char *p;
+	GElf_Shdr shdr;
+	Elf_Data *data;
+	Elf_Scn *scn;
+	size_t len, crc_off;
+	GElf_Ehdr eh;
+
+	scn = section_by_name(elf, ".gnu_debuglink", &shdr);
+	if (!scn || shdr.sh_type == SHT_NOBITS || !gelf_getehdr(elf, &eh))
+		return -ENOENT;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf)
+		return -ENOENT;
+	p = data->d_buf;
+	/* "name\0", padding to 4 bytes, CRC32 in the file's byte order */
+	len = strnlen((const char *)p, data->d_size);
+	crc_off = (len + 4) & ~(size_t)3;
+	if (!len || len == data->d_size || crc_off + 4 > data->d_size ||
+	    memchr(p, '/', len))
+		return -ENOENT;
+	if (eh.e_ident[EI_DATA] == ELFDATA2MSB)
+		*crc = (uint32_t)p[crc_off] << 24 | p[crc_off + 1] << 16 | p[crc_off + 2] << 8 |
+		       p[crc_off + 3];
+	else
+		*crc = (uint32_t)p[crc_off + 3] << 24 | p[crc_off + 2] << 16 |
+		       p[crc_off + 1] << 8 | p[crc_off];
+	*name = (const char *)p;
+	return 0;
+}
+
+int debuginfo__crc32_fd(int fd, uint32_t *crc)
+{
+	unsigned char buf[1 << 16];
+	uLong c = crc32(0L, Z_NULL, 0);
+	off_t off = 0;
+
+	for (;;) {
+		ssize_t n = pread(fd, buf, sizeof(buf), off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		c = crc32(c, buf, n);
+		off += n;
+	}
+	*crc = c;
+	return 0;
+}
+
+int debuginfo__unxz(const void *in, size_t len, size_t cap, void **out, size_t *out_len)
+{
+	lzma_stream strm = LZMA_STREAM_INIT;
+	size_t size = len * 4 < cap ? len * 4 : cap;
+	unsigned char *buf = NULL;
+	lzma_ret ret;
+	int err = 0;
+
+	if (!size)
+		size = cap ? cap : 1;
+	/* the decoder's own memory is bounded too, not just its output */
+	if (lzma_stream_decoder(&strm, 256u << 20, LZMA_CONCATENATED) != LZMA_OK)
+		return -ENOMEM;
+	buf = malloc(size);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	strm.next_in = in;
+	strm.avail_in = len;
+	strm.next_out = buf;
+	strm.avail_out = size;
+	for (;;) {
+		ret = lzma_code(&strm, LZMA_FINISH);
+		if (ret == LZMA_STREAM_END)
+			break;
+		if (ret != LZMA_OK && ret != LZMA_BUF_ERROR) {
+			err = ret == LZMA_MEM_ERROR ? -ENOMEM :
+			      ret == LZMA_MEMLIMIT_ERROR ? -EFBIG : -EINVAL;
+			goto out;
+		}
+		if (strm.avail_out) {
+			err = -EINVAL;	/* input ended before the stream did */
+			goto out;
+		}
+		if (size >= cap) {
+			err = -EFBIG;
+			goto out;
+		}
+		{
+			size_t nsize = size * 2 < cap ? size * 2 : cap;
+			unsigned char *nb = realloc(buf, nsize);
+
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+			strm.next_out = buf + size;
+			strm.avail_out = nsize - size;
+			size = nsize;
+		}
+	}
+	*out = buf;
+	*out_len = size - strm.avail_out;
+	buf = NULL;
+out:
+	free(buf);
+	lzma_end(&strm);
+	return err;
+}
+
+/* What the search needs to know about the stripped file. */
+struct search {
+	const struct debuginfo_opts *opts;
+	const char *path;		/* the binary, as the process sees it */
+	struct stat self;		/* not to be taken for its own debug file */
+	uint8_t build_id[BUILD_ID_MAX];
+	size_t build_id_len;
+	const char *link;		/* .gnu_debuglink name, or NULL */
+	uint32_t link_crc;
+};
+
+static const char *debug_dir(const struct debuginfo_opts *opts, size_t i)
+{
+	return opts->nr_debug_dirs ? opts->debug_dirs[i] : DEBUGINFO_DEFAULT_DIR;
+}
+
+static size_t nr_debug_dirs(const struct debuginfo_opts *opts)
+{
+	return opts->nr_debug_dirs ? opts->nr_debug_dirs : 1;
+}
+
+/* Open path below root; full_path gets what was opened. -1 on failure. */
+static int open_candidate(const char *root, const char *path, char *full_path, size_t size)
+{
+	int fd;
+
+	if ((size_t)snprintf(full_path, size, "%s%s", root ? root : "", path) >= size)
+		return -1;
+	fd = rootfs__open(root, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	return fd < 0 ? -1 : fd;
+}
+
+static bool same_file(int fd, const struct stat *self)
+{
+	struct stat sb;
+
+	return !fstat(fd, &sb) && sb.st_dev == self->st_dev && sb.st_ino == self->st_ino;
+}
+
+/*
+ * A debug file's symbols, when fd holds one for this binary: a regular
+ * file, not the binary itself, with a .symtab. Build-id candidates must
+ * carry the same build-id, debuglink candidates the recorded CRC32.
+ */
+static struct elf_symtab *try_debug_file(const struct search *s, int fd, bool by_build_id)
+{
+	uint8_t id[BUILD_ID_MAX];
+	struct elf_symtab *st;
+	struct stat sb;
+	uint32_t crc;
+	int len;
+
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || same_file(fd, &s->self))
+		return NULL;
+	if (by_build_id) {
+		len = debuginfo__build_id_fd(fd, id, sizeof(id));
+		if (len != (int)s->build_id_len || memcmp(id, s->build_id, len))
+			return NULL;
+	} else if (debuginfo__crc32_fd(fd, &crc) || crc != s->link_crc) {
+		return NULL;
+	}
+	st = elf_symtab__load_fd(fd);
+	if (st && elf_symtab__kind(st) != ELF_SYMTAB_FULL) {
+		elf_symtab__free(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* "ab/cdef....debug" from the build-id. */
+static void build_id_name(const struct search *s, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->build_id_len && n + 8 < size; i++) {
+		n += snprintf(buf + n, size - n, "%02x", s->build_id[i]);
+		if (i == 0)
+			buf[n++] = '/';
+	}
+	snprintf(buf + n, size - n, ".debug");
+}
+
+/*
+ * Try every candidate below one root; on success the debug file's
+ * symbols are returned and info says which.
+ */
+static struct elf_symtab *search_root(const struct search *s, const char *root,
+				      struct debuginfo_info *info)
+{
+	char rel[PATH_MAX], cand[PATH_MAX], dir[PATH_MAX];
+	struct elf_symtab *st;
+	const char *slash;
+	int fd;
+
+	if (s->build_id_len) {
+		char name[2 * BUILD_ID_MAX + 16];
+
+		build_id_name(s, name, sizeof(name));
+		for (size_t i = 0; i < nr_debug_dirs(s->opts); i++) {
+			int n = snprintf(rel, sizeof(rel), "%s/.build-id/%s", debug_dir(s->opts, i), name);
+
+			if (n < 0 || (size_t)n >= sizeof(rel))
+				continue;
+			fd = open_candidate(root, rel, cand, sizeof(cand));
+			if (fd < 0)
+				continue;
+			st = try_debug_file(s, fd, true);
+			close(fd);
+			if (st) {
+				info->source = DEBUGINFO_BUILD_ID;
+				snprintf(info->debug_path, sizeof(info->debug_path), "%s", cand);
+				return st;
+			}
+		}
+	}
+	if (!s->link || !s->path || !(slash = strrchr(s->path, '/')))
+		return NULL;
+	if ((size_t)(slash - s->path) >= sizeof(dir))
+		return NULL;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - s->path), s->path);
+	for (size_t i = 0; i < 2 + nr_debug_dirs(s->opts); i++) {
+		int n;
+
+		if (i == 0)
+			n = snprintf(rel, sizeof(rel), "%s/%s", dir, s->link);
+		else if (i == 1)
+			n = snprintf(rel, sizeof(rel), "%s/.debug/%s", dir, s->link);
+		else
+			n = snprintf(rel, sizeof(rel), "%s%s/%s", debug_dir(s->opts, i - 2), dir, s->link);
+		if (n < 0 || (size_t)n >= sizeof(rel))
+			continue;	/* too long to exist */
+		fd = open_candidate(root, rel, cand, sizeof(cand));
+		if (fd < 0)
+			continue;
+		st = try_debug_file(s, fd, false);
+		close(fd);
+		if (st) {
+			info->source = DEBUGINFO_DEBUGLINK;
+			snprintf(info->debug_path, sizeof(info->debug_path), "%s", cand);
+			return st;
+		}
+	}
+	return NULL;
+}
+
+/* .gnu_debugdata: an xz-compressed ELF whose .symtab adds to .dynsym. */
+static struct elf_symtab *load_minidebuginfo(Elf *elf, const struct debuginfo_opts *opts)
+{
+	size_t cap = opts->max_debugdata ? opts->max_debugdata : DEFAULT_MAX_DEBUGDATA;
+	struct elf_symtab *st = NULL;
+	GElf_Shdr shdr;
+	Elf_Data *data;
+	Elf_Scn *scn;
+	size_t len;
+	void *buf;
+	Elf *mini;
+
+	scn = section_by_name(elf, ".gnu_debugdata", &shdr);
+	if (!scn || shdr.sh_type == SHT_NOBITS)
+		return NULL;
+	data = elf_rawdata(scn, NULL);
+	if (!data || !data->d_buf || !data->d_size)
+		return NULL;
+	if (debuginfo__unxz(data->d_buf, data->d_size, cap, &buf, &len))
+		return NULL;
+	mini = elf_memory(buf, len);
+	if (mini) {
+		if (elf_kind(mini) == ELF_K_ELF)
+			st = elf_symtab__load_elf(mini);
+		elf_end(mini);
+	}
+	free(buf);
+	return st;
+}
+
+static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
+				   const struct debuginfo_opts *opts, struct debuginfo_info *info)
+{
+	struct search s = { .opts = opts, .path = path };
+	struct elf_symtab *st, *extra = NULL;
+	int len, err;
+
+	st = elf_symtab__load_elf(elf);
+	if (!st)
+		return NULL;
+	len = debuginfo__build_id(elf, s.build_id, sizeof(s.build_id));
+	if (len > 0) {
+		s.build_id_len = len;
+		memcpy(info->build_id, s.build_id, len);
+		info->build_id_len = len;
+	}
+	if (elf_symtab__kind(st) == ELF_SYMTAB_FULL) {
+		info->source = DEBUGINFO_SYMTAB;
+		return st;
+	}
+	if (debuginfo__debuglink(elf, &s.link, &s.link_crc))
+		s.link = NULL;
+	if (fstat(fd, &s.self))
+		memset(&s.self, 0, sizeof(s.self));
+	/* the process's own files first: its debug files match its binaries */
+	if (opts->root && *opts->root)
+		extra = search_root(&s, opts->root, info);
+	if (!extra)
+		extra = search_root(&s, NULL, info);
+	if (!extra) {
+		extra = load_minidebuginfo(elf, opts);
+		if (extra)
+			info->source = DEBUGINFO_MINIDEBUGINFO;
+	}
+	if (!extra)
+		return st;
+	err = elf_symtab__merge(st, extra);
+	elf_symtab__free(extra);
+	if (err) {
+		/* keep what the file itself has */
+		info->source = DEBUGINFO_NONE;
+		info->debug_path[0] = '\0';
+	}
+	return st;
+}
+
+struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct debuginfo_opts *opts,
+				      struct debuginfo_info *info)
+{
+	static const struct debuginfo_opts defaults;
+	struct debuginfo_info scratch;
+	struct elf_symtab *st;
+	Elf *elf;
+	int err;
+
+	if (!opts)
+		opts = &defaults;
+	if (!info)
+		info = &scratch;
+	memset(info, 0, sizeof(*info));
+	if (!libelf_ready()) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		errno = ENOEXEC;
+		return NULL;
+	}
+	if (elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		errno = ENOEXEC;
+		return NULL;
+	}
+	st = load_elf(elf, fd, path, opts, info);
+	err = errno;
+	elf_end(elf);
+	errno = err;
+	return st;
+}
+
+struct elf_symtab *debuginfo__load_file(const char *path, const struct debuginfo_opts *opts,
+					struct debuginfo_info *info)
+{
+	struct elf_symtab *st;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	st = debuginfo__load_fd(fd, path, opts, info);
+	err = errno;
+	close(fd);
+	errno = err;
+	return st;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * debuginfo.h - the symbols of an ELF file wherever they are: its own
+ * .symtab; for a stripped file, a separate debug file found the way gdb
+ * finds it (build-id, then .gnu_debuglink), else its MiniDebugInfo
+ * (.gnu_debugdata); and .dynsym in any case.
+ *
+ * Where a separate debug file is looked for, in order, each path first
+ * below the process's root (opts->root) and then below ours:
+ *
+ *   <debug-dir>/.build-id/xx/yyyy.debug      build-id (first byte, rest), any match
+ *   <dir>/<debuglink>                        next to the binary (same CRC32)
+ *   <dir>/.debug/<debuglink>
+ *   <debug-dir>/<dir>/<debuglink>
+ *
+ * where <dir> is the directory of the binary as the process sees it and
+ * <debug-dir> each --debug-dir in order (default /usr/lib/debug). A debug
+ * file's symbols are translated through the binary's own PT_LOAD segments:
+ * both carry the same link-time addresses.
+ */
+#ifndef DEBUGINFO_H
+#define DEBUGINFO_H
+
+#include <libelf.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf_symtab.h"
+
+#define DEBUGINFO_DEFAULT_DIR "/usr/lib/debug"
+#define BUILD_ID_MAX 64		/* GNU ld writes 20 bytes (sha1); allow longer */
+
+struct debuginfo_opts {
+	const char *root;		/* the process's "/", e.g. "/proc/42/root"; NULL: ours only */
+	const char *const *debug_dirs;	/* NULL or none: DEBUGINFO_DEFAULT_DIR */
+	size_t nr_debug_dirs;
+	size_t max_debugdata;		/* cap on inflated MiniDebugInfo; 0: 64 MiB */
+};
+
+enum debuginfo_source {
+	DEBUGINFO_NONE,		/* stripped, nothing found: .dynsym at most */
+	DEBUGINFO_SYMTAB,	/* the file's own .symtab */
+	DEBUGINFO_BUILD_ID,	/* a debug file found by build-id */
+	DEBUGINFO_DEBUGLINK,	/* a debug file found by .gnu_debuglink */
+	DEBUGINFO_MINIDEBUGINFO,	/* .gnu_debugdata */
+};
+
+struct debuginfo_info {
+	enum debuginfo_source source;
+	uint8_t build_id[BUILD_ID_MAX];
+	size_t build_id_len;		/* 0: the file has none */
+	char debug_path[PATH_MAX];	/* the debug file opened, "" when none */
+};
+
+/*
+ * Load the symbols of the ELF file open at fd. path is the file's path as
+ * the process sees it (the directory .gnu_debuglink is relative to); NULL
+ * skips the debuglink search. info may be NULL. Returns NULL with errno
+ * set as elf_symtab's loaders do (ENOEXEC: not ELF).
+ */
+struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct debuginfo_opts *opts,
+				      struct debuginfo_info *info);
+struct elf_symtab *debuginfo__load_file(const char *path, const struct debuginfo_opts *opts,
+					struct debuginfo_info *info);
+
+/* The building blocks, on an open libelf handle or file descriptor. */
+
+/* NT_GNU_BUILD_ID into id; returns its length, or -ENOENT. */
+int debuginfo__build_id(Elf *elf, uint8_t *id, size_t cap);
+int debuginfo__build_id_fd(int fd, uint8_t *id, size_t cap);
+/* .gnu_debuglink: the file name (points into elf's data) and its CRC32. -ENOENT when none. */
+int debuginfo__debuglink(Elf *elf, const char **name, uint32_t *crc);
+/* zlib's CRC32 of a whole file, as .gnu_debuglink records it. */
+int debuginfo__crc32_fd(int fd, uint32_t *crc);
+/*
+ * Inflate an xz stream (MiniDebugInfo) into a malloc'ed buffer of at most
+ * cap bytes. Returns 0, -EFBIG past cap, -EINVAL for corrupt data, -ENOMEM.
+ */
+int debuginfo__unxz(const void *in, size_t len, size_t cap, void **out, size_t *out_len);
+
+const char *debuginfo_source__str(enum debuginfo_source s);
+
+#endif /* DEBUGINFO_H */

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * srcline.c - address -> (function, file, line) frames through DWARF,
+ * inlined functions included, the way eu-addr2line -i walks them: the
+ * line table gives the innermost location, and each inlined-subroutine
+ * scope's DW_AT_call_file/DW_AT_call_line the location in its caller.
+ *
+ * The compile unit is found through .debug_aranges; clang does not emit
+ * them, so a linear walk over the units' ranges is the fallback.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "srcline.h"
+
+struct srcline {
+	Elf *elf;
+	Dwarf *dw;
+};
+
+struct srcline *srcline__open_fd(int fd)
+{
+	struct srcline *sl;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	sl = calloc(1, sizeof(*sl));
+	if (!sl)
+		return NULL;
+	sl->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!sl->elf || elf_kind(sl->elf) != ELF_K_ELF) {
+		srcline__free(sl);
+		errno = ENOEXEC;
+		return NULL;
+	}
+	/* all of it is mapped: the caller may close fd */
+	elf_cntl(sl->elf, ELF_C_FDDONE);
+	sl->dw = dwarf_begin_elf(sl->elf, DWARF_C_READ, NULL);
+	if (!sl->dw) {
+		srcline__free(sl);
+		errno = ENOENT;
+		return NULL;
+	}
+	return sl;
+}
+
+struct srcline *srcline__open_file(const char *path)
+{
+	struct srcline *sl;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	sl = srcline__open_fd(fd);
+	err = errno;
+	close(fd);
+	errno = err;
+	return sl;
+}
+
+void srcline__free(struct srcline *sl)
+{
+	if (!sl)
+		return;
+	dwarf_end(sl->dw);
+	elf_end(sl->elf);
+	free(sl);
+}
+
+static bool find_cu(struct srcline *sl, uint64_t vaddr, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (dwarf_addrdie(sl->dw, vaddr, cudie))
+		return true;
+	while (dwarf_nextcu(sl->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(sl->dw, off + hsize, cudie) && dwarf_haspc(cudie, vaddr) > 0)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+/* The name to show for a function scope: linkage name (demangled later), else DW_AT_name. */
+static const char *scope_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+	return name ? name : dwarf_diename(die);
+}
+
+static bool is_function(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_entry_point;
+}
+
+/* DW_AT_call_file/DW_AT_call_line of an inlined-subroutine scope. */
+static void call_site(Dwarf_Die *cudie, Dwarf_Die *inl, struct srcline_frame *f)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Files *files;
+	Dwarf_Word file = 0, line = 0;
+	size_t nfiles;
+
+	f->file = NULL;
+	f->line = 0;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &file) == 0 &&
+	    dwarf_getsrcfiles(cudie, &files, &nfiles) == 0 && file < nfiles)
+		f->file = dwarf_filesrc(files, file, NULL, NULL);
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &line) == 0)
+		f->line = (int)line;
+}
+
+/*
+ * The function scope enclosing die in the DIE tree: for a concrete
+ * inlined instance, the function it was inlined into. (dwarf_getscopes
+ * continues from an inlined instance into its abstract origin's scopes,
+ * so the callers are found through the tree instead.)
+ */
+static bool enclosing_function(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die(die, &scopes);
+	bool found = false;
+
+	for (int i = 1; i < n && !found; i++) {
+		if (is_function(&scopes[i])) {
+			*out = scopes[i];
+			found = true;
+		}
+	}
+	free(scopes);
+	return found;
+}
+
+int srcline__lookup(struct srcline *sl, uint64_t vaddr, struct srcline_frame *frames, int max)
+{
+	Dwarf_Die cudie, fn, *scopes = NULL;
+	struct srcline_frame loc = {};
+	bool have_fn = false;
+	Dwarf_Line *line;
+	int nscopes, n = 0;
+
+	if (!sl || max <= 0 || !find_cu(sl, vaddr, &cudie))
+		return -ENOENT;
+	line = dwarf_getsrc_die(&cudie, vaddr);
+	if (line) {
+		loc.file = dwarf_linesrc(line, NULL, NULL);
+		if (dwarf_lineno(line, &loc.line))
+			loc.line = 0;
+	}
+	/* the innermost function scope: where the code is after inlining */
+	nscopes = dwarf_getscopes(&cudie, vaddr, &scopes);
+	for (int i = 0; i < nscopes && !have_fn; i++) {
+		if (is_function(&scopes[i])) {
+			fn = scopes[i];
+			have_fn = true;
+		}
+	}
+	free(scopes);
+	/* then outwards, one frame per function it was inlined into */
+	while (have_fn && n < max) {
+		frames[n] = loc;
+		frames[n].name = scope_name(&fn);
+		n++;
+		if (dwarf_tag(&fn) != DW_TAG_inlined_subroutine)
+			break;	/* the out-of-line function: its callers are real frames */
+		call_site(&cudie, &fn, &loc);
+		have_fn = enclosing_function(&fn, &fn);
+	}
+	if (!n && loc.file) {
+		frames[0] = loc;	/* a line but no function scope (assembly) */
+		n = 1;
+	}
+	return n ? n : -ENOENT;
+}

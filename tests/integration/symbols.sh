@@ -1,0 +1,251 @@
+#!/bin/sh
+# symbols.sh - end-to-end checks of where user symbols come from: run
+# ./profile as root against workloads whose symbols are somewhere other
+# than a plain unstripped file, and check the function names it prints.
+#
+#   a binary in a mount namespace, at a path the host does not have
+#   a shared library deleted while its process runs
+#   a stripped binary with its debug file found by .gnu_debuglink
+#   a stripped binary with its debug file found by build-id (--debug-dir)
+#   a stripped binary with MiniDebugInfo (.gnu_debugdata)
+#   a stripped binary with no debug info: printed as [its-name]
+#   JIT code in anonymous memory named by /tmp/perf-PID.map
+#   C++ names, demangled (and not, with --no-demangle)
+#   source lines with --lines
+#
+# Needs root (BPF, perf events, unshare -m); builds its workloads with
+# clang into a temporary directory. The last line is "symbols: N passed,
+# N failed"; the exit status is non-zero when any failed.
+set -u
+
+cd "$(dirname "$0")/../.." || exit 1
+PROFILE=./profile
+SRC=tests/integration/symbols
+TMP=$(mktemp -d /tmp/profile-symbols.XXXXXX)
+CFLAGS="-O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
+PIDS=""
+passed=0
+failed=0
+
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	umount "$TMP/nsmnt" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "symbols: must run as root (BPF, perf events, mount namespaces); not skipping" >&2
+	echo "symbols: 0 passed, 1 failed"
+	exit 1
+fi
+if [ ! -x "$PROFILE" ]; then
+	echo "symbols: no $PROFILE: run make first" >&2
+	echo "symbols: 0 passed, 1 failed"
+	exit 1
+fi
+
+fail() {
+	echo "  FAIL: $*"
+	return 1
+}
+
+run_test() {
+	name=$1
+	shift
+	echo "test: $name"
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "  ok"
+	else
+		failed=$((failed + 1))
+	fi
+}
+
+# start CMD...: run it in the background, its pid in $LAST
+start() {
+	"$@" &
+	LAST=$!
+	PIDS="$PIDS $LAST"
+}
+
+stop() {
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# profile_pid PID NAME [OPTION...]: profile PID for 2 s into $TMP/NAME.folded
+profile_pid() {
+	pid=$1
+	out=$TMP/$2
+	shift 2
+	$PROFILE "$@" -f -p "$pid" 2 > "$out.folded" 2> "$out.err" ||
+		fail "profile exited $?: $(cat "$out.err")" || return 1
+	[ -s "$out.folded" ] || fail "no samples: $(cat "$out.err")" || return 1
+}
+
+# has_frame NAME FILE: NAME is a whole frame of some folded stack
+has_frame() {
+	grep -qF -e ";$1;" -e ";$1 " "$2" ||
+		fail "no frame '$1' in: $(head -c 600 "$2")"
+}
+
+# has_no_frame NAME FILE
+has_no_frame() {
+	! grep -qF -e ";$1;" -e ";$1 " "$2" || fail "frame '$1' should not be there"
+}
+
+# build_spin OUT HOT CALLER: spin.c with its own function names
+build_spin() {
+	clang $CFLAGS -DHOT="$2" -DCALLER="$3" "$SRC/spin.c" -o "$1"
+}
+
+# debug_split FULL STRIPPED DEBUG: the debug part of FULL into DEBUG, FULL stripped into STRIPPED
+debug_split() {
+	objcopy --only-keep-debug "$1" "$3" && strip -o "$2" "$1"
+}
+
+build_id_of() {
+	readelf -n "$1" | awk '/Build ID:/ { print $3 }'
+}
+
+# --- tests -------------------------------------------------------------------
+
+# The binary exists only on a tmpfs mounted inside the process's own mount
+# namespace: the host has an empty directory at that path.
+t_mount_namespace() {
+	build_spin "$TMP/ns_spin" ns_only_hot ns_only_caller || return 1
+	mkdir -p "$TMP/nsmnt"
+	start unshare -m --propagation private sh -c \
+		"mount -t tmpfs tmpfs '$TMP/nsmnt' && cp '$TMP/ns_spin' '$TMP/nsmnt/ns_only_spin' && exec '$TMP/nsmnt/ns_only_spin' 8"
+	sleep 0.5
+	[ ! -e "$TMP/nsmnt/ns_only_spin" ] || fail "the binary is visible on the host" || return 1
+	grep -q "$TMP/nsmnt/ns_only_spin" "/proc/$LAST/maps" 2>/dev/null ||
+		fail "workload not running from the namespace's path" || return 1
+	rm -f "$TMP/ns_spin"	# nothing on the host has its symbols
+	profile_pid "$LAST" ns || return 1
+	stop "$LAST"
+	has_frame ns_only_hot "$TMP/ns.folded" && has_frame ns_only_caller "$TMP/ns.folded"
+}
+
+t_deleted_library() {
+	mkdir -p "$TMP/libdel"
+	clang $CFLAGS -fPIC -shared "$SRC/libspin.c" -o "$TMP/libdel/libspin.so" &&
+		clang $CFLAGS "$SRC/spin_lib.c" -L"$TMP/libdel" -lspin -Wl,-rpath,"$TMP/libdel" \
+			-o "$TMP/spin_lib" || return 1
+	start "$TMP/spin_lib" 8
+	sleep 0.3
+	rm -f "$TMP/libdel/libspin.so"
+	grep -q "libspin.so (deleted)" "/proc/$LAST/maps" || fail "library not deleted" || return 1
+	profile_pid "$LAST" deleted || return 1
+	stop "$LAST"
+	has_frame lib_deleted_hot "$TMP/deleted.folded"
+}
+
+t_debuglink() {
+	build_spin "$TMP/dl_full" debuglink_hot debuglink_caller &&
+		debug_split "$TMP/dl_full" "$TMP/dl_stripped" "$TMP/dl_spin.debug" &&
+		objcopy --add-gnu-debuglink="$TMP/dl_spin.debug" "$TMP/dl_stripped" "$TMP/dl_spin" &&
+		chmod +x "$TMP/dl_spin" && rm -f "$TMP/dl_full" "$TMP/dl_stripped" || return 1
+	nm "$TMP/dl_spin" 2>/dev/null | grep -q debuglink_hot && fail "not stripped" && return 1
+	start "$TMP/dl_spin" 8
+	sleep 0.3
+	profile_pid "$LAST" debuglink || return 1
+	stop "$LAST"
+	has_frame debuglink_hot "$TMP/debuglink.folded" &&
+		has_frame debuglink_caller "$TMP/debuglink.folded"
+}
+
+t_build_id() {
+	build_spin "$TMP/bid_full" buildid_hot buildid_caller || return 1
+	id=$(build_id_of "$TMP/bid_full")
+	[ -n "$id" ] || fail "no build-id" || return 1
+	dir=$TMP/debugroot/.build-id/$(echo "$id" | cut -c1-2)
+	mkdir -p "$dir"
+	debug_split "$TMP/bid_full" "$TMP/bid_spin" "$dir/$(echo "$id" | cut -c3-).debug" || return 1
+	rm -f "$TMP/bid_full"
+	start "$TMP/bid_spin" 8
+	sleep 0.3
+	profile_pid "$LAST" buildid --debug-dir "$TMP/debugroot" || return 1
+	stop "$LAST"
+	has_frame buildid_hot "$TMP/buildid.folded" &&
+		has_frame buildid_caller "$TMP/buildid.folded"
+}
+
+t_minidebuginfo() {
+	build_spin "$TMP/mdi_full" minidebug_hot minidebug_caller &&
+		sh tests/fixtures/minidebuginfo.sh "$TMP/mdi_full" "$TMP/mdi_spin" &&
+		chmod +x "$TMP/mdi_spin" && rm -f "$TMP/mdi_full" || return 1
+	readelf -SW "$TMP/mdi_spin" | grep -q gnu_debugdata || fail "no .gnu_debugdata" || return 1
+	start "$TMP/mdi_spin" 8
+	sleep 0.3
+	profile_pid "$LAST" minidebug || return 1
+	stop "$LAST"
+	has_frame minidebug_hot "$TMP/minidebug.folded" &&
+		has_frame minidebug_caller "$TMP/minidebug.folded"
+}
+
+# Stripped with nothing to find: the frames name the file instead.
+t_stripped_names_the_file() {
+	build_spin "$TMP/nodbg_full" nodebug_hot nodebug_caller &&
+		strip -o "$TMP/nodebug_spin" "$TMP/nodbg_full" && rm -f "$TMP/nodbg_full" || return 1
+	start "$TMP/nodebug_spin" 8
+	sleep 0.3
+	profile_pid "$LAST" nodebug || return 1
+	stop "$LAST"
+	has_no_frame nodebug_hot "$TMP/nodebug.folded" &&
+		has_frame "[nodebug_spin]" "$TMP/nodebug.folded"
+}
+
+t_jit_perf_map() {
+	clang $CFLAGS "$SRC/jit.c" -o "$TMP/jit" || return 1
+	start sh -c "exec '$TMP/jit' 8 > '$TMP/jit.out'"
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		grep -q ready "$TMP/jit.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	[ -s "/tmp/perf-$LAST.map" ] || fail "no /tmp/perf-$LAST.map" || return 1
+	profile_pid "$LAST" jit || return 1
+	stop "$LAST"
+	rm -f "/tmp/perf-$LAST.map"
+	has_frame jit_compiled_spin "$TMP/jit.folded" && has_frame main "$TMP/jit.folded"
+}
+
+t_cxx_demangled() {
+	clang++ $CFLAGS "$SRC/cxx.cc" -o "$TMP/cxx_spin" || return 1
+	start "$TMP/cxx_spin" 8
+	sleep 0.3
+	profile_pid "$LAST" cxx || return 1
+	profile_pid "$LAST" cxx_raw --no-demangle || return 1
+	stop "$LAST"
+	has_frame "app::engine::Worker<long>::crunch(unsigned long) const" "$TMP/cxx.folded" &&
+		has_frame "app::engine::run_batch(app::engine::Worker<long> const&)" "$TMP/cxx.folded" &&
+		has_frame "_ZNK3app6engine6WorkerIlE6crunchEm" "$TMP/cxx_raw.folded"
+}
+
+# --lines: the leaf at some line of its loop, the caller at the line of its call.
+t_lines() {
+	build_spin "$TMP/lines_spin" lines_hot lines_caller || return 1
+	call_line=$(grep -n 'return HOT(1000000);' "$SRC/spin.c" | cut -d: -f1)
+	start "$TMP/lines_spin" 8
+	sleep 0.3
+	profile_pid "$LAST" lines --lines || return 1
+	stop "$LAST"
+	grep -qE ';lines_hot \(spin\.c:[0-9]+\)( |;)' "$TMP/lines.folded" ||
+		fail "no 'lines_hot (spin.c:N)' in: $(head -c 600 "$TMP/lines.folded")" || return 1
+	has_frame "lines_caller (spin.c:$call_line)" "$TMP/lines.folded"
+}
+
+run_test "binary in another mount namespace" t_mount_namespace
+run_test "library deleted while running" t_deleted_library
+run_test "stripped, debug file by .gnu_debuglink" t_debuglink
+run_test "stripped, debug file by build-id (--debug-dir)" t_build_id
+run_test "stripped, MiniDebugInfo" t_minidebuginfo
+run_test "stripped without debug info: frames name the file" t_stripped_names_the_file
+run_test "JIT code named by /tmp/perf-PID.map" t_jit_perf_map
+run_test "C++ names demangled" t_cxx_demangled
+run_test "source lines (--lines)" t_lines
+
+echo "symbols: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_usyms_sources.c - where usyms finds a process's symbols, on a fake
+ * /proc: a container's own files and debug files, deleted files through
+ * map_files, separate debug files by --debug-dir, JIT perf maps for
+ * anonymous memory, tables shared by build-id; and the labels and counts
+ * of what stays unresolved, with the reason.
+ */
+#include "sym_fixtures.h"
+#include "usyms.h"
+
+#define BIAS 0x7f2000000000ULL
+#define JIT_START 0x7f3000000000ULL
+
+static char *tmp, *proc_root;
+
+static void setup(void)
+{
+	tmp = make_tmpdir();
+	proc_root = path_in(tmp, "proc/x");
+	proc_root[strlen(proc_root) - 2] = '\0';
+}
+
+static void teardown(void)
+{
+	free(proc_root);
+	rm_rf(tmp);
+}
+
+TestSuite(usyms_sources, .init = setup, .fini = teardown);
+
+static const char *const no_dirs[] = { "/nonexistent/debug" };
+
+static struct usyms *new_usyms(const char *const *dirs, size_t nr)
+{
+	struct usyms_opts opts = {
+		.proc_root = proc_root,
+		.debug_dirs = dirs,
+		.nr_debug_dirs = nr,
+		.demangle = true,
+	};
+	struct usyms *u = usyms__new_opts(&opts);
+
+	cr_assert_not_null(u);
+	return u;
+}
+
+static uint64_t addr_of(const char *oracle, const char *name)
+{
+	uint64_t addr, size;
+
+	nm_symbol(oracle, name, &addr, &size);
+	return addr;
+}
+
+static void assert_resolves(struct usyms *u, pid_t pid, uint64_t addr, const char *name)
+{
+	struct usym sym;
+	int err = usyms__resolve(u, pid, addr, &sym);
+
+	cr_assert_eq(err, 0, "%#" PRIx64 " (want %s): reason '%s'", addr, name,
+		     usym_reason__str(sym.reason));
+	cr_assert_str_eq(sym.name, name);
+	cr_assert_eq(sym.reason, USYM_RESOLVED);
+}
+
+/* A fake process mapping path (as the process names it: shown) at BIAS. */
+static void map_one(int pid, const char *path, const char *shown, const char *root)
+{
+	char *maps = exec_mapping_line(path, BIAS, shown);
+
+	fake_process(proc_root, pid, maps, getuid(), pid, root);
+	free(maps);
+}
+
+Test(usyms_sources, debug_dir_option_finds_the_build_id_debug_file)
+{
+	const char *dirs[] = { FIXTURE_DEBUGROOT };
+	char *dbg = buildid_debug_file();
+	struct usyms *u = new_usyms(dirs, 1);
+
+	map_one(42, FIXTURE_BUILDID, NULL, NULL);
+	cr_assert_eq(usyms__add_pid(u, 42), 0);
+	assert_resolves(u, 42, BIAS + addr_of(dbg, "dbg_local") + 1, "dbg_local");
+	assert_resolves(u, 42, BIAS + addr_of(dbg, "dbg_global"), "dbg_global");
+	usyms__free(u);
+	free(dbg);
+}
+
+struct seen {
+	struct usyms_unresolved v[16];
+	size_t nr;
+};
+
+static int collect(const struct usyms_unresolved *e, void *ctx)
+{
+	struct seen *s = ctx;
+
+	cr_assert_lt(s->nr, ARRAY_SIZE(s->v));
+	s->v[s->nr++] = *e;
+	return 0;
+}
+
+Test(usyms_sources, stripped_without_debuginfo_is_labelled_and_counted)
+{
+	char *dbg = buildid_debug_file();
+	struct usyms *u = new_usyms(no_dirs, 1);
+	uint64_t local = BIAS + addr_of(dbg, "dbg_local");
+	struct seen seen = {};
+	struct usym sym;
+
+	map_one(42, FIXTURE_BUILDID, NULL, NULL);
+	cr_assert_eq(usyms__resolve_weighted(u, 42, local, 800, &sym), -ENOENT);
+	cr_assert_null(sym.name);
+	cr_assert_eq(sym.reason, USYM_NO_DEBUGINFO);
+	cr_assert_str_eq(sym.module, FIXTURE_BUILDID);
+	cr_assert_str_eq(sym.label, "[fixture_buildid]");
+	cr_assert_eq(usyms__resolve_weighted(u, 42, local + 1, 12, &sym), -ENOENT);
+	/* the exported function still resolves, and is not counted */
+	cr_assert_eq(usyms__resolve_weighted(u, 42, BIAS + addr_of(dbg, "dbg_global"), 5, &sym), 0);
+	cr_assert_str_eq(sym.label, "[fixture_buildid]");
+	cr_assert_eq(usyms__for_each_unresolved(u, collect, &seen), 0);
+	cr_assert_eq(seen.nr, 1);
+	cr_assert_str_eq(seen.v[0].module, FIXTURE_BUILDID);
+	cr_assert_eq(seen.v[0].reason, USYM_NO_DEBUGINFO);
+	cr_assert_eq(seen.v[0].count, 812);
+	cr_assert_str_eq(usym_reason__str(seen.v[0].reason), "stripped, no debuginfo found");
+	usyms__free(u);
+	free(dbg);
+}
+
+Test(usyms_sources, reasons_for_other_failures)
+{
+	struct usyms *u = new_usyms(no_dirs, 1);
+	char maps[512];
+	struct seen seen = {};
+	struct usym sym;
+
+	/* a file that cannot be opened: not there, no map_files */
+	snprintf(maps, sizeof(maps),
+		 "%llx-%llx r-xp 00000000 08:01 99999999    /nonexistent/lib/libgone.so.1\n",
+		 BIAS, BIAS + 0x10000);
+	fake_process(proc_root, 42, maps, getuid(), 42, NULL);
+	cr_assert_eq(usyms__resolve_weighted(u, 42, BIAS + 0x100, 3, &sym), -ENOENT);
+	cr_assert_eq(sym.reason, USYM_UNREADABLE);
+	cr_assert_str_eq(sym.label, "[libgone.so.1]");
+	/* outside every mapping */
+	cr_assert_eq(usyms__resolve_weighted(u, 42, 0x1000, 2, &sym), -ENOENT);
+	cr_assert_eq(sym.reason, USYM_NO_MAPPING);
+	cr_assert_null(sym.label);
+	/* a process that was never there */
+	cr_assert_eq(usyms__resolve_weighted(u, 4444, 0x1000, 7, &sym), -ENOENT);
+	cr_assert_eq(sym.reason, USYM_PROCESS_GONE);
+	cr_assert_null(sym.module);
+	/* highest count first */
+	cr_assert_eq(usyms__for_each_unresolved(u, collect, &seen), 0);
+	cr_assert_eq(seen.nr, 3);
+	cr_assert_eq(seen.v[0].reason, USYM_PROCESS_GONE);
+	cr_assert_eq(seen.v[0].count, 7);
+	cr_assert_null(seen.v[0].module);
+	cr_assert_eq(seen.v[1].reason, USYM_UNREADABLE);
+	cr_assert_str_eq(seen.v[1].module, "/nonexistent/lib/libgone.so.1");
+	cr_assert_eq(seen.v[2].reason, USYM_NO_MAPPING);
+	usyms__free(u);
+}
+
+static int stop_at_first(const struct usyms_unresolved *e, void *ctx)
+{
+	(void)e;
+	++*(int *)ctx;
+	return 42;
+}
+
+Test(usyms_sources, for_each_unresolved_stops_when_told)
+{
+	struct usyms *u = new_usyms(no_dirs, 1);
+	struct usym sym;
+	int calls = 0;
+
+	cr_assert_eq(usyms__for_each_unresolved(u, stop_at_first, &calls), 0);
+	cr_assert_eq(calls, 0, "called with nothing unresolved");
+	usyms__resolve(u, 4444, 0x1000, &sym);
+	usyms__resolve(u, 4445, 0x1000, &sym);
+	cr_assert_eq(usyms__for_each_unresolved(u, stop_at_first, &calls), 42);
+	cr_assert_eq(calls, 1);
+	usyms__free(u);
+}
+
+Test(usyms_sources, container_binary_at_a_path_we_do_not_have)
+{
+	char *root = path_in(tmp, "container/x"), *inside;
+	uint64_t alpha = addr_of(FIXTURE_PIE, "prog_alpha");
+	struct usyms *u = new_usyms(no_dirs, 1);
+	struct usym sym;
+	char *maps;
+
+	root[strlen(root) - 2] = '\0';
+	inside = path_in(root, "opt/app/only-in-container");
+	copy_file(FIXTURE_PIE, inside);
+	maps = exec_mapping_line(inside, BIAS, "/opt/app/only-in-container");
+	fake_process(proc_root, 42, maps, getuid(), 1, root);
+	cr_assert_eq(usyms__add_pid(u, 42), 0);
+	assert_resolves(u, 42, BIAS + alpha, "prog_alpha");
+	cr_assert_eq(usyms__resolve(u, 42, BIAS + alpha, &sym), 0);
+	cr_assert_str_eq(sym.module, "/opt/app/only-in-container");
+	cr_assert_str_eq(sym.label, "[only-in-container]");
+	usyms__free(u);
+	free(maps);
+	free(inside);
+	free(root);
+}
+
+Test(usyms_sources, container_debug_file_is_found_in_its_root)
+{
+	char *real = buildid_debug_file(), *root = path_in(tmp, "container/x"), *bin, *dbg, *rel;
+	const char *dirs[] = { "/usr/lib/debug" };
+	struct usyms *u = new_usyms(dirs, 1);
+	char *maps;
+
+	root[strlen(root) - 2] = '\0';
+	bin = path_in(root, "opt/app/bid");
+	copy_file(FIXTURE_BUILDID, bin);
+	cr_assert_neq(asprintf(&rel, "usr/lib/debug%s", real + strlen(FIXTURE_DEBUGROOT)), -1);
+	dbg = path_in(root, rel);
+	copy_file(real, dbg);
+	maps = exec_mapping_line(bin, BIAS, "/opt/app/bid");
+	fake_process(proc_root, 42, maps, getuid(), 1, root);
+	assert_resolves(u, 42, BIAS + addr_of(real, "dbg_local"), "dbg_local");
+	usyms__free(u);
+	free(maps);
+	free(real);
+	free(root);
+	free(bin);
+	free(dbg);
+	free(rel);
+}
+
+Test(usyms_sources, deleted_file_is_read_through_map_files)
+{
+	uint64_t beta = addr_of(FIXTURE_PIE, "prog_beta");
+	struct usyms *u = new_usyms(no_dirs, 1);
+	char *copy = path_in(tmp, "gone/prog"), *maps, *line_end, rel[128], *link;
+	unsigned long long start, end;
+
+	copy_file(FIXTURE_PIE, copy);
+	maps = exec_mapping_line(copy, BIAS, "/nonexistent/prog (deleted)");
+	cr_assert_eq(sscanf(maps, "%llx-%llx", &start, &end), 2);
+	line_end = strchr(maps, '\n');
+	cr_assert_not_null(line_end);
+	fake_process(proc_root, 42, maps, getuid(), 42, NULL);
+	/* the kernel keeps the deleted file reachable here */
+	snprintf(rel, sizeof(rel), "42/map_files/%llx-%llx", start, end);
+	link = path_in(proc_root, rel);
+	cr_assert_eq(symlink(copy, link), 0);
+	assert_resolves(u, 42, BIAS + beta + 3, "prog_beta");
+	usyms__free(u);
+	free(maps);
+	free(copy);
+	free(link);
+}
+
+Test(usyms_sources, jit_code_resolves_through_the_perf_map)
+{
+	struct usyms *u = new_usyms(no_dirs, 1);
+	char maps[256], *root = path_in(tmp, "jitroot/x"), *map;
+	struct seen seen = {};
+	struct usym sym;
+
+	root[strlen(root) - 2] = '\0';
+	snprintf(maps, sizeof(maps), "%llx-%llx r-xp 00000000 00:00 0 \n", JIT_START,
+		 JIT_START + 0x10000);
+	fake_process(proc_root, 42, maps, getuid(), 9, root);
+	map = write_in(root, "tmp/perf-9.map",
+		       "7f3000000100 80 jit_spin\n"
+		       "0x7f3000200000 0x40 LazyCompile:*later main.js:3\n");
+	cr_assert_eq(usyms__add_pid(u, 42), 0);
+	assert_resolves(u, 42, JIT_START + 0x140, "jit_spin");
+	cr_assert_eq(usyms__resolve(u, 42, JIT_START + 0x140, &sym), 0);
+	cr_assert_eq(sym.offset, 0x40);
+	cr_assert_null(sym.module);
+	/* code the JIT mapped after the maps were read */
+	assert_resolves(u, 42, 0x7f3000200010, "LazyCompile:*later main.js:3");
+	/* in the JIT region, but not in the map */
+	cr_assert_eq(usyms__resolve_weighted(u, 42, JIT_START + 0x1000, 4, &sym), -ENOENT);
+	cr_assert_eq(sym.reason, USYM_NO_SYMBOL);
+	cr_assert_eq(usyms__for_each_unresolved(u, collect, &seen), 0);
+	cr_assert_eq(seen.nr, 1);
+	cr_assert_str_eq(seen.v[0].module, "[anon]");
+	usyms__free(u);
+	free(map);
+	free(root);
+}
+
+Test(usyms_sources, jit_code_without_a_perf_map)
+{
+	struct usyms *u = new_usyms(no_dirs, 1);
+	char maps[256];
+	struct usym sym;
+
+	snprintf(maps, sizeof(maps), "%llx-%llx r-xp 00000000 00:00 0 \n", JIT_START,
+		 JIT_START + 0x10000);
+	fake_process(proc_root, 42, maps, getuid(), 42, NULL);
+	cr_assert_eq(usyms__resolve(u, 42, JIT_START + 0x140, &sym), -ENOENT);
+	cr_assert_eq(sym.reason, USYM_NO_PERFMAP);
+	cr_assert_null(sym.label, "anonymous memory has no file to name");
+	usyms__free(u);
+}
+
+Test(usyms_sources, copies_with_one_build_id_are_read_once)
+{
+	const char *dirs[] = { FIXTURE_DEBUGROOT };
+	char *dbg = buildid_debug_file();
+	struct usyms *u = new_usyms(dirs, 1);
+	char *a = path_in(tmp, "a/bid"), *b = path_in(tmp, "b/bid");
+
+	/* two files, two inodes, one build-id: a container's copy of a library */
+	copy_file(FIXTURE_BUILDID, a);
+	copy_file(FIXTURE_BUILDID, b);
+	map_one(42, a, NULL, NULL);
+	map_one(43, b, NULL, NULL);
+	cr_assert_eq(usyms__add_pid(u, 42), 0);
+	cr_assert_eq(usyms__add_pid(u, 43), 0);
+	cr_assert_eq(usyms__nr_files(u), 1);
+	assert_resolves(u, 43, BIAS + addr_of(dbg, "dbg_local"), "dbg_local");
+	usyms__free(u);
+	free(dbg);
+	free(a);
+	free(b);
+}
+
+Test(usyms_sources, files_are_read_when_the_pid_is_added)
+{
+	struct usyms *u = new_usyms(no_dirs, 1);
+	uint64_t alpha = addr_of(FIXTURE_PIE, "prog_alpha");
+	char *copy = path_in(tmp, "short/prog"), *pid_dir;
+
+	copy_file(FIXTURE_PIE, copy);
+	map_one(42, copy, NULL, NULL);
+	cr_assert_eq(usyms__add_pid(u, 42), 0);
+	cr_assert_eq(usyms__nr_files(u), 1, "not read at usyms__add_pid");
+	/* the process exits and its file goes away: what was read stays */
+	cr_assert_eq(unlink(copy), 0);
+	cr_assert_neq(asprintf(&pid_dir, "%s/42/root", proc_root), -1);
+	cr_assert_eq(unlink(pid_dir), 0);
+	assert_resolves(u, 42, BIAS + alpha, "prog_alpha");
+	usyms__free(u);
+	free(copy);
+	free(pid_dir);
+}
+
+Test(usyms_sources, many_processes_share_one_table)
+{
+	struct usyms *u = new_usyms(no_dirs, 1);
+	uint64_t alpha = addr_of(FIXTURE_PIE, "prog_alpha");
+
+	for (int pid = 100; pid < 400; pid++)
+		map_one(pid, FIXTURE_PIE, NULL, NULL);
+	for (int pid = 100; pid < 400; pid++)
+		cr_assert_eq(usyms__add_pid(u, pid), 0);
+	cr_assert_eq(usyms__nr_files(u), 1);
+	assert_resolves(u, 100, BIAS + alpha, "prog_alpha");
+	assert_resolves(u, 399, BIAS + alpha, "prog_alpha");
+	usyms__free(u);
+}
