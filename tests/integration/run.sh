@@ -5,55 +5,8 @@
 # They need root (CAP_BPF, CAP_PERFMON): without it they fail, never skip.
 set -u
 
-cd "$(dirname "$0")/../.." || exit 1
-PROFILE=${PROFILE:-./profile}
-W=build/workloads
-TMP=$(mktemp -d /tmp/profile-it.XXXXXX)
-PIDS=""
-passed=0
-failed=0
-
-cleanup() {
-	for p in $PIDS; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "integration: must run as root (BPF and perf events); not skipping" >&2
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-# start WORKLOAD [ARGS...]: run it in the background, its pid in $LAST
-start() {
-	"$@" &
-	LAST=$!
-	PIDS="$PIDS $LAST"
-}
-
-fail() {
-	echo "  FAIL: $*"
-	return 1
-}
-
-run_test() {
-	name=$1
-	shift
-	echo "test: $name"
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "  ok"
-	else
-		failed=$((failed + 1))
-	fi
-}
-
-# sum of counts of folded lines matching a regex
-sum_matching() {
-	awk -v re="$1" '$0 ~ re { n += $NF } END { print n + 0 }' "$2"
-}
+SUITE=integration
+. "$(dirname "$0")/lib.sh"
 
 # --- tests -------------------------------------------------------------------
 
@@ -418,5 +371,4 @@ run_test "bad input: one line, exit 2" t_bad_input
 run_test "--help and --version" t_help_and_version
 run_test "unprivileged: one line, exit 1" t_unprivileged
 
-echo "integration: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

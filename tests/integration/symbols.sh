@@ -18,61 +18,13 @@
 # N failed"; the exit status is non-zero when any failed.
 set -u
 
-cd "$(dirname "$0")/../.." || exit 1
-PROFILE=./profile
+SUITE=symbols
+. "$(dirname "$0")/lib.sh"
 SRC=tests/integration/symbols
-TMP=$(mktemp -d /tmp/profile-symbols.XXXXXX)
 CFLAGS="-O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
-PIDS=""
-passed=0
-failed=0
 
-cleanup() {
-	for p in $PIDS; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
+cleanup_extra() {
 	umount "$TMP/nsmnt" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "symbols: must run as root (BPF, perf events, mount namespaces); not skipping" >&2
-	echo "symbols: 0 passed, 1 failed"
-	exit 1
-fi
-if [ ! -x "$PROFILE" ]; then
-	echo "symbols: no $PROFILE: run make first" >&2
-	echo "symbols: 0 passed, 1 failed"
-	exit 1
-fi
-
-fail() {
-	echo "  FAIL: $*"
-	return 1
-}
-
-run_test() {
-	name=$1
-	shift
-	echo "test: $name"
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "  ok"
-	else
-		failed=$((failed + 1))
-	fi
-}
-
-# start CMD...: run it in the background, its pid in $LAST
-start() {
-	"$@" &
-	LAST=$!
-	PIDS="$PIDS $LAST"
-}
-
-stop() {
-	kill "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
 }
 
 # profile_pid PID NAME [OPTION...]: profile PID for 2 s into $TMP/NAME.folded
@@ -247,5 +199,4 @@ run_test "JIT code named by /tmp/perf-PID.map" t_jit_perf_map
 run_test "C++ names demangled" t_cxx_demangled
 run_test "source lines (--lines)" t_lines
 
-echo "symbols: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

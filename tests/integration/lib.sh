@@ -1,0 +1,70 @@
+# lib.sh - what the integration suites share; sourced after setting SUITE
+# (the name printed on the closing "SUITE: N passed, N failed" line).
+# They need root (BPF, perf events, mounts): without it they fail, never skip.
+
+cd "$(dirname "$0")/../.." || exit 1
+PROFILE=${PROFILE:-./profile}
+W=build/workloads
+TMP=$(mktemp -d "/tmp/profile-$SUITE.XXXXXX")
+PIDS=""
+passed=0
+failed=0
+
+# a suite may define cleanup_extra (unmounts and the like)
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	command -v cleanup_extra > /dev/null && cleanup_extra
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "$SUITE: must run as root (BPF, perf events); not skipping" >&2
+	echo "$SUITE: 0 passed, 1 failed"
+	exit 1
+fi
+if [ ! -x "$PROFILE" ]; then
+	echo "$SUITE: no $PROFILE: run make first" >&2
+	echo "$SUITE: 0 passed, 1 failed"
+	exit 1
+fi
+
+# start CMD...: run it in the background, its pid in $LAST
+start() {
+	"$@" &
+	LAST=$!
+	PIDS="$PIDS $LAST"
+}
+
+stop() {
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+fail() {
+	echo "  FAIL: $*"
+	return 1
+}
+
+run_test() {
+	name=$1
+	shift
+	echo "test: $name"
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "  ok"
+	else
+		failed=$((failed + 1))
+	fi
+}
+
+# sum of counts of folded lines matching a regex
+sum_matching() {
+	awk -v re="$1" '$0 ~ re { n += $NF } END { print n + 0 }' "$2"
+}
+
+finish() {
+	echo "$SUITE: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
