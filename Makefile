@@ -181,6 +181,8 @@ unit: $(OUTPUT)/unit_tests $(FIXTURES)
 
 integration: $(PROFILE_BIN) $(WORKLOADS)
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/run.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/symbols.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/faults.sh
 
 test: unit integration
 

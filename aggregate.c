@@ -106,8 +106,9 @@ static int same(const struct agg_entry *e, uint32_t pid, uint32_t tid, const cha
 	return e->pid == pid && e->tid == tid && !strncmp(e->comm, comm, AGG_COMM_LEN) &&
 	       e->kerr == k->err && e->uerr == u->err &&
 	       e->nr_kips == k->nr && e->nr_uips == u->nr &&
-	       !memcmp(e->ips, k->ips, k->nr * sizeof(*k->ips)) &&
-	       !memcmp(e->ips + k->nr, u->ips, u->nr * sizeof(*u->ips));
+	       /* ips is NULL when nr is 0: memcmp/memcpy must not see it */
+	       (!k->nr || !memcmp(e->ips, k->ips, k->nr * sizeof(*k->ips))) &&
+	       (!u->nr || !memcmp(e->ips + k->nr, u->ips, u->nr * sizeof(*u->ips)));
 }
 
 int agg__add(struct agg *a, uint32_t pid, uint32_t tid, const char *comm,
@@ -136,8 +137,10 @@ int agg__add(struct agg *a, uint32_t pid, uint32_t tid, const char *comm,
 	e->uerr = user->err;
 	e->nr_kips = kern->nr;
 	e->nr_uips = user->nr;
-	memcpy(e->ips, kern->ips, kern->nr * sizeof(e->ips[0]));
-	memcpy(e->ips + kern->nr, user->ips, user->nr * sizeof(e->ips[0]));
+	if (kern->nr)
+		memcpy(e->ips, kern->ips, kern->nr * sizeof(e->ips[0]));
+	if (user->nr)
+		memcpy(e->ips + kern->nr, user->ips, user->nr * sizeof(e->ips[0]));
 	e->next = *slot;
 	*slot = e;
 	a->nr++;
