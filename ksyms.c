@@ -149,29 +149,11 @@ static int ksym_cmp(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-struct ksyms *ksyms__load_buf(const char *buf, size_t len)
+/* Pool offsets become pointers (the pool no longer moves), then sort. */
+static int finish(struct ksyms *ks)
 {
-	const char *p = buf, *end = buf + len;
-	uintptr_t last_mod_off = POOL_NONE;
-	struct ksyms *ks;
-	int err = 0;
-
-	ks = calloc(1, sizeof(*ks));
-	if (!ks)
-		return NULL;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		err = parse_line(ks, p, l, &last_mod_off);
-		if (err)
-			goto fail;
-		p += l + 1;
-	}
-	if (!ks->nr) {
-		err = -ENOENT;
-		goto fail;
-	}
+	if (!ks->nr)
+		return -ENOENT;
 	for (size_t i = 0; i < ks->nr; i++) {
 		uintptr_t n = (uintptr_t)ks->syms[i].name;
 		uintptr_t m = (uintptr_t)ks->syms[i].module;
@@ -182,61 +164,73 @@ struct ksyms *ksyms__load_buf(const char *buf, size_t len)
 		ks->syms[i].module = m == POOL_NONE ? NULL : ks->pool + m;
 	}
 	qsort(ks->syms, ks->nr, sizeof(*ks->syms), ksym_cmp);
-	return ks;
-fail:
-	ksyms__free(ks);
-	errno = -err;
-	return NULL;
+	return 0;
 }
 
+struct ksyms *ksyms__load_buf(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	uintptr_t last_mod_off = POOL_NONE;
+	struct ksyms *ks;
+	int err = 0;
+
+	ks = calloc(1, sizeof(*ks));
+	if (!ks)
+		return NULL;
+	while (p < end && !err) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		err = parse_line(ks, p, l, &last_mod_off);
+		p += l + 1;
+	}
+	if (!err)
+		err = finish(ks);
+	if (err) {
+		ksyms__free(ks);
+		errno = -err;
+		return NULL;
+	}
+	return ks;
+}
+
+/* Line by line: /proc/kallsyms is megabytes; never hold it whole. */
 struct ksyms *ksyms__load_file(const char *path)
 {
-	size_t len = 0, cap = 1 << 20;
+	uintptr_t last_mod_off = POOL_NONE;
 	struct ksyms *ks;
-	char *buf, *nb;
+	size_t cap = 0;
+	char *line = NULL;
+	ssize_t n;
 	FILE *f;
-	int err;
+	int err = 0;
 
 	f = fopen(path, "re");
 	if (!f)
 		return NULL;
-	buf = malloc(cap);
-	if (!buf)
-		goto nomem;
-	/* /proc files report size 0: read until EOF */
-	for (;;) {
-		size_t n;
-
-		if (len == cap) {
-			nb = realloc(buf, cap * 2);
-			if (!nb)
-				goto nomem;
-			buf = nb;
-			cap *= 2;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		err = EIO;
-		free(buf);
+	ks = calloc(1, sizeof(*ks));
+	if (!ks) {
 		fclose(f);
-		errno = err;
+		errno = ENOMEM;
 		return NULL;
 	}
+	while (!err && (n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			n--;
+		err = parse_line(ks, line, n, &last_mod_off);
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	free(line);
 	fclose(f);
-	ks = ksyms__load_buf(buf, len);
-	err = errno;
-	free(buf);
-	errno = err;
+	if (!err)
+		err = finish(ks);
+	if (err) {
+		ksyms__free(ks);
+		errno = -err;
+		return NULL;
+	}
 	return ks;
-nomem:
-	free(buf);
-	fclose(f);
-	errno = ENOMEM;
-	return NULL;
 }
 
 struct ksyms *ksyms__load(void)
