@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ksyms.h"
+#include "trace_helpers.h"
 
 struct ksyms {
 	struct ksym *syms;
@@ -61,15 +62,9 @@ static int parse_line(struct ksyms *ks, const char *line, size_t len,
 	char type;
 
 	for (; p < end && *p != ' '; p++, digits++) {
-		int c = *p, v;
+		int v = hex_digit_value(*p);
 
-		if (c >= '0' && c <= '9')
-			v = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v = c - 'A' + 10;
-		else
+		if (v < 0)
 			return 0;
 		if (digits >= (int)sizeof(addr) * 2)
 			return 0;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "perfmap.h"
+#include "trace_helpers.h"
 #include "rootfs.h"
 
 /* A JVM's map reaches tens of MB; past this we read the first part only. */
@@ -55,15 +56,9 @@ static bool parse_hex(const char **p, const char *end, uint64_t *v)
 		s += 2;
 	*v = 0;
 	for (; s < end; s++, digits++) {
-		int c = *s, d;
+		int d = hex_digit_value(*s);
 
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+		if (d < 0)
 			break;
 		if (digits >= 16)
 			return false;

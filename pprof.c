@@ -14,6 +14,7 @@
 
 #include "keymap.h"
 #include "pprof.h"
+#include "trace_helpers.h"
 #include "protobuf.h"
 
 enum {
@@ -94,24 +95,6 @@ struct pprof_builder {
 	struct key key;
 };
 
-/* Make room for index idx in an array of cap elements of size elem. */
-static int grow(void **arr, size_t *cap, size_t idx, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *p;
-
-	if (idx < *cap)
-		return 0;
-	while (n <= idx)
-		n *= 2;
-	p = realloc(*arr, n * elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
-
 static int builder__init(struct pprof_builder *b)
 {
 	size_t idx;
@@ -168,7 +151,7 @@ static int64_t builder__mapping(struct pprof_builder *b, const struct pf_frame *
 	if (ret < 0)
 		return -ENOMEM;
 	if (ret > 0) {
-		if (grow((void **)&b->map, &b->cap_map, idx, sizeof(*b->map)))
+		if (array_reserve((void **)&b->map, &b->cap_map, idx, sizeof(*b->map)))
 			return -ENOMEM;
 		if ((name = builder__str(b, file)) < 0)
 			return name;
@@ -208,7 +191,7 @@ static int64_t builder__function(struct pprof_builder *b, const struct pf_frame 
 	if (ret < 0)
 		return ret;
 	if (ret > 0) {
-		if (grow((void **)&b->func, &b->cap_func, idx, sizeof(*b->func)))
+		if (array_reserve((void **)&b->func, &b->cap_func, idx, sizeof(*b->func)))
 			return -ENOMEM;
 		if ((name = builder__str(b, f->name)) < 0 ||
 		    (filename = builder__str(b, file)) < 0)
@@ -241,7 +224,7 @@ static int64_t builder__location(struct pprof_builder *b, const struct pf_frame 
 	if (ret < 0)
 		return ret;
 	if (ret > 0) {
-		if (grow((void **)&b->loc, &b->cap_loc, idx, sizeof(*b->loc)))
+		if (array_reserve((void **)&b->loc, &b->cap_loc, idx, sizeof(*b->loc)))
 			return -ENOMEM;
 		/* the key buffer is reused below: it was copied into the map */
 		if ((mapping_id = builder__mapping(b, f)) < 0)
@@ -302,7 +285,7 @@ static int builder__sample(struct pprof_builder *b, const struct pf_profile *p,
 	size_t start;
 	int err;
 
-	if (s->nr_frames && grow((void **)&b->ids, &b->cap_ids, s->nr_frames - 1, sizeof(*b->ids)))
+	if (s->nr_frames && array_reserve((void **)&b->ids, &b->cap_ids, s->nr_frames - 1, sizeof(*b->ids)))
 		return -ENOMEM;
 	/* pf_sample is root first, pprof leaf first */
 	for (size_t i = 0; i < s->nr_frames; i++) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "proc_maps.h"
+#include "trace_helpers.h"
 
 #define DELETED_SUFFIX " (deleted)"
 
@@ -18,15 +19,9 @@ static const char *parse_hex(const char *p, uint64_t *out)
 	int n = 0;
 
 	for (;; p++, n++) {
-		int c = *p, d;
+		int d = hex_digit_value(*p);
 
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+		if (d < 0)
 			break;
 		if (n >= 16)
 			return NULL;

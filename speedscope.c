@@ -14,6 +14,7 @@
 #include "escape.h"
 #include "keymap.h"
 #include "speedscope.h"
+#include "trace_helpers.h"
 
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
 #define KERNEL_FILE "[kernel.kallsyms]"
@@ -65,23 +66,6 @@ static void out_json(struct ss_state *s, const char *str)
 		s->err = escape__json(s->f, str);
 }
 
-static int grow(void **arr, size_t *cap, size_t idx, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *p;
-
-	if (idx < *cap)
-		return 0;
-	while (n <= idx)
-		n *= 2;
-	p = realloc(*arr, n * elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
-
 static const char *frame_file(const struct pf_frame *f)
 {
 	if (f->module)
@@ -101,7 +85,7 @@ static int intern_frame(struct ss_state *s, const struct pf_frame *f, size_t *id
 	ret = keymap__intern(s->frames, s->key.buf, s->key.len, idx);
 	if (ret <= 0)
 		return ret;
-	if (grow((void **)&s->frame, &s->cap_frame, *idx, sizeof(*s->frame)))
+	if (array_reserve((void **)&s->frame, &s->cap_frame, *idx, sizeof(*s->frame)))
 		return -ENOMEM;
 	s->frame[*idx] = f;
 	return 0;
@@ -121,7 +105,7 @@ static int intern_group(struct ss_state *s, const struct pf_profile *p,
 	ret = keymap__intern(s->groups, s->key.buf, s->key.len, idx);
 	if (ret <= 0)
 		return ret;
-	if (grow((void **)&s->group, &s->cap_group, *idx, sizeof(*s->group)))
+	if (array_reserve((void **)&s->group, &s->cap_group, *idx, sizeof(*s->group)))
 		return -ENOMEM;
 	s->group[*idx] = (struct ss_group){
 		.comm = smp->comm ? smp->comm : "",

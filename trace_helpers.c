@@ -28,6 +28,34 @@ int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+int hex_digit_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int array_reserve(void **arr, size_t *cap, size_t idx, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+	void *p;
+
+	if (idx < *cap)
+		return 0;
+	while (n <= idx)
+		n *= 2;
+	p = realloc(*arr, n * elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
 static ssize_t read_small_file(const char *path, char *buf, size_t size)
 {
 	ssize_t n;

@@ -17,6 +17,16 @@
  */
 int parse_long(const char *s, long min, long max, long *out);
 
+/* The value of a hexadecimal digit, or -1. */
+int hex_digit_value(int c);
+
+/*
+ * Make room for element idx of *arr, an array of *cap elements of elem
+ * bytes, doubling its capacity (at least 64). Returns 0 or -ENOMEM; *arr
+ * is unchanged on failure.
+ */
+int array_reserve(void **arr, size_t *cap, size_t idx, size_t elem);
+
 /* Read one integer from a file such as /proc/sys/kernel/perf_event_max_stack. */
 int read_long_file(const char *path, long *out);
 
