@@ -40,24 +40,7 @@ static inline char *buildid_debug_file(void)
 static inline void nm_dynamic_symbol(const char *path, const char *name, uint64_t *addr,
 				     uint64_t *size)
 {
-	char cmd[4200], line[512], sym[256], type;
-	uint64_t a, s;
-	bool found = false;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "nm -D -S --defined-only '%s'", path);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p, "unable to run nm");
-	while (fgets(line, sizeof(line), p)) {
-		if (sscanf(line, "%" SCNx64 " %" SCNx64 " %c %255s", &a, &s, &type, sym) == 4 &&
-		    !strcmp(sym, name)) {
-			*addr = a;
-			*size = s;
-			found = true;
-		}
-	}
-	cr_assert_eq(pclose(p), 0, "nm -D failed on '%s'", path);
-	cr_assert(found, "nm -D: no symbol '%s' in '%s'", name, path);
+	nm_lookup(path, "-D", name, addr, size);
 }
 
 static inline void copy_file(const char *from, const char *to)

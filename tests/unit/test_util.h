@@ -125,15 +125,16 @@ static inline bool is_one_line(const char *s)
 	return nl && nl != s && nl[1] == '\0';
 }
 
-/* Address and size of a defined symbol, from nm. */
-static inline void nm_symbol(const char *path, const char *name, uint64_t *addr, uint64_t *size)
+/* Address and size of a defined symbol, from nm (flags: "" or "-D" for .dynsym). */
+static inline void nm_lookup(const char *path, const char *flags, const char *name,
+			     uint64_t *addr, uint64_t *size)
 {
 	char cmd[4200], line[512], sym[256], type;
 	uint64_t a, s;
 	bool found = false;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "nm -S --defined-only '%s'", path);
+	snprintf(cmd, sizeof(cmd), "nm %s -S --defined-only '%s'", flags, path);
 	p = popen(cmd, "r");
 	cr_assert_not_null(p, "unable to run nm");
 	while (fgets(line, sizeof(line), p)) {
@@ -144,8 +145,13 @@ static inline void nm_symbol(const char *path, const char *name, uint64_t *addr,
 			found = true;
 		}
 	}
-	cr_assert_eq(pclose(p), 0, "nm failed on '%s'", path);
-	cr_assert(found, "nm: no symbol '%s' in '%s'", name, path);
+	cr_assert_eq(pclose(p), 0, "nm %s failed on '%s'", flags, path);
+	cr_assert(found, "nm %s: no symbol '%s' in '%s'", flags, name, path);
+}
+
+static inline void nm_symbol(const char *path, const char *name, uint64_t *addr, uint64_t *size)
+{
+	nm_lookup(path, "", name, addr, size);
 }
 
 struct load_seg {
