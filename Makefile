@@ -69,7 +69,7 @@ SAN_RUN :=
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all deps clean test unit integration install bench
+.PHONY: all deps clean test unit integration install bench check
 
 all: $(PROFILE_BIN)
 
@@ -185,6 +185,10 @@ integration: $(PROFILE_BIN) $(WORKLOADS)
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/faults.sh
 
 test: unit integration
+
+# Everything CI runs: the tests, then fuzzing and the sanitizer build.
+check: test
+	sh tests/ci-extra.sh
 
 # profile vs perf and bpftrace on bench/workloads (root; QUICK=1 for a short run)
 bench: profile

@@ -316,9 +316,11 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 			break;
 		case 'h':
 			fputs(usage, out);
+			cli__release(env);
 			return CLI_DONE;
 		case OPT_VERSION:
 			fprintf(out, "profile %s\n", PROFILE_VERSION);
+			cli__release(env);
 			return CLI_DONE;
 		case ':':
 			fprintf(err, "profile: option '%s' requires an argument\n", argv[optind - 1]);

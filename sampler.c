@@ -362,7 +362,8 @@ static int take_overflow(struct sampler *s, const struct map_set *set)
 	}
 	for (size_t i = 0; i < s->nr_ovf; i++)
 		bpf_map_delete_elem(fd, &s->ovf[i].key);
-	qsort(s->ovf, s->nr_ovf, sizeof(*s->ovf), ovf_cmp);
+	if (s->nr_ovf)
+		qsort(s->ovf, s->nr_ovf, sizeof(*s->ovf), ovf_cmp);
 	return 0;
 }
 
