@@ -14,7 +14,6 @@
  * buffer so userspace can read its mappings while it is still alive.
  */
 #include "vmlinux.h"
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "profile.h"
@@ -78,6 +77,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, MAX_FILTER_IDS);
 	__type(key, __u32);
 	__type(value, __u8);
@@ -85,17 +85,22 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, MAX_FILTER_IDS);
 	__type(key, __u32);
 	__type(value, __u8);
 } tids SEC(".maps");
 
-/* Processes already announced: pid -> start time. */
+/*
+ * Processes already announced. Not an LRU (those are preallocated): when
+ * it is full, later processes are read when sampling ends instead.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 65536);
 	__type(key, __u32);
-	__type(value, __u64);
+	__type(value, __u8);
 } seen SEC(".maps");
 
 struct {
@@ -187,31 +192,30 @@ static __always_inline __s32 get_stack(void *ctx, void *stackmap, void *overflow
 	return id;
 }
 
-/* Tell userspace about a process the first time it is sampled. */
+/*
+ * Tell userspace about a process the first time it is sampled. No task
+ * fields are read: the program has no CO-RE relocations, so libbpf never
+ * parses the kernel's BTF (that alone would cost ~10 MiB and tens of ms).
+ */
 static __always_inline void announce(__u32 pid)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
+	static const __u8 yes = 1;
 	struct new_pid_event *e;
-	__u64 start, *known;
 
-	if (!BPF_CORE_READ(task, mm))
-		return;		/* a kernel thread: no mappings to read */
-	start = BPF_CORE_READ(task, group_leader, start_time);
-	known = bpf_map_lookup_elem(&seen, &pid);
-	if (known && *known == start)
+	if (bpf_map_lookup_elem(&seen, &pid))
 		return;
-	if (bpf_map_update_elem(&seen, &pid, &start, BPF_ANY))
-		return;
+	if (bpf_map_update_elem(&seen, &pid, &yes, BPF_NOEXIST))
+		return;		/* another CPU announces it */
 	e = bpf_ringbuf_reserve(&new_pids, sizeof(*e), 0);
 	if (!e) {
-		/* forget it, so the next sample tries again */
+		/* forget it, so the next new stack of it tries again */
 		bpf_map_delete_elem(&seen, &pid);
 		stat_inc(STAT_NEW_PID_LOST);
 		return;
 	}
 	e->pid = pid;
 	e->pad = 0;
-	e->start_time = start;
+	e->start_time = 0;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -233,9 +237,13 @@ static __always_inline void count(void *ctx, struct profile_key *key, void *coun
 		__sync_fetch_and_add(val, 1);
 		return;
 	}
-	/* a new key: the only time a new process can show up, so the check
-	 * costs nothing on the common path */
-	if (notify_new_pids && key->pid)
+	/*
+	 * A new key: the only time a new process can show up, so the check
+	 * costs nothing on the common path. Without a user stack (a kernel
+	 * thread) there are no mappings to read.
+	 */
+	if (notify_new_pids && key->pid &&
+	    (key->user_stack_id >= 0 || key->user_stack_id == STACK_ID_OVERFLOW))
 		announce(key->pid);
 	err = bpf_map_update_elem(counts, key, &one, BPF_NOEXIST);
 	if (err == -EEXIST) {

@@ -25,6 +25,7 @@
 #include "outfile.h"
 #include "report.h"
 #include "sampler.h"
+#include "trace_helpers.h"
 #include "usyms.h"
 
 #define EXIT_USAGE 2
@@ -391,16 +392,36 @@ static void report_losses(const struct run *run)
 			usyms__nr_files(run->usyms));
 }
 
-static int add_pid_of(const struct agg_entry *e, void *ctx)
+struct pid_list {
+	pid_t *pids;
+	size_t nr, cap;
+};
+
+static int note_pid(const struct agg_entry *e, void *ctx)
 {
-	if (e->nr_uips)
-		usyms__add_pid(ctx, e->pid);
+	struct pid_list *l = ctx;
+
+	if (!e->nr_uips)
+		return 0;
+	if (l->nr && l->pids[l->nr - 1] == (pid_t)e->pid)
+		return 0;	/* cheap filter; duplicates are removed below */
+	if (array_reserve((void **)&l->pids, &l->cap, l->nr, sizeof(*l->pids)))
+		return -ENOMEM;
+	l->pids[l->nr++] = e->pid;
 	return 0;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
 }
 
 /* After sampling: the last counts, then the mappings of every process seen. */
 static int collect(struct run *run)
 {
+	struct pid_list l = {};
 	int err;
 
 	sampler__consume_new_pids(run->sampler, on_new_pid, run->usyms);
@@ -409,8 +430,15 @@ static int collect(struct run *run)
 		fprintf(stderr, "profile: cannot read the BPF maps: %s\n", strerror(-err));
 		return err;
 	}
-	/* re-read the live ones: libraries loaded since they were first seen */
-	return agg__for_each(run->agg, add_pid_of, run->usyms);
+	/* re-read each live process once: libraries loaded since it was first seen */
+	err = agg__for_each(run->agg, note_pid, &l);
+	if (!err && l.nr)
+		qsort(l.pids, l.nr, sizeof(*l.pids), pid_cmp);
+	for (size_t i = 0; !err && i < l.nr; i++)
+		if (!i || l.pids[i] != l.pids[i - 1])
+			usyms__add_pid(run->usyms, l.pids[i]);
+	free(l.pids);
+	return err;
 }
 
 int main(int argc, char **argv)
@@ -468,6 +496,8 @@ int main(int argc, char **argv)
 	err = sampler__attach(run.sampler);
 	if (err)
 		goto cleanup;
+	if (!env.user_only)
+		report__prefetch_kernel_symbols(run.report);
 	print_header(&env, find_arg(argc, argv, "-p", "--pid"), find_arg(argc, argv, "-L", "--tid"));
 	run.start_ns = now_wall_ns();
 	run.interval_start_wall = run.start_ns / 1e9;

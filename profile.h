@@ -32,7 +32,7 @@ struct profile_key {
 struct new_pid_event {
 	__u32 pid;
 	__u32 pad;
-	__u64 start_time;	/* task start, tells a reused pid apart */
+	__u64 start_time;	/* reserved, 0 */
 };
 
 /* Indices into the per-CPU "stats" array. */

@@ -4,6 +4,7 @@
  * hand them to the writer of the chosen format.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@ struct report {
 	struct usyms *usyms;
 	struct ksyms *ksyms;
 	bool ksyms_tried;
+	pthread_t loader;	/* reading kallsyms while sampling runs */
+	bool loading;
+	int load_errno;
 	const char **kframes, **uframes;	/* scratch, max_stack_depth each */
 	const char **umodules;			/* module of each uframes[i], or NULL */
 };
@@ -49,6 +53,8 @@ void report__free(struct report *r)
 {
 	if (!r)
 		return;
+	if (r->loading)
+		pthread_join(r->loader, NULL);
 	ksyms__free(r->ksyms);
 	free(r->kframes);
 	free(r->uframes);
@@ -56,15 +62,40 @@ void report__free(struct report *r)
 	free(r);
 }
 
+static void *load_ksyms(void *arg)
+{
+	struct report *r = arg;
+
+	r->ksyms = ksyms__load();
+	r->load_errno = r->ksyms ? 0 : errno;
+	return NULL;
+}
+
+/*
+ * /proc/kallsyms takes the kernel ~50 ms to produce and us ~30 ms to parse:
+ * read it on a thread while sampling runs, so that printing need not wait.
+ */
+void report__prefetch_kernel_symbols(struct report *r)
+{
+	if (r->ksyms_tried || r->loading)
+		return;
+	r->loading = !pthread_create(&r->loader, NULL, load_ksyms, r);
+}
+
 static const struct ksym *find_ksym(struct report *r, uint64_t addr)
 {
 	if (!r->ksyms_tried) {
-		/* only loaded once a kernel frame is printed */
+		/* loaded once a kernel frame is printed, if not prefetched */
 		r->ksyms_tried = true;
-		r->ksyms = ksyms__load();
+		if (r->loading) {
+			pthread_join(r->loader, NULL);
+			r->loading = false;
+		} else {
+			load_ksyms(r);
+		}
 		if (!r->ksyms)
 			fprintf(stderr, "profile: cannot read /proc/kallsyms: %s; kernel frames stay [unknown]\n",
-				strerror(errno));
+				strerror(r->load_errno));
 	}
 	return ksyms__find(r->ksyms, addr);
 }

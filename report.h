@@ -28,6 +28,9 @@ struct report_meta {
 struct report *report__new(const struct profile_env *env, struct usyms *usyms);
 void report__free(struct report *r);
 
+/* Start reading kernel symbols in the background (when kernel stacks are sampled). */
+void report__prefetch_kernel_symbols(struct report *r);
+
 /*
  * Resolve and write. *printed gets the number of samples written.
  * Returns 0 or -errno; -EPIPE when the reader went away.

@@ -115,6 +115,9 @@ static struct profile_bpf *open_configured(struct sampler *s, bool prealloc)
 		if (prealloc) {
 			bpf_map__set_map_flags(s->sets[i].counts, 0);
 			bpf_map__set_map_flags(s->sets[i].overflow, 0);
+			bpf_map__set_map_flags(obj->maps.seen, 0);
+			bpf_map__set_map_flags(obj->maps.pids, 0);
+			bpf_map__set_map_flags(obj->maps.tids, 0);
 			/* preallocated, the overflow map costs its full size */
 			bpf_map__set_max_entries(s->sets[i].overflow, env->stack_storage_size / 4 + 1);
 		}

@@ -1,0 +1,98 @@
+# table.awk - bench/run.sh's raw runs (TSV, one line per run) -> one markdown
+# table, a row per workload, profiler and rate; each cell the median [min-max]
+# over the repetitions. Slowdown compares the workload's throughput per CPU
+# second it used (iterations / its own CPU time, which includes the time
+# interrupts and the BPF program took from it: no IRQ time accounting) with
+# the median of the unprofiled runs of the same batch (same workload and
+# repetition). Per CPU second rather than per wall second: other tasks that
+# share the workload's CPU change the latter, not the former.
+# Variables: workloads, profilers, rates (space-separated, the row order);
+# labels ("wl=label|...").
+function sort(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++) {
+		t = a[i]
+		for (j = i - 1; j >= 1 && a[j] > t; j--)
+			a[j + 1] = a[j]
+		a[j + 1] = t
+	}
+}
+function median(a, n) {
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function add(key, v) {
+	if (v == "")
+		return
+	vals[key, ++nv[key]] = v + 0
+}
+# cell(key, printf format): "med [min-max]", "n/a" when no run gave a value
+function cell(key, f,    n, i, a, s) {
+	n = nv[key]
+	if (!n)
+		return "n/a"
+	for (i = 1; i <= n; i++)
+		a[i] = vals[key, i]
+	sort(a, n)
+	s = sprintf(f, median(a, n))
+	if (n > 1 && sprintf(f, a[1]) != sprintf(f, a[n]))
+		s = s " [" sprintf(f, a[1]) "–" sprintf(f, a[n]) "]"
+	return s
+}
+NR == 1 { next }
+# pass 1 (the file is read once; rows are kept): baselines per batch
+{
+	row[NR] = $0
+	if ($3 == "base" && $5 == 1 && $7 > 0)
+		base[$1, $2, ++nb[$1, $2]] = $6 / $7
+}
+END {
+	for (k in nb) {
+		split(k, kk, SUBSEP)
+		n = nb[k]
+		for (i = 1; i <= n; i++)
+			b[i] = base[k, i]
+		sort(b, n)
+		bmed[k] = median(b, n)
+	}
+	for (r = 2; r <= NR; r++) {
+		split(row[r], f, "\t")
+		# a run that printed no sample at all failed, whatever its exit status
+		if (f[3] == "base" || f[5] != 1 || f[17] == "0")
+			continue
+		k = f[1] SUBSEP f[3] SUBSEP f[4]
+		if ((f[1], f[2]) in bmed && bmed[f[1], f[2]] > 0 && f[7] > 0)
+			add(k SUBSEP "slow", 100 * (1 - f[6] / f[7] / bmed[f[1], f[2]]))
+		if (f[9] > 0)
+			add(k SUBSEP "nsrun", f[8] / f[9])
+		add(k SUBSEP "cpu", f[11])
+		if (f[12] != "")
+			add(k SUBSEP "rss", f[12] / 1024)
+		add(k SUBSEP "end", f[13])
+		if (f[7] > 0 && f[14] != "")
+			add(k SUBSEP "kept", 100 * f[14] / (f[4] * f[7] / 1e6))
+		add(k SUBSEP "lost", f[15])
+		add(k SUBSEP "ovf", f[16])
+	}
+	nl = split(labels, lab, "|")
+	for (i = 1; i <= nl; i++)
+		if (index(lab[i], "="))
+			label[substr(lab[i], 1, index(lab[i], "=") - 1)] = substr(lab[i], index(lab[i], "=") + 1)
+	print "| workload | profiler | Hz | slowdown % | BPF ns/run | CPU s | max RSS MiB | end-of-run s | kept % | lost stacks |"
+	print "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+	nw = split(workloads, W, " ")
+	np = split(profilers, P, " ")
+	nr = split(rates, H, " ")
+	for (w = 1; w <= nw; w++)
+		for (p = 1; p <= np; p++)
+			for (h = 1; h <= nr; h++) {
+				k = W[w] SUBSEP P[p] SUBSEP H[h]
+				lost = cell(k SUBSEP "lost", "%.0f")
+				if (P[p] == "profile" && nv[k SUBSEP "ovf"])
+					lost = lost " (overflow map: " cell(k SUBSEP "ovf", "%.0f") ")"
+				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+					(W[w] in label ? label[W[w]] : W[w]), P[p], H[h],
+					cell(k SUBSEP "slow", "%.1f"),
+					P[p] == "perf" ? "—" : cell(k SUBSEP "nsrun", "%.0f"),
+					cell(k SUBSEP "cpu", "%.2f"), cell(k SUBSEP "rss", "%.1f"),
+					cell(k SUBSEP "end", "%.2f"), cell(k SUBSEP "kept", "%.1f"), lost
+			}
+}
