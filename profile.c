@@ -44,7 +44,6 @@ struct run {
 	double start, next_drain, next_interval, next_check;	/* CLOCK_MONOTONIC s */
 	double interval_start_wall;
 	uint64_t printed;
-	bool targets_gone;
 };
 
 static bool verbose;
@@ -256,8 +255,10 @@ static int emit_interval(struct run *run)
 	int err;
 
 	err = sampler__drain(run->sampler, run->agg);
-	if (err)
+	if (err) {
+		fprintf(stderr, "profile: cannot read the BPF maps: %s\n", strerror(-err));
 		return err;
+	}
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d_%H:%M:%S", &tm);
 	if (run->env->format == FORMAT_TEXT && !run->env->output)
@@ -309,7 +310,6 @@ static int run_loop(struct run *run)
 			for (size_t i = 0; i < env->nr_pids; i++)
 				usyms__add_pid(run->usyms, env->pids[i]);
 			if (all_targets_gone(env)) {
-				run->targets_gone = true;
 				if (!env->quiet)
 					fprintf(stderr, "profile: every target process exited; stopping\n");
 				return 0;
@@ -508,6 +508,8 @@ int main(int argc, char **argv)
 
 	err = run_loop(&run);
 	sampler__detach(run.sampler);	/* stop sampling: the maps are read as they are now */
+	if (err == -EPIPE)
+		err = 0;	/* an interval's reader went away (| head) */
 	if (err)
 		goto cleanup;
 	if (env.interval) {
