@@ -4,7 +4,7 @@
 # prints the exact command to run and fails.
 set -u
 
-PACKAGES="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config libcriterion-dev binutils liblzma-dev libiberty-dev xz-utils g++ elfutils libdw-dev golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev"
+PACKAGES="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config libcriterion-dev binutils liblzma-dev libiberty-dev xz-utils g++ elfutils libdw-dev golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium"
 
 missing=""
 for p in $PACKAGES; do

@@ -272,6 +272,29 @@ t_output_formats() {
 	grep -q '^hotspots;.*;hot_a [0-9]*$' "$TMP/p.folded" || fail "folded file" || return 1
 }
 
+# The SVG flame graph renders in a real browser: headless Chromium's
+# screenshot is mostly coloured frames, and its DOM has the hot functions.
+chromium_headless() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$TMP/chromium" "$@" 2>/dev/null
+}
+t_svg_renders() {
+	start $W/hotspots 30
+	sleep 0.3
+	$PROFILE -F 499 -p "$LAST" -o "$TMP/r.svg" 2 || fail "profile exited $?" || return 1
+	kill "$LAST"
+	chromium_headless --screenshot="$TMP/r.png" --window-size=1200,300 "file://$TMP/r.svg" > /dev/null
+	[ -s "$TMP/r.png" ] || fail "no screenshot" || return 1
+	ink=$(python3 tests/integration/tools/png_ink.py "$TMP/r.png")
+	echo "  $ink% of the screenshot is frames"
+	awk -v i="$ink" 'BEGIN { exit !(i > 5) }' || fail "screenshot nearly blank" || return 1
+	chromium_headless --dump-dom "file://$TMP/r.svg" > "$TMP/r.dom"
+	for h in hot_a hot_b hot_c; do
+		grep -q "$h" "$TMP/r.dom" || fail "$h not in the rendered DOM" || return 1
+	done
+}
+
 # A write that fails (full file system) is an error and leaves the previous
 # file as it was; no temporary file is left behind.
 t_output_atomic() {
@@ -365,6 +388,7 @@ run_test "tiny stack map: overflow map keeps every stack" t_stack_map_overflow
 run_test "short-lived processes keep their symbols" t_short_lived
 run_test "-i interval snapshots add up" t_interval
 run_test "-o in every format loads in its client" t_output_formats
+run_test "SVG flame graph renders in Chromium" t_svg_renders
 run_test "-o on a full disk keeps the previous file" t_output_atomic
 run_test "-q and one file per interval" t_quiet_interval_files
 run_test "bad input: one line, exit 2" t_bad_input
