@@ -69,13 +69,19 @@ SAN_RUN :=
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all deps clean test unit integration install bench check
+.PHONY: all deps deps-test clean test unit integration install bench check
 
 all: $(PROFILE_BIN)
 
 deps:
 ifneq ($(NO_DEPS),1)
-	$(Q)sh scripts/deps.sh
+	$(Q)sh scripts/deps.sh build
+endif
+
+# what the tests need on top (Criterion, binutils, go, chromium...)
+deps-test: deps
+ifneq ($(NO_DEPS),1)
+	$(Q)sh scripts/deps.sh test
 endif
 
 $(OUTPUT) $(OUTPUT)/unit $(OUTPUT)/fixtures build/workloads:
@@ -168,7 +174,8 @@ build/workloads/%: tests/workloads/%.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)$(CLANG) $(WORKLOAD_CFLAGS) $< -o $@
 
-$(OUTPUT)/unit/%.o: tests/unit/%.c | deps $(OUTPUT)/unit
+$(FIXTURES) $(WORKLOADS): | deps-test
+$(OUTPUT)/unit/%.o: tests/unit/%.c | deps-test $(OUTPUT)/unit
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Wno-unused-parameter $(DEPFLAGS) -DFIXTURE_DIR='"$(abspath $(OUTPUT)/fixtures)"' -c $< -o $@
 
@@ -179,7 +186,7 @@ $(OUTPUT)/unit_tests: $(UNIT_OBJS) $(OUTPUT)/libprofile.a
 unit: $(OUTPUT)/unit_tests $(FIXTURES)
 	$(SAN_RUN) $(OUTPUT)/unit_tests --jobs 2
 
-integration: $(PROFILE_BIN) $(WORKLOADS)
+integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/run.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/symbols.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/faults.sh
@@ -223,10 +230,10 @@ FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-
 
 $(FUZZ_OUT)/obj $(FUZZ_OUT)/harness:
 	$(Q)mkdir -p $@
-$(FUZZ_OUT)/obj/%.o: %.c | deps $(FUZZ_OUT)/obj
+$(FUZZ_OUT)/obj/%.o: %.c | deps-test $(FUZZ_OUT)/obj
 	$(call msg,CC-FUZZ,$@)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $(DEPFLAGS) -c $< -o $@
-$(FUZZ_OUT)/harness/%.o: tests/fuzz/%.c | deps $(FUZZ_OUT)/harness
+$(FUZZ_OUT)/harness/%.o: tests/fuzz/%.c | deps-test $(FUZZ_OUT)/harness
 	$(call msg,CC-FUZZ,$@)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $(DEPFLAGS) -c $< -o $@
 $(FUZZ_OUT)/libfuzzlib.a: $(FUZZ_LIB_OBJS)

@@ -1,10 +1,19 @@
 #!/bin/sh
-# deps.sh - make sure the Debian packages that build and test profile are
-# installed. As root it installs what is missing with apt-get; otherwise it
-# prints the exact command to run and fails.
+# deps.sh [build|test] - make sure the Debian packages that build profile
+# (and, with "test", run its tests) are installed. As root it installs what
+# is missing with apt-get; otherwise it prints the exact command to run and
+# fails.
 set -u
 
-PACKAGES="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config libcriterion-dev binutils liblzma-dev libiberty-dev xz-utils g++ elfutils libdw-dev golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium"
+BUILD_PACKAGES="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config liblzma-dev libiberty-dev libdw-dev"
+# what the tests, fixtures, fuzzers and output checks use on top
+TEST_PACKAGES="libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium"
+
+case "${1:-build}" in
+build) PACKAGES=$BUILD_PACKAGES ;;
+test) PACKAGES="$BUILD_PACKAGES $TEST_PACKAGES" ;;
+*) echo "usage: deps.sh [build|test]" >&2; exit 2 ;;
+esac
 
 missing=""
 for p in $PACKAGES; do
