@@ -111,8 +111,14 @@ static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
 }
 
 /* count: the stack's samples, so that unresolved frames are counted by weight */
-static void resolve_user(struct report *r, uint32_t pid, const uint64_t *ips, size_t n,
-			 uint64_t count)
+/*
+ * Name the user frames; returns how many to print. A return address that
+ * lies in no mapping at all cannot be real: the frame-pointer walk has
+ * left the stack (through code built without frame pointers) and what
+ * follows is garbage. The stack ends there, in one "[unknown]".
+ */
+static size_t resolve_user(struct report *r, uint32_t pid, const uint64_t *ips, size_t n,
+			   uint64_t count)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct usym sym;
@@ -128,7 +134,10 @@ static void resolve_user(struct report *r, uint32_t pid, const uint64_t *ips, si
 		else
 			r->uframes[i] = sym.label ? sym.label : UNKNOWN;
 		r->umodules[i] = sym.module;
+		if (i > 0 && !sym.name && sym.reason == USYM_NO_MAPPING)
+			return i + 1;
 	}
+	return n;
 }
 
 struct text_ctx {
@@ -155,10 +164,8 @@ static int add_text(const struct agg_entry *e, void *ctx)
 		rec.nr_kframes = e->nr_kips;
 		resolve_kernel(r, e->ips, e->nr_kips);
 	}
-	if (!e->uerr) {
-		rec.nr_uframes = e->nr_uips;
-		resolve_user(r, e->pid, e->ips + e->nr_kips, e->nr_uips, e->count);
-	}
+	if (!e->uerr)
+		rec.nr_uframes = resolve_user(r, e->pid, e->ips + e->nr_kips, e->nr_uips, e->count);
 	return stack_set__add(t->set, &rec);
 }
 
@@ -231,8 +238,9 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 		if (stack_missed(e->uerr)) {
 			f = marker(f, "[Missed User Stack]", false);
 		} else if (!e->uerr) {
-			resolve_user(r, e->pid, uips, e->nr_uips, e->count);
-			for (size_t i = e->nr_uips; i-- > 0; f++) {
+			size_t n = resolve_user(r, e->pid, uips, e->nr_uips, e->count);
+
+			for (size_t i = n; i-- > 0; f++) {
 				*f = (struct pf_frame){
 					.name = r->uframes[i],
 					.module = r->umodules[i],
