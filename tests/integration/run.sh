@@ -51,6 +51,18 @@ t_user_leaf_exact() {
 		fail "leaf frame wrong in too many samples" || return 1
 }
 
+# A frame pointer aimed at garbage (as code without frame pointers leaves
+# it): the stack ends at the first return address in no mapping.
+t_garbage_frames_cut() {
+	start $W/badfp 10
+	sleep 0.3
+	$PROFILE -U -F 199 -f -p "$LAST" 1 > "$TMP/bad.folded" 2>/dev/null || fail "profile exited $?" || return 1
+	kill "$LAST"
+	grep -q '^badfp;\[unknown\];bad_fp_spin [0-9]*$' "$TMP/bad.folded" ||
+		fail "want badfp;[unknown];bad_fp_spin: $(head -c 300 "$TMP/bad.folded")" || return 1
+	! grep -q '\[unknown\];\[unknown\]' "$TMP/bad.folded" || fail "garbage frames printed" || return 1
+}
+
 # -K: kernel frames only; the syscall workload shows its read path.
 t_kernel_only() {
 	start $W/syscalls 30
@@ -373,6 +385,7 @@ t_unprivileged() {
 
 run_test "5:3:2 ratio and main->run_round->hot_X order" t_ratio_and_stack_order
 run_test "user leaf frame exact" t_user_leaf_exact
+run_test "garbage frame chain cut at the first unmapped address" t_garbage_frames_cut
 run_test "-K shows kernel stacks only" t_kernel_only
 run_test "-U shows user stacks only" t_user_only
 run_test "default format, header, -d" t_default_format
