@@ -40,7 +40,7 @@ struct sampler {
 	struct profile_key *keys;
 	__u64 *vals;
 	size_t batch;
-	uint64_t *ips;		/* one stack, stack_depth entries */
+	uint64_t *kips, *uips;	/* a key's two stacks, stack_depth entries each */
 	/* the overflow map of the set being drained: stacks and a sorted index */
 	struct ovf_ref *ovf;
 	uint64_t *ovf_stacks;
@@ -179,8 +179,9 @@ struct sampler *sampler__load(const struct profile_env *env)
 	s->batch = 4096;
 	s->keys = calloc(s->batch, sizeof(*s->keys));
 	s->vals = calloc(s->batch, sizeof(*s->vals));
-	s->ips = calloc(env->max_stack_depth, sizeof(*s->ips));
-	if (!s->rb || !s->keys || !s->vals || !s->ips) {
+	s->kips = calloc(env->max_stack_depth, sizeof(*s->kips));
+	s->uips = calloc(env->max_stack_depth, sizeof(*s->uips));
+	if (!s->rb || !s->keys || !s->vals || !s->kips || !s->uips) {
 		fprintf(stderr, "profile: cannot set up the sampler: %s\n", strerror(errno ? errno : ENOMEM));
 		goto fail;
 	}
@@ -309,7 +310,8 @@ void sampler__free(struct sampler *s)
 	profile_bpf__destroy(s->obj);
 	free(s->keys);
 	free(s->vals);
-	free(s->ips);
+	free(s->kips);
+	free(s->uips);
 	free(s->ovf);
 	free(s->ovf_stacks);
 	free(s);
@@ -370,9 +372,9 @@ static int take_overflow(struct sampler *s, const struct map_set *set)
 	return 0;
 }
 
-/* The frames of one stack of a count key, leaf first. */
+/* The frames of one stack of a count key, leaf first; buf holds stack-map stacks. */
 static void read_stack(struct sampler *s, const struct map_set *set, __s32 id, __u64 ovf_key,
-		       struct agg_stack *out)
+		       uint64_t *buf, struct agg_stack *out)
 {
 	size_t depth = s->env->max_stack_depth, n = 0;
 	const uint64_t *ips = NULL;
@@ -385,8 +387,8 @@ static void read_stack(struct sampler *s, const struct map_set *set, __s32 id, _
 		r = bsearch(&k, s->ovf, s->nr_ovf, sizeof(*s->ovf), ovf_cmp);
 		if (r)
 			ips = s->ovf_stacks + r->idx * depth;
-	} else if (!bpf_map_lookup_elem(bpf_map__fd(set->stackmap), &id, s->ips)) {
-		ips = s->ips;
+	} else if (!bpf_map_lookup_elem(bpf_map__fd(set->stackmap), &id, buf)) {
+		ips = buf;
 	}
 	if (!ips) {
 		out->err = -ENOENT;	/* referenced but gone: shows as missed */
@@ -403,29 +405,16 @@ static int add_key(struct sampler *s, const struct map_set *set, const struct pr
 		   __u64 count, struct agg *agg)
 {
 	struct agg_stack kern = { .err = -EFAULT }, user = { .err = -EFAULT };
-	uint64_t *kcopy = NULL;
-	int err;
 
-	if (k->kern_stack_id >= 0 || k->kern_stack_id == STACK_ID_OVERFLOW) {
-		read_stack(s, set, k->kern_stack_id, k->kern_overflow, &kern);
-		if (kern.ips == s->ips) {
-			/* s->ips is reused for the user stack */
-			kcopy = malloc(kern.nr * sizeof(*kcopy) + 1);
-			if (!kcopy)
-				return -ENOMEM;
-			memcpy(kcopy, kern.ips, kern.nr * sizeof(*kcopy));
-			kern.ips = kcopy;
-		}
-	} else if (k->kern_stack_id != -1) {
+	if (k->kern_stack_id >= 0 || k->kern_stack_id == STACK_ID_OVERFLOW)
+		read_stack(s, set, k->kern_stack_id, k->kern_overflow, s->kips, &kern);
+	else if (k->kern_stack_id != -1)
 		kern.err = k->kern_stack_id;
-	}
 	if (k->user_stack_id >= 0 || k->user_stack_id == STACK_ID_OVERFLOW)
-		read_stack(s, set, k->user_stack_id, k->user_overflow, &user);
+		read_stack(s, set, k->user_stack_id, k->user_overflow, s->uips, &user);
 	else if (k->user_stack_id != -1)
 		user.err = k->user_stack_id;
-	err = agg__add(agg, k->pid, k->tid, k->comm, &kern, &user, count);
-	free(kcopy);
-	return err;
+	return agg__add(agg, k->pid, k->tid, k->comm, &kern, &user, count);
 }
 
 /* Delete every stack of a stack map. */
