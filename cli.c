@@ -233,10 +233,12 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 		case 'p':
 			if (parse_id_list("pid", optarg, &env->pids, &env->nr_pids, err))
 				goto usage;
+			env->pid_arg = optarg;
 			break;
 		case 'L':
 			if (parse_id_list("tid", optarg, &env->tids, &env->nr_tids, err))
 				goto usage;
+			env->tid_arg = optarg;
 			break;
 		case 'U': env->user_only = true; break;
 		case 'K': env->kernel_only = true; break;

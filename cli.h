@@ -31,6 +31,7 @@ struct profile_env {
 	size_t nr_pids;
 	pid_t *tids;		/* -L */
 	size_t nr_tids;
+	const char *pid_arg, *tid_arg;	/* -p/-L as given, for the header line */
 	int cpu;		/* -C, -1 for all */
 	bool user_only, kernel_only, include_idle;
 	bool delimited, annotations, folded, verbose;

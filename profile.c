@@ -79,17 +79,17 @@ static uint64_t now_wall_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static void print_header(const struct profile_env *env, const char *pid_arg, const char *tid_arg)
+static void print_header(const struct profile_env *env)
 {
 	const char *stacks = env->user_only ? "user" : env->kernel_only ? "kernel" : "user + kernel";
 	char who[256] = "all threads";
 
 	if (env->format != FORMAT_TEXT || env->quiet || env->output)
 		return;
-	if (pid_arg)
-		snprintf(who, sizeof(who), "PID %s", pid_arg);
-	else if (tid_arg)
-		snprintf(who, sizeof(who), "TID %s", tid_arg);
+	if (env->pid_arg)
+		snprintf(who, sizeof(who), "PID %s", env->pid_arg);
+	else if (env->tid_arg)
+		snprintf(who, sizeof(who), "TID %s", env->tid_arg);
 	if (env->period)
 		printf("Sampling at every %ld events of %s by %s stack", env->period, who, stacks);
 	else
@@ -99,22 +99,6 @@ static void print_header(const struct profile_env *env, const char *pid_arg, con
 	else
 		printf("... Hit Ctrl-C to end.\n");
 	fflush(stdout);
-}
-
-/* The -p/-L argument as given, for the header line. */
-static const char *find_arg(int argc, char **argv, const char *s, const char *l)
-{
-	for (int i = 1; i < argc; i++) {
-		size_t ll = strlen(l);
-
-		if (!strcmp(argv[i], s) || !strcmp(argv[i], l))
-			return i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strncmp(argv[i], s, 2) && argv[i][2])
-			return argv[i] + 2;
-		if (!strncmp(argv[i], l, ll) && argv[i][ll] == '=')
-			return argv[i] + ll + 1;
-	}
-	return NULL;
 }
 
 /* Gone, or a zombie: it will not run again. */
@@ -498,7 +482,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	if (!env.user_only)
 		report__prefetch_kernel_symbols(run.report);
-	print_header(&env, find_arg(argc, argv, "-p", "--pid"), find_arg(argc, argv, "-L", "--tid"));
+	print_header(&env);
 	run.start_ns = now_wall_ns();
 	run.interval_start_wall = run.start_ns / 1e9;
 	run.start = now_mono();
