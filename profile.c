@@ -422,6 +422,8 @@ static int collect(struct run *run)
 		if (!i || l.pids[i] != l.pids[i - 1])
 			usyms__add_pid(run->usyms, l.pids[i]);
 	free(l.pids);
+	if (err)
+		fprintf(stderr, "profile: cannot list the processes seen: %s\n", strerror(-err));
 	return err;
 }
 
