@@ -14,6 +14,7 @@ struct agg {
 	size_t nr_buckets;	/* power of two */
 	size_t nr;
 	uint64_t total;
+	uint64_t from_ns, to_ns;	/* agg__set_window() */
 };
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -23,14 +24,15 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h;
 }
 
-static uint64_t entry_hash(uint32_t pid, uint32_t tid, const char *comm,
-			   const struct agg_stack *k, const struct agg_stack *u)
+static uint64_t entry_hash(const struct agg_key *key, const struct agg_stack *k,
+			   const struct agg_stack *u)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
-	h = mix(h, (uint64_t)pid << 32 | tid);
-	for (int i = 0; i < AGG_COMM_LEN && comm[i]; i++)
-		h = mix(h, (unsigned char)comm[i]);
+	h = mix(h, (uint64_t)key->pid << 32 | key->tid);
+	h = mix(h, key->gen);
+	for (int i = 0; i < AGG_COMM_LEN && key->comm[i]; i++)
+		h = mix(h, (unsigned char)key->comm[i]);
 	h = mix(h, (uint64_t)(uint32_t)k->err << 32 | (uint32_t)u->err);
 	h = mix(h, (uint64_t)k->nr << 32 | u->nr);
 	for (uint32_t i = 0; i < k->nr; i++)
@@ -100,10 +102,11 @@ static void grow(struct agg *a)
 	a->nr_buckets = n;
 }
 
-static int same(const struct agg_entry *e, uint32_t pid, uint32_t tid, const char *comm,
-		const struct agg_stack *k, const struct agg_stack *u)
+static int same(const struct agg_entry *e, const struct agg_key *key, const struct agg_stack *k,
+		const struct agg_stack *u)
 {
-	return e->pid == pid && e->tid == tid && !strncmp(e->comm, comm, AGG_COMM_LEN) &&
+	return e->pid == key->pid && e->tid == key->tid && e->gen == key->gen &&
+	       !strncmp(e->comm, key->comm, AGG_COMM_LEN) &&
 	       e->kerr == k->err && e->uerr == u->err &&
 	       e->nr_kips == k->nr && e->nr_uips == u->nr &&
 	       /* ips is NULL when nr is 0: memcmp/memcpy must not see it */
@@ -111,16 +114,26 @@ static int same(const struct agg_entry *e, uint32_t pid, uint32_t tid, const cha
 	       (!u->nr || !memcmp(e->ips + k->nr, u->ips, u->nr * sizeof(*u->ips)));
 }
 
-int agg__add(struct agg *a, uint32_t pid, uint32_t tid, const char *comm,
-	     const struct agg_stack *kern, const struct agg_stack *user, uint64_t count)
+void agg__set_window(struct agg *a, uint64_t from_ns, uint64_t to_ns)
 {
-	uint64_t h = entry_hash(pid, tid, comm, kern, user);
+	a->from_ns = from_ns;
+	a->to_ns = to_ns;
+}
+
+int agg__add(struct agg *a, const struct agg_key *key, const struct agg_stack *kern,
+	     const struct agg_stack *user, uint64_t count)
+{
+	uint64_t h = entry_hash(key, kern, user);
 	struct agg_entry **slot = &a->buckets[h & (a->nr_buckets - 1)], *e;
 
 	for (e = *slot; e; e = e->next) {
-		if (e->hash == h && same(e, pid, tid, comm, kern, user)) {
+		if (e->hash == h && same(e, key, kern, user)) {
 			e->count += count;
 			a->total += count;
+			if (a->from_ns < e->t_first)
+				e->t_first = a->from_ns;
+			if (a->to_ns > e->t_last)
+				e->t_last = a->to_ns;
 			return 0;
 		}
 	}
@@ -129,9 +142,12 @@ int agg__add(struct agg *a, uint32_t pid, uint32_t tid, const char *comm,
 		return -ENOMEM;
 	e->hash = h;
 	e->count = count;
-	e->pid = pid;
-	e->tid = tid;
-	strncpy(e->comm, comm, AGG_COMM_LEN - 1);
+	e->pid = key->pid;
+	e->tid = key->tid;
+	e->gen = key->gen;
+	e->t_first = a->from_ns;
+	e->t_last = a->to_ns;
+	strncpy(e->comm, key->comm, AGG_COMM_LEN - 1);
 	e->comm[AGG_COMM_LEN - 1] = '\0';
 	e->kerr = kern->err;
 	e->uerr = user->err;

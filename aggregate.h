@@ -2,7 +2,7 @@
 /*
  * aggregate.h - raw (unresolved) stacks counted in userspace: what the BPF
  * maps held, drained periodically so the maps can be cleared, merged by
- * (pid, tid, comm, kernel frames, user frames).
+ * (pid, tid, generation, comm, kernel frames, user frames).
  */
 #ifndef AGGREGATE_H
 #define AGGREGATE_H
@@ -17,7 +17,10 @@ struct agg_entry {
 	uint64_t hash;
 	uint64_t count;
 	uint32_t pid, tid;
+	uint32_t gen;		/* generation of pid's mappings (profile.h); 0: unknown */
 	char comm[AGG_COMM_LEN];
+	/* CLOCK_MONOTONIC ns: the samples were taken between these two */
+	uint64_t t_first, t_last;
 	int kerr, uerr;		/* 0: frames below are the stack; else -errno (see stack_fmt.h) */
 	uint32_t nr_kips, nr_uips;
 	uint64_t ips[];		/* nr_kips kernel addresses, then nr_uips user; leaf first */
@@ -36,9 +39,21 @@ struct agg_stack {
 	uint32_t nr;
 };
 
+/* Who a stack was sampled in. */
+struct agg_key {
+	uint32_t pid, tid, gen;
+	const char *comm;
+};
+
+/*
+ * The samples added from now on were taken in [from_ns, to_ns]
+ * (CLOCK_MONOTONIC): the time between two drains. Until called, 0 and 0.
+ */
+void agg__set_window(struct agg *a, uint64_t from_ns, uint64_t to_ns);
+
 /* Count `count` samples of this stack. Returns 0 or -ENOMEM. */
-int agg__add(struct agg *a, uint32_t pid, uint32_t tid, const char *comm,
-	     const struct agg_stack *kern, const struct agg_stack *user, uint64_t count);
+int agg__add(struct agg *a, const struct agg_key *key, const struct agg_stack *kern,
+	     const struct agg_stack *user, uint64_t count);
 
 size_t agg__nr_entries(const struct agg *a);
 uint64_t agg__total(const struct agg *a);

@@ -10,8 +10,11 @@
  * period), then reads and clears the other set: periodic drains and
  * interval profiles lose no sample and never read a map being written.
  *
- * The first sample of a process is announced through the "new_pids" ring
- * buffer so userspace can read its mappings while it is still alive.
+ * Every sampled process has a generation (profile.h): a new one when it
+ * execs (the sched_process_exec tracepoint) and when its pid is reused
+ * (the entry is deleted when the process exits). The first sample of a
+ * generation is announced through the "new_pids" ring buffer so userspace
+ * reads its mappings while they are the ones the samples were taken in.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -28,8 +31,9 @@ const volatile bool include_idle = false;
 const volatile bool filter_by_pid = false;
 const volatile bool filter_by_tid = false;
 const volatile bool key_by_tid = false;
-const volatile bool notify_new_pids = false;
+const volatile bool track_gens = false;	/* user stacks are taken */
 const volatile __u32 stack_depth = 127;	/* frames per stack */
+const volatile __u32 nr_cpus = 1;	/* possible CPUs */
 
 /* Written by userspace while running: which set samples go to. */
 volatile __u32 active = 0;
@@ -92,16 +96,39 @@ struct {
 } tids SEC(".maps");
 
 /*
- * Processes already announced. Not an LRU (those are preallocated): when
- * it is full, later processes are read when sampling ends instead.
+ * The generation of every sampled process that is alive, by pid; its
+ * entry goes when the process exits, so the map holds live processes
+ * only. When it is full, samples are counted under generation 0 and their
+ * mappings are read when the profile is printed.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
-	__type(value, __u8);
-} seen SEC(".maps");
+	__type(value, struct pid_gen);
+} pid_gen SEC(".maps");
+
+/*
+ * Generation numbers are handed out per CPU, seq * nr_cpus + cpu, so that
+ * no atomic fetch (BPF v3, kernel 5.12) is needed and none repeats for a pid.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} gen_seq SEC(".maps");
+
+static __always_inline __u32 next_gen(void)
+{
+	__u32 zero = 0, *seq = bpf_map_lookup_elem(&gen_seq, &zero);
+
+	if (!seq)
+		return 0;
+	*seq += 1;
+	return *seq * nr_cpus + bpf_get_smp_processor_id();
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -193,29 +220,51 @@ static __always_inline __s32 get_stack(void *ctx, void *stackmap, void *overflow
 }
 
 /*
- * Tell userspace about a process the first time it is sampled. No task
- * fields are read: the program has no CO-RE relocations, so libbpf never
- * parses the kernel's BTF (that alone would cost ~10 MiB and tens of ms).
+ * The generation of a process, created at its first sample. No task fields
+ * are read: the program has no CO-RE relocations, so libbpf never parses
+ * the kernel's BTF (that alone would cost ~10 MiB and tens of ms).
  */
-static __always_inline void announce(__u32 pid)
+static __always_inline struct pid_gen *gen_of(__u32 pid)
 {
-	static const __u8 yes = 1;
-	struct new_pid_event *e;
+	struct pid_gen *g = bpf_map_lookup_elem(&pid_gen, &pid), fresh = {};
 
-	if (bpf_map_lookup_elem(&seen, &pid))
+	if (g)
+		return g;
+	fresh.gen = next_gen();
+	/* a concurrent first sample on another CPU may win: use its entry */
+	bpf_map_update_elem(&pid_gen, &pid, &fresh, BPF_NOEXIST);
+	g = bpf_map_lookup_elem(&pid_gen, &pid);
+	if (!g)
+		stat_inc(STAT_GEN_FULL);
+	return g;
+}
+
+/*
+ * Tell userspace about a generation at its first sample, and again at new
+ * stacks after a delay that grows x4 each time (profile.h). Two CPUs may
+ * both announce it: reading the mappings twice is harmless.
+ */
+static __always_inline void announce(__u32 pid, struct pid_gen *g)
+{
+	struct new_pid_event *e;
+	__u64 now = bpf_ktime_get_ns();
+	__u32 shift;
+
+	if (g->announced && now < g->next_ns)
 		return;
-	if (bpf_map_update_elem(&seen, &pid, &yes, BPF_NOEXIST))
-		return;		/* another CPU announces it */
 	e = bpf_ringbuf_reserve(&new_pids, sizeof(*e), 0);
 	if (!e) {
-		/* forget it, so the next new stack of it tries again */
-		bpf_map_delete_elem(&seen, &pid);
+		/* the next new stack of it tries again */
 		stat_inc(STAT_NEW_PID_LOST);
 		return;
 	}
+	shift = 2 * g->announced;
+	if (shift > ANNOUNCE_MAX_SHIFT)
+		shift = ANNOUNCE_MAX_SHIFT;
+	g->next_ns = now + (ANNOUNCE_FIRST_NS << shift);
+	g->announced++;
 	e->pid = pid;
-	e->pad = 0;
-	e->start_time = 0;
+	e->gen = g->gen;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -223,6 +272,7 @@ static __always_inline void count(void *ctx, struct profile_key *key, void *coun
 				  void *stackmap, void *overflow)
 {
 	static const __u64 one = 1;
+	struct pid_gen *g = NULL;
 	__u64 *val;
 	long err;
 
@@ -231,20 +281,22 @@ static __always_inline void count(void *ctx, struct profile_key *key, void *coun
 	key->user_stack_id = kernel_stacks_only ? -1 :
 		get_stack(ctx, stackmap, overflow, BPF_F_USER_STACK, &key->user_overflow,
 			  STAT_USTACK_OVERFLOW);
+	/* without a user stack (a kernel thread, -K) there are no mappings */
+	if (track_gens && key->pid &&
+	    (key->user_stack_id >= 0 || key->user_stack_id == STACK_ID_OVERFLOW)) {
+		g = gen_of(key->pid);
+		if (g)
+			key->gen = g->gen;
+	}
 
 	val = bpf_map_lookup_elem(counts, key);
 	if (val) {
 		__sync_fetch_and_add(val, 1);
 		return;
 	}
-	/*
-	 * A new key: the only time a new process can show up, so the check
-	 * costs nothing on the common path. Without a user stack (a kernel
-	 * thread) there are no mappings to read.
-	 */
-	if (notify_new_pids && key->pid &&
-	    (key->user_stack_id >= 0 || key->user_stack_id == STACK_ID_OVERFLOW))
-		announce(key->pid);
+	/* a new key: the only time a new generation can show up */
+	if (g)
+		announce(key->pid, g);
 	err = bpf_map_update_elem(counts, key, &one, BPF_NOEXIST);
 	if (err == -EEXIST) {
 		/* another CPU inserted the same key first */
@@ -282,6 +334,42 @@ int do_sample(struct bpf_perf_event_data *ctx)
 		count(ctx, &key, &counts1, &stackmap1, &overflow1);
 	else
 		count(ctx, &key, &counts0, &stackmap0, &overflow0);
+	return 0;
+}
+
+/*
+ * exec replaces the mappings: a sampled process gets a new generation
+ * (one that was never sampled gets one at its first sample). Runs in the
+ * task that exec'd, after de_thread(): the pid is the whole process's.
+ */
+SEC("raw_tp/sched_process_exec")
+int on_exec(void *ctx)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct pid_gen fresh = {};
+
+	if (!bpf_map_lookup_elem(&pid_gen, &pid))
+		return 0;
+	fresh.gen = next_gen();
+	/* replaced whole: a sample elsewhere sees the old entry or the new one */
+	if (!bpf_map_update_elem(&pid_gen, &pid, &fresh, BPF_EXIST))
+		stat_inc(STAT_EXECS);
+	return 0;
+}
+
+/*
+ * The group leader exits: the pid may be reused by another process, which
+ * gets a generation of its own at its first sample. (A leader that exits
+ * before its threads gives them a new generation too: harmless.)
+ */
+SEC("raw_tp/sched_process_exit")
+int on_exit(void *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 pid = id >> 32;
+
+	if (pid == (__u32)id)
+		bpf_map_delete_elem(&pid_gen, &pid);
 	return 0;
 }
 

@@ -129,10 +129,15 @@ static bool all_targets_gone(const struct profile_env *env)
 	return true;
 }
 
-static void on_new_pid(pid_t pid, void *ctx)
+static void on_new_pid(pid_t pid, uint32_t gen, void *ctx)
 {
-	/* read its mappings now, while it is alive */
-	usyms__add_pid(ctx, pid);
+	/* read its mappings now, while they are the ones it was sampled in */
+	usyms__add_gen(ctx, pid, gen);
+}
+
+static uint32_t current_gen(pid_t pid, void *ctx)
+{
+	return sampler__pid_gen(ctx, pid);
 }
 
 static int setup_events(struct run *run, const sigset_t *sigs)
@@ -250,6 +255,8 @@ static int emit_interval(struct run *run)
 	err = emit(run, stamp, (uint64_t)(run->interval_start_wall * 1e9),
 		   end_ns - (uint64_t)(run->interval_start_wall * 1e9));
 	agg__reset(run->agg);
+	/* the mappings of processes that are gone have nothing left to name */
+	usyms__prune(run->usyms);
 	run->interval_start_wall = end_ns / 1e9;
 	return err;
 }
@@ -292,7 +299,7 @@ static int run_loop(struct run *run)
 		if (now >= run->next_check) {
 			/* keep the latest mappings of the targets, in case they exit */
 			for (size_t i = 0; i < env->nr_pids; i++)
-				usyms__add_pid(run->usyms, env->pids[i]);
+				usyms__refresh_pid(run->usyms, env->pids[i]);
 			if (all_targets_gone(env)) {
 				if (!env->quiet)
 					fprintf(stderr, "profile: every target process exited; stopping\n");
@@ -366,46 +373,57 @@ static void report_losses(const struct run *run)
 	if (t[STAT_NEW_PID_LOST] && env->verbose)
 		fprintf(stderr, "profile: %llu new-process notices lost (ring buffer full); their mappings were read at the end\n",
 			(unsigned long long)t[STAT_NEW_PID_LOST]);
+	if (t[STAT_GEN_FULL])
+		fprintf(stderr, "profile: %llu samples of processes beyond the 65536 tracked at once; their mappings were read at the end\n",
+			(unsigned long long)t[STAT_GEN_FULL]);
 	if (!t[STAT_SAMPLES])
 		fprintf(stderr, "profile: no samples collected (were the targets on CPU?)\n");
 	if (env->verbose)
-		fprintf(stderr, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read\n",
+		fprintf(stderr, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read, %zu process generations held, %llu execs of sampled processes\n",
 			sampler__event(run->sampler), (unsigned long long)t[STAT_SAMPLES],
 			(unsigned long long)run->printed, (unsigned long long)t[STAT_HASH_FULL],
 			(unsigned long long)t[STAT_KSTACK_OVERFLOW], (unsigned long long)t[STAT_USTACK_OVERFLOW],
-			usyms__nr_files(run->usyms));
+			usyms__nr_files(run->usyms), usyms__nr_gens(run->usyms),
+			(unsigned long long)t[STAT_EXECS]);
 }
 
-struct pid_list {
-	pid_t *pids;
+struct gen_ref {
+	pid_t pid;
+	uint32_t gen;
+};
+
+struct gen_list {
+	struct gen_ref *v;
 	size_t nr, cap;
 };
 
-static int note_pid(const struct agg_entry *e, void *ctx)
+static int note_gen(const struct agg_entry *e, void *ctx)
 {
-	struct pid_list *l = ctx;
+	struct gen_list *l = ctx;
 
 	if (!e->nr_uips)
 		return 0;
-	if (l->nr && l->pids[l->nr - 1] == (pid_t)e->pid)
+	if (l->nr && l->v[l->nr - 1].pid == (pid_t)e->pid && l->v[l->nr - 1].gen == e->gen)
 		return 0;	/* cheap filter; duplicates are removed below */
-	if (array_reserve((void **)&l->pids, &l->cap, l->nr, sizeof(*l->pids)))
+	if (array_reserve((void **)&l->v, &l->cap, l->nr, sizeof(*l->v)))
 		return -ENOMEM;
-	l->pids[l->nr++] = e->pid;
+	l->v[l->nr++] = (struct gen_ref){ .pid = e->pid, .gen = e->gen };
 	return 0;
 }
 
-static int pid_cmp(const void *a, const void *b)
+static int gen_ref_cmp(const void *a, const void *b)
 {
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	const struct gen_ref *x = a, *y = b;
 
-	return (x > y) - (x < y);
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->gen > y->gen) - (x->gen < y->gen);
 }
 
 /* After sampling: the last counts, then the mappings of every process seen. */
 static int collect(struct run *run)
 {
-	struct pid_list l = {};
+	struct gen_list l = {};
 	int err;
 
 	sampler__consume_new_pids(run->sampler, on_new_pid, run->usyms);
@@ -414,14 +432,17 @@ static int collect(struct run *run)
 		fprintf(stderr, "profile: cannot read the BPF maps: %s\n", strerror(-err));
 		return err;
 	}
-	/* re-read each live process once: libraries loaded since it was first seen */
-	err = agg__for_each(run->agg, note_pid, &l);
+	/*
+	 * Read each generation still running once more: libraries loaded
+	 * since it was first seen. Earlier readings are kept (dlclose).
+	 */
+	err = agg__for_each(run->agg, note_gen, &l);
 	if (!err && l.nr)
-		qsort(l.pids, l.nr, sizeof(*l.pids), pid_cmp);
+		qsort(l.v, l.nr, sizeof(*l.v), gen_ref_cmp);
 	for (size_t i = 0; !err && i < l.nr; i++)
-		if (!i || l.pids[i] != l.pids[i - 1])
-			usyms__add_pid(run->usyms, l.pids[i]);
-	free(l.pids);
+		if (!i || gen_ref_cmp(&l.v[i], &l.v[i - 1]))
+			usyms__add_gen(run->usyms, l.v[i].pid, l.v[i].gen);
+	free(l.v);
 	if (err)
 		fprintf(stderr, "profile: cannot list the processes seen: %s\n", strerror(-err));
 	return err;
@@ -474,6 +495,7 @@ int main(int argc, char **argv)
 		err = -EINVAL;
 		goto cleanup;
 	}
+	usyms__set_gen_fn(run.usyms, current_gen, run.sampler);
 	err = setup_events(&run, &sigs);
 	if (err) {
 		fprintf(stderr, "profile: cannot set up event handling: %s\n", strerror(-err));

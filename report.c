@@ -110,16 +110,21 @@ static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
 	}
 }
 
-/* count: the stack's samples, so that unresolved frames are counted by weight */
 /*
  * Name the user frames; returns how many to print. A return address that
  * lies in no mapping at all cannot be real: the frame-pointer walk has
  * left the stack (through code built without frame pointers) and what
  * follows is garbage. The stack ends there, in one "[unknown]".
+ * Unresolved frames count by the stack's samples (usyms__for_each_unresolved).
  */
-static size_t resolve_user(struct report *r, uint32_t pid, const uint64_t *ips, size_t n,
-			   uint64_t count)
+static size_t resolve_user(struct report *r, const struct agg_entry *e)
 {
+	const struct usyms_where w = {
+		.pid = e->pid, .gen = e->gen, .from_ns = e->t_first, .to_ns = e->t_last,
+	};
+	const uint64_t *ips = e->ips + e->nr_kips;
+	size_t n = e->nr_uips;
+
 	for (size_t i = 0; i < n; i++) {
 		struct usym sym;
 
@@ -129,7 +134,7 @@ static size_t resolve_user(struct report *r, uint32_t pid, const uint64_t *ips, 
 		 * its function is not taken for the next one. Unresolved:
 		 * "[libfoo.so]" still names the file.
 		 */
-		if (!usyms__resolve_weighted(r->usyms, pid, ips[i] - (i > 0), count, &sym))
+		if (!usyms__resolve_at(r->usyms, &w, ips[i] - (i > 0), e->count, &sym))
 			r->uframes[i] = sym.name;
 		else
 			r->uframes[i] = sym.label ? sym.label : UNKNOWN;
@@ -165,7 +170,7 @@ static int add_text(const struct agg_entry *e, void *ctx)
 		resolve_kernel(r, e->ips, e->nr_kips);
 	}
 	if (!e->uerr)
-		rec.nr_uframes = resolve_user(r, e->pid, e->ips + e->nr_kips, e->nr_uips, e->count);
+		rec.nr_uframes = resolve_user(r, e);
 	return stack_set__add(t->set, &rec);
 }
 
@@ -238,7 +243,7 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 		if (stack_missed(e->uerr)) {
 			f = marker(f, "[Missed User Stack]", false);
 		} else if (!e->uerr) {
-			size_t n = resolve_user(r, e->pid, uips, e->nr_uips, e->count);
+			size_t n = resolve_user(r, e);
 
 			for (size_t i = n; i-- > 0; f++) {
 				*f = (struct pf_frame){

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -31,10 +32,12 @@ struct sampler {
 	struct profile_bpf *obj;
 	struct bpf_link **links;
 	int nr_links;
+	struct bpf_link *exec_link, *exit_link;	/* generations: kept until freed */
+	uint64_t last_flip_ns;	/* CLOCK_MONOTONIC: since then, samples go to the active set */
 	bool hardware;
 	struct map_set sets[2];
 	struct ring_buffer *rb;
-	void (*new_pid_fn)(pid_t pid, void *ctx);
+	void (*new_pid_fn)(pid_t pid, uint32_t gen, void *ctx);
 	void *new_pid_ctx;
 	/* drain buffers */
 	struct profile_key *keys;
@@ -81,7 +84,7 @@ static int on_new_pid(void *ctx, void *data, size_t size)
 	const struct new_pid_event *e = data;
 
 	if (size >= sizeof(*e) && s->new_pid_fn)
-		s->new_pid_fn(e->pid, s->new_pid_ctx);
+		s->new_pid_fn(e->pid, e->gen, s->new_pid_ctx);
 	return 0;
 }
 
@@ -104,8 +107,14 @@ static struct profile_bpf *open_configured(struct sampler *s, bool prealloc)
 	obj->rodata->filter_by_pid = env->nr_pids > 0;
 	obj->rodata->filter_by_tid = env->nr_tids > 0;
 	obj->rodata->key_by_tid = env->nr_tids > 0;
-	obj->rodata->notify_new_pids = !env->kernel_only;
+	obj->rodata->track_gens = !env->kernel_only;
 	obj->rodata->stack_depth = env->max_stack_depth;
+	obj->rodata->nr_cpus = libbpf_num_possible_cpus() > 0 ? libbpf_num_possible_cpus() : 1;
+	if (env->kernel_only) {
+		/* no user stacks: no mappings, no generations */
+		bpf_program__set_autoload(obj->progs.on_exec, false);
+		bpf_program__set_autoload(obj->progs.on_exit, false);
+	}
 
 	s->sets[0] = (struct map_set){ obj->maps.counts0, obj->maps.stackmap0, obj->maps.overflow0 };
 	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1 };
@@ -115,7 +124,7 @@ static struct profile_bpf *open_configured(struct sampler *s, bool prealloc)
 		if (prealloc) {
 			bpf_map__set_map_flags(s->sets[i].counts, 0);
 			bpf_map__set_map_flags(s->sets[i].overflow, 0);
-			bpf_map__set_map_flags(obj->maps.seen, 0);
+			bpf_map__set_map_flags(obj->maps.pid_gen, 0);
 			bpf_map__set_map_flags(obj->maps.pids, 0);
 			bpf_map__set_map_flags(obj->maps.tids, 0);
 			/* preallocated, the overflow map costs its full size */
@@ -219,6 +228,34 @@ static long read_sysctl(const char *name)
 	return read_long_file(path, &v) ? -1 : v;
 }
 
+/* The exec and exit tracepoints that keep the generations (profile.h). */
+static int attach_gen_tracking(struct sampler *s)
+{
+	if (s->env->kernel_only || s->exec_link)
+		return 0;
+	s->exec_link = bpf_program__attach(s->obj->progs.on_exec);
+	if (!s->exec_link) {
+		fprintf(stderr, "profile: cannot attach to tracepoint sched_process_exec: %s\n",
+			strerror(errno));
+		return -errno;
+	}
+	s->exit_link = bpf_program__attach(s->obj->progs.on_exit);
+	if (!s->exit_link) {
+		fprintf(stderr, "profile: cannot attach to tracepoint sched_process_exit: %s\n",
+			strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 /*
  * One system-wide event per online CPU (per-task events are filtered in
  * BPF instead). Hardware cycles where the machine has a PMU, else the
@@ -229,8 +266,12 @@ int sampler__attach(struct sampler *s)
 	const struct profile_env *env = s->env;
 	int nr_cpus = libbpf_num_possible_cpus();
 	bool *online;
-	int err = 0;
+	int err;
 
+	/* first, so that no exec after the first sample goes unseen */
+	err = attach_gen_tracking(s);
+	if (err)
+		return err;
 	if (nr_cpus <= 0) {
 		fprintf(stderr, "profile: cannot count the possible CPUs\n");
 		return -EINVAL;
@@ -279,6 +320,7 @@ int sampler__attach(struct sampler *s)
 		}
 		s->nr_links++;
 	}
+	s->last_flip_ns = now_ns();
 	free(online);
 	if (!err && !s->nr_links) {
 		fprintf(stderr, "profile: no online CPU to sample\n");
@@ -306,6 +348,8 @@ void sampler__free(struct sampler *s)
 	if (!s)
 		return;
 	sampler__detach(s);
+	bpf_link__destroy(s->exec_link);
+	bpf_link__destroy(s->exit_link);
 	ring_buffer__free(s->rb);
 	profile_bpf__destroy(s->obj);
 	free(s->keys);
@@ -414,7 +458,9 @@ static int add_key(struct sampler *s, const struct map_set *set, const struct pr
 		read_stack(s, set, k->user_stack_id, k->user_overflow, s->uips, &user);
 	else if (k->user_stack_id != -1)
 		user.err = k->user_stack_id;
-	return agg__add(agg, k->pid, k->tid, k->comm, &kern, &user, count);
+	return agg__add(agg, &(struct agg_key){ .pid = k->pid, .tid = k->tid, .gen = k->gen,
+						.comm = k->comm },
+			&kern, &user, count);
 }
 
 /* Delete every stack of a stack map. */
@@ -465,10 +511,14 @@ static int drain_set(struct sampler *s, const struct map_set *set, struct agg *a
 int sampler__drain(struct sampler *s, struct agg *agg)
 {
 	__u32 old = s->obj->bss->active;
+	uint64_t flip = now_ns();
 	int err;
 
+	/* the set drained holds the samples taken since the last flip */
+	agg__set_window(agg, s->last_flip_ns, flip);
 	if (s->nr_links) {
 		s->obj->bss->active = !old;
+		s->last_flip_ns = flip;
 		err = wait_for_programs(s);
 		if (err)
 			return err;
@@ -505,7 +555,18 @@ int sampler__new_pids_fd(struct sampler *s)
 	return ring_buffer__epoll_fd(s->rb);
 }
 
-int sampler__consume_new_pids(struct sampler *s, void (*fn)(pid_t pid, void *ctx), void *ctx)
+uint32_t sampler__pid_gen(struct sampler *s, pid_t pid)
+{
+	struct pid_gen g;
+	__u32 key = pid;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(s->obj->maps.pid_gen), &key, &g))
+		return 0;
+	return g.gen;
+}
+
+int sampler__consume_new_pids(struct sampler *s, void (*fn)(pid_t pid, uint32_t gen, void *ctx),
+			      void *ctx)
 {
 	int n;
 

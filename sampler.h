@@ -38,8 +38,16 @@ int sampler__drain(struct sampler *s, struct agg *agg);
 int sampler__stats(struct sampler *s, uint64_t totals[STAT_MAX]);
 
 /* The ring buffer's epoll fd, and a call that handles what it has:
- * fn(pid, ctx) once per newly sampled process. */
+ * fn(pid, gen, ctx) once per newly sampled generation of a process. */
 int sampler__new_pids_fd(struct sampler *s);
-int sampler__consume_new_pids(struct sampler *s, void (*fn)(pid_t pid, void *ctx), void *ctx);
+int sampler__consume_new_pids(struct sampler *s, void (*fn)(pid_t pid, uint32_t gen, void *ctx),
+			      void *ctx);
+
+/*
+ * The current generation of pid's mappings (profile.h), 0 when it has none
+ * (never sampled, or exited). Valid after sampling stops, too: the exec
+ * and exit tracepoints stay attached until sampler__free().
+ */
+uint32_t sampler__pid_gen(struct sampler *s, pid_t pid);
 
 #endif /* SAMPLER_H */

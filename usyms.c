@@ -6,8 +6,9 @@
  * Three levels, so that thousands of short-lived processes cost little:
  *   symfile  one parsed symbol table; shared by build-id
  *   module   one mapped file (device, inode): its path, its label, its symfile
- *   proc     one process: a compact copy of its executable mappings, each
- *            pointing at a module, and its JIT perf map if it has one
+ *   proc     one generation of a process (profile.h: a pid between two
+ *            execs): the history of its executable mappings, each
+ *            pointing at a module (map_history.h), and its JIT perf map
  *
  * Mapped files are opened through the process's own view of the file
  * system, /proc/PID/root/<path>, so processes in other mount namespaces
@@ -23,15 +24,18 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "debuginfo.h"
 #include "demangle.h"
 #include "elf_symtab.h"
+#include "map_history.h"
 #include "perfmap.h"
 #include "proc_maps.h"
 #include "rootfs.h"
 #include "srcline.h"
+#include "trace_helpers.h"
 #include "usyms.h"
 
 /* Inlining deeper than this is cut at the innermost frames kept. */
@@ -70,21 +74,13 @@ struct module {
 	bool not_elf;			/* opened fine, but not ELF (memfd JIT code?) */
 };
 
-enum umap_kind { UMAP_FILE, UMAP_VDSO, UMAP_ANON };
-
-/* One executable mapping, compact: the path lives in the module. */
-struct umap {
-	uint64_t start, end, offset;
-	struct module *mod;		/* NULL for UMAP_ANON */
-	enum umap_kind kind;
-};
-
 struct proc {
 	pid_t pid;
+	uint32_t gen;			/* 0: not checked against the sampler's generations */
 	int err;			/* from reading its maps; its frames stay unresolved */
-	struct umap *maps;		/* sorted by start */
-	size_t nr_maps;
+	struct map_history maps;
 	bool has_anon;			/* anonymous executable memory: look for a perf map */
+	bool retired;			/* no longer current at the last usyms__prune() */
 	struct perfmap *perfmap;
 };
 
@@ -100,7 +96,10 @@ struct usyms {
 	size_t nr_debug_dirs;
 	bool demangle;
 	bool lines;
-	void *procs;			/* tsearch tree of struct proc */
+	usyms_gen_fn gen_fn;		/* NULL: generations are not checked */
+	void *gen_ctx;
+	void *procs;			/* tsearch tree of struct proc, by (pid, gen) */
+	size_t nr_procs;
 	void *modules;			/* tsearch tree of struct module, by (dev, inode) */
 	void *by_build_id;		/* tsearch tree of struct symfile */
 	struct symfile **files;		/* every symfile, to free them */
@@ -114,7 +113,7 @@ const char *usym_reason__str(enum usym_reason r)
 {
 	switch (r) {
 	case USYM_RESOLVED: return "resolved";
-	case USYM_PROCESS_GONE: return "process exited before its mappings were read";
+	case USYM_PROCESS_GONE: return "process exited or exec'd before its mappings were read";
 	case USYM_NO_MAPPING: return "address in no executable mapping";
 	case USYM_UNREADABLE: return "file unreadable";
 	case USYM_NO_DEBUGINFO: return "stripped, no debuginfo found";
@@ -124,11 +123,21 @@ const char *usym_reason__str(enum usym_reason r)
 	return "?";
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 static int proc_cmp(const void *a, const void *b)
 {
 	const struct proc *x = a, *y = b;
 
-	return (x->pid > y->pid) - (x->pid < y->pid);
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->gen > y->gen) - (x->gen < y->gen);
 }
 
 static int module_cmp(const void *a, const void *b)
@@ -224,7 +233,7 @@ static void proc__free(void *p)
 {
 	struct proc *proc = p;
 
-	free(proc->maps);
+	map_history__release(&proc->maps);
 	perfmap__free(proc->perfmap);
 	free(proc);
 }
@@ -304,9 +313,9 @@ size_t usyms__nr_files(const struct usyms *u)
 	return u->nr_files;
 }
 
-static struct proc *find_proc(struct usyms *u, pid_t pid)
+static struct proc *find_proc(struct usyms *u, pid_t pid, uint32_t gen)
 {
-	struct proc key = { .pid = pid };
+	struct proc key = { .pid = pid, .gen = gen };
 	void *node = tfind(&key, &u->procs, proc_cmp);
 
 	return node ? *(struct proc **)node : NULL;
@@ -524,11 +533,12 @@ static bool map_entry__is_file(const struct map_entry *e)
 	return e->inode && e->path[0] == '/';
 }
 
-/* Turn pid's maps into proc's compact mappings, loading their files now. */
+/* Add a reading of pid's maps to proc's history, loading their files now. */
 static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps *maps)
 {
 	struct umap *um;
 	bool has_anon = false;
+	int err;
 
 	um = calloc(maps->nr, sizeof(*um));
 	if (!um)
@@ -557,29 +567,51 @@ static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps
 			has_anon = true;
 		}
 	}
-	free(proc->maps);
-	proc->maps = um;
-	proc->nr_maps = maps->nr;
-	proc->has_anon = has_anon;
-	return 0;
+	err = map_history__update(&proc->maps, um, maps->nr, now_ns());
+	/* once JIT code, always: its perf map names samples of earlier readings */
+	proc->has_anon |= has_anon;
+	return err;
 }
 
-/* Read pid's maps into proc; on failure proc keeps what it had. */
-static int proc__read_maps(struct usyms *u, struct proc *proc)
+/* Is gen still what pid runs (always, when generations are not checked)? */
+static bool gen_current(const struct usyms *u, pid_t pid, uint32_t gen)
 {
-	struct proc_maps maps;
+	return !gen || !u->gen_fn || u->gen_fn(pid, u->gen_ctx) == gen;
+}
+
+/*
+ * Read pid's maps, if they are gen's: the generation is checked before and
+ * after, so a reading is never taken for another image (an exec, a reused
+ * pid, in between). -ESRCH when the process is gone or no longer gen.
+ */
+static int read_gen_maps(struct usyms *u, pid_t pid, uint32_t gen, struct proc_maps *maps)
+{
 	char path[4096];
 	int err;
 
-	snprintf(path, sizeof(path), "%s/%d/maps", u->proc_root, (int)proc->pid);
-	err = proc_maps__load_file(path, &maps);
+	if (!gen_current(u, pid, gen))
+		return -ESRCH;
+	snprintf(path, sizeof(path), "%s/%d/maps", u->proc_root, (int)pid);
+	err = proc_maps__load_file(path, maps);
 	if (err)
 		return err == -ENOENT ? -ESRCH : err;
-	if (!maps.nr) {
-		/* a zombie's maps are empty: keep what was read while it ran */
-		proc_maps__release(&maps);
+	/* a zombie's maps are empty: keep what was read while it ran */
+	if (!maps->nr || !gen_current(u, pid, gen)) {
+		proc_maps__release(maps);
 		return -ESRCH;
 	}
+	return 0;
+}
+
+/* Add a reading to proc; on failure proc keeps what it had. */
+static int proc__read_maps(struct usyms *u, struct proc *proc)
+{
+	struct proc_maps maps;
+	int err;
+
+	err = read_gen_maps(u, proc->pid, proc->gen, &maps);
+	if (err)
+		return err;
 	err = proc__fill(u, proc, &maps);
 	proc_maps__release(&maps);
 	if (!err && proc->has_anon)
@@ -587,12 +619,12 @@ static int proc__read_maps(struct usyms *u, struct proc *proc)
 	return err;
 }
 
-int usyms__add_pid(struct usyms *u, pid_t pid)
+int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 {
 	struct proc *proc;
 	int err;
 
-	proc = find_proc(u, pid);
+	proc = find_proc(u, pid, gen);
 	if (proc) {
 		err = proc__read_maps(u, proc);
 		if (!err)
@@ -603,33 +635,78 @@ int usyms__add_pid(struct usyms *u, pid_t pid)
 	if (!proc)
 		return -ENOMEM;
 	proc->pid = pid;
+	proc->gen = gen;
 	proc->err = proc__read_maps(u, proc);
 	if (proc->err == -ENOMEM || !tsearch(proc, &u->procs, proc_cmp)) {
 		proc__free(proc);
 		return -ENOMEM;
 	}
+	u->nr_procs++;
 	return proc->err;
 }
 
-/* --- lookups ------------------------------------------------------------ */
-
-static const struct umap *proc__find(const struct proc *proc, uint64_t addr)
+int usyms__add_pid(struct usyms *u, pid_t pid)
 {
-	size_t lo = 0, hi = proc->nr_maps;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct umap *m = &proc->maps[mid];
-
-		if (addr < m->start)
-			hi = mid;
-		else if (addr >= m->end)
-			lo = mid + 1;
-		else
-			return m;
-	}
-	return NULL;
+	return usyms__add_gen(u, pid, 0);
 }
+
+int usyms__refresh_pid(struct usyms *u, pid_t pid)
+{
+	uint32_t gen = u->gen_fn ? u->gen_fn(pid, u->gen_ctx) : 0;
+
+	if (u->gen_fn && !gen)
+		return -ESRCH;	/* not sampled yet, or exited */
+	return usyms__add_gen(u, pid, gen);
+}
+
+void usyms__set_gen_fn(struct usyms *u, usyms_gen_fn fn, void *ctx)
+{
+	u->gen_fn = fn;
+	u->gen_ctx = ctx;
+}
+
+size_t usyms__nr_gens(const struct usyms *u)
+{
+	return u->nr_procs;
+}
+
+struct prune {
+	struct usyms *u;
+	struct proc **doomed;
+	size_t nr, cap;
+};
+
+static void prune_one(const void *node, VISIT which, void *ctx)
+{
+	struct proc *proc = *(struct proc *const *)node;
+	struct prune *p = ctx;
+
+	if ((which != postorder && which != leaf) || gen_current(p->u, proc->pid, proc->gen))
+		return;
+	if (!proc->retired) {
+		proc->retired = true;	/* samples of it may still be on their way */
+		return;
+	}
+	if (!array_reserve((void **)&p->doomed, &p->cap, p->nr, sizeof(*p->doomed)))
+		p->doomed[p->nr++] = proc;
+}
+
+void usyms__prune(struct usyms *u)
+{
+	struct prune p = { .u = u };
+
+	if (!u->gen_fn)
+		return;
+	twalk_r(u->procs, prune_one, &p);
+	for (size_t i = 0; i < p.nr; i++) {
+		tdelete(p.doomed[i], &u->procs, proc_cmp);
+		proc__free(p.doomed[i]);
+		u->nr_procs--;
+	}
+	free(p.doomed);
+}
+
+/* --- lookups ------------------------------------------------------------ */
 
 /* The name to show for a symbol: demangled once, then from the cache. */
 static const char *symfile__name(struct usyms *u, struct symfile *f, const struct elf_sym *sym)
@@ -826,8 +903,8 @@ static int resolve_file(struct usyms *u, const struct umap *m, uint64_t addr, st
 	return 0;
 }
 
-int usyms__resolve_weighted(struct usyms *u, pid_t pid, uint64_t addr, uint64_t weight,
-			    struct usym *out)
+int usyms__resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t addr,
+		      uint64_t weight, struct usym *out)
 {
 	const struct module *counted = NULL;
 	const struct umap *m;
@@ -835,17 +912,18 @@ int usyms__resolve_weighted(struct usyms *u, pid_t pid, uint64_t addr, uint64_t 
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	proc = find_proc(u, pid);
+	proc = find_proc(u, w->pid, w->gen);
 	if (!proc) {
-		usyms__add_pid(u, pid);
-		proc = find_proc(u, pid);
+		/* never announced: read now, if it is still the same image */
+		usyms__add_gen(u, w->pid, w->gen);
+		proc = find_proc(u, w->pid, w->gen);
 	}
 	if (!proc || proc->err) {
 		out->reason = USYM_PROCESS_GONE;
 		err = -ENOENT;
 		goto out;
 	}
-	m = proc__find(proc, addr);
+	m = map_history__find(&proc->maps, addr, w->from_ns, w->to_ns);
 	if (!m) {
 		/* JIT code mapped after the maps were read */
 		err = resolve_perfmap(proc, addr, out);
@@ -872,6 +950,14 @@ out:
 	return err;
 }
 
+int usyms__resolve_weighted(struct usyms *u, pid_t pid, uint64_t addr, uint64_t weight,
+			    struct usym *out)
+{
+	struct usyms_where w = { .pid = pid, .from_ns = UINT64_MAX, .to_ns = UINT64_MAX };
+
+	return usyms__resolve_at(u, &w, addr, weight, out);
+}
+
 int usyms__resolve(struct usyms *u, pid_t pid, uint64_t addr, struct usym *out)
 {
 	return usyms__resolve_weighted(u, pid, addr, 1, out);
@@ -885,14 +971,11 @@ struct collect {
 	bool nomem;
 };
 
-static struct collect *collecting;	/* twalk() passes no context */
-
-static void collect_one(const void *node, VISIT which, int depth)
+static void collect_one(const void *node, VISIT which, void *ctx)
 {
 	const struct unresolved *e = *(const struct unresolved *const *)node;
-	struct collect *c = collecting;
+	struct collect *c = ctx;
 
-	(void)depth;
 	if ((which != postorder && which != leaf) || c->nomem)
 		return;
 	if (c->nr == c->cap) {
@@ -927,9 +1010,7 @@ int usyms__for_each_unresolved(const struct usyms *u, usyms_unresolved_fn cb, vo
 	struct collect c = {};
 	int err = 0;
 
-	collecting = &c;
-	twalk(u->unresolved, collect_one);
-	collecting = NULL;
+	twalk_r(u->unresolved, collect_one, &c);
 	if (c.nomem) {
 		free(c.v);
 		return -ENOMEM;

@@ -2,9 +2,12 @@
 /*
  * usyms.h - user-space symbolization for many processes.
  *
- * usyms__add_pid() reads a process's executable mappings and, right away,
+ * usyms__add_gen() reads a process's executable mappings and, right away,
  * the symbols of every file they map, so its frames resolve after it has
- * exited. Symbol tables are shared between processes: keyed by build-id
+ * exited. A process is seen as generations (profile.h: a new one at each
+ * exec, and when a pid is reused); each keeps every mapping any of its
+ * readings saw (map_history.h), so a library dlclose()d later still names
+ * the samples taken in it. Symbol tables are shared between processes: keyed by build-id
  * when the file has one (a container's libc that is the host's is read
  * once), else by device and inode. Per process only its mapping list is
  * kept, about 40 bytes per executable mapping.
@@ -49,7 +52,7 @@ struct usyms_opts {
 /* Why a frame has no name; USYM_RESOLVED when it has one. */
 enum usym_reason {
 	USYM_RESOLVED = 0,
-	USYM_PROCESS_GONE,	/* the process exited before its mappings were read */
+	USYM_PROCESS_GONE,	/* the process exited (or exec'd) before its mappings were read */
 	USYM_NO_MAPPING,	/* the address is in no executable mapping (and no perf map names it) */
 	USYM_UNREADABLE,	/* the mapped file could not be opened, or is not ELF */
 	USYM_NO_DEBUGINFO,	/* stripped, and no debug file or MiniDebugInfo was found */
@@ -98,22 +101,54 @@ struct usyms *usyms__new(const char *proc_root);
 struct usyms *usyms__new_opts(const struct usyms_opts *opts);
 
 /*
- * Read the mappings of pid now, while it is alive, and load the symbols
- * of the files they map (each file once per run), and its perf map if it
- * has anonymous executable memory. Returns 0, or -ESRCH when the process
- * is gone and was never read (its frames then resolve to nothing). Adding
- * a pid again re-reads it (a perf map only when it changed); if it is
- * gone by then, the earlier reading stays and 0 is returned.
+ * The generation pid runs now (sampler__pid_gen), 0 when none. With it
+ * set, a reading for generation gen is kept only if pid runs gen both
+ * before and after it.
  */
-int usyms__add_pid(struct usyms *u, pid_t pid);
+typedef uint32_t (*usyms_gen_fn)(pid_t pid, void *ctx);
+void usyms__set_gen_fn(struct usyms *u, usyms_gen_fn fn, void *ctx);
 
 /*
- * Resolve addr in pid. Returns 0 when out->name is set, else -ENOENT with
- * out->reason, out->module and out->label set as far as known. A failure
- * counts weight times against (module, reason) for
- * usyms__for_each_unresolved(): pass the stack's sample count.
- * usyms__resolve() is the same with a weight of 1.
+ * Read the mappings of generation gen of pid now, while it is alive, and
+ * load the symbols of the files they map (each file once per run), and
+ * its perf map if it has anonymous executable memory. Returns 0, or
+ * -ESRCH when the process is gone (or runs another generation) and this
+ * one was never read: its frames then resolve to nothing. Adding it
+ * again adds a reading (a perf map is re-read only when it changed); if
+ * it is gone by then, the earlier readings stay and 0 is returned.
+ * Generation 0 is never checked: usyms__add_pid() reads whatever pid runs.
  */
+int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen);
+int usyms__add_pid(struct usyms *u, pid_t pid);
+/* Another reading of the generation pid runs now; -ESRCH when it has none. */
+int usyms__refresh_pid(struct usyms *u, pid_t pid);
+
+/*
+ * Free the generations that stopped being current before the previous
+ * call (exited, or exec'd): call it when their samples are printed and
+ * gone from the aggregate, as interval mode does after each interval.
+ */
+void usyms__prune(struct usyms *u);
+/* Generations held. */
+size_t usyms__nr_gens(const struct usyms *u);
+
+/* Where and when a stack was sampled. */
+struct usyms_where {
+	pid_t pid;
+	uint32_t gen;
+	uint64_t from_ns, to_ns;	/* CLOCK_MONOTONIC: taken in between */
+};
+
+/*
+ * Resolve addr in a sample of w. Returns 0 when out->name is set, else
+ * -ENOENT with out->reason, out->module and out->label set as far as
+ * known. A failure counts weight times against (module, reason) for
+ * usyms__for_each_unresolved(): pass the stack's sample count.
+ * usyms__resolve_weighted() is the same for a sample of generation 0
+ * taken now, usyms__resolve() with a weight of 1.
+ */
+int usyms__resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t addr,
+		      uint64_t weight, struct usym *out);
 int usyms__resolve_weighted(struct usyms *u, pid_t pid, uint64_t addr, uint64_t weight,
 			    struct usym *out);
 int usyms__resolve(struct usyms *u, pid_t pid, uint64_t addr, struct usym *out);

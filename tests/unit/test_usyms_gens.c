@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_usyms_gens.c - generations of a process on a fake /proc: each is
+ * resolved against its own image, a reading taken across an exec is
+ * dropped, a gone mapping still names its samples, and generations that
+ * are no longer current are freed.
+ */
+#include "sym_fixtures.h"
+#include "usyms.h"
+
+#define BIAS 0x7f2000000000ULL
+
+static char *tmp, *proc_root;
+
+/* What the sampler answers for "which generation runs now", in turn; the last repeats. */
+static uint32_t answers[8];
+static size_t nr_answers, next_answer;
+
+static void setup(void)
+{
+	tmp = make_tmpdir();
+	proc_root = path_in(tmp, "proc");
+	cr_assert_eq(mkdir(proc_root, 0755), 0);
+	nr_answers = next_answer = 0;
+}
+
+static void teardown(void)
+{
+	free(proc_root);
+	rm_rf(tmp);
+}
+
+TestSuite(usyms_gens, .init = setup, .fini = teardown);
+
+static void answer(size_t n, const uint32_t *gens)
+{
+	memcpy(answers, gens, n * sizeof(*gens));
+	nr_answers = n;
+	next_answer = 0;
+}
+
+static uint32_t fake_gen(pid_t pid, void *ctx)
+{
+	(void)ctx;
+	if (pid != 42 || !nr_answers)
+		return 0;
+	if (next_answer < nr_answers - 1)
+		return answers[next_answer++];
+	return answers[nr_answers - 1];
+}
+
+static struct usyms *new_usyms(void)
+{
+	struct usyms_opts opts = { .proc_root = proc_root, .demangle = true };
+	struct usyms *u = usyms__new_opts(&opts);
+
+	cr_assert_not_null(u);
+	usyms__set_gen_fn(u, fake_gen, NULL);
+	return u;
+}
+
+/* pid 42 maps path's text at BIAS. */
+static void maps_file(const char *path)
+{
+	char *line = exec_mapping_line(path, BIAS, NULL);
+
+	fake_process(proc_root, 42, line, getuid(), 42, NULL);
+	free(line);
+}
+
+static uint64_t addr_in(const char *path, const char *name)
+{
+	uint64_t addr, size;
+
+	nm_symbol(path, name, &addr, &size);
+	return BIAS + addr;
+}
+
+static const char *name_at(struct usyms *u, uint32_t gen, uint64_t addr, struct usym *sym)
+{
+	struct usyms_where w = { .pid = 42, .gen = gen, .from_ns = 0, .to_ns = UINT64_MAX };
+
+	return usyms__resolve_at(u, &w, addr, 1, sym) ? NULL : sym->name;
+}
+
+Test(usyms_gens, each_generation_is_resolved_against_its_own_image)
+{
+	uint64_t in_prog = addr_in(FIXTURE_PIE, "prog_alpha");
+	struct usyms *u = new_usyms();
+	struct usym sym;
+	const char *name;
+
+	answer(1, (uint32_t[]){ 1 });
+	maps_file(FIXTURE_PIE);
+	cr_assert_eq(usyms__add_gen(u, 42, 1), 0);
+	/* exec: another file at the same place */
+	answer(1, (uint32_t[]){ 2 });
+	maps_file(FIXTURE_LIB);
+	cr_assert_eq(usyms__add_gen(u, 42, 2), 0);
+
+	cr_assert_str_eq(name_at(u, 1, in_prog, &sym), "prog_alpha");
+	name = name_at(u, 2, in_prog, &sym);
+	cr_assert(!name || strcmp(name, "prog_alpha"), "generation 2 named from the old image");
+	cr_assert(ends_with(sym.module, "/libfixture.so"), "module '%s'", sym.module);
+	cr_assert_str_eq(name_at(u, 2, addr_in(FIXTURE_LIB, "fixture_lib_entry"), &sym),
+			 "fixture_lib_entry");
+	cr_assert_eq(usyms__nr_gens(u), 2);
+	usyms__free(u);
+}
+
+Test(usyms_gens, a_generation_no_longer_running_is_not_read)
+{
+	struct usyms *u = new_usyms();
+	struct usym sym;
+
+	answer(1, (uint32_t[]){ 2 });
+	maps_file(FIXTURE_PIE);
+	cr_assert_eq(usyms__add_gen(u, 42, 1), -ESRCH);
+	cr_assert_null(name_at(u, 1, addr_in(FIXTURE_PIE, "prog_alpha"), &sym));
+	cr_assert_eq(sym.reason, USYM_PROCESS_GONE);
+	usyms__free(u);
+}
+
+Test(usyms_gens, a_reading_taken_across_an_exec_is_dropped)
+{
+	struct usyms *u = new_usyms();
+	struct usym sym;
+
+	/* generation 1 when the reading starts, 2 when it ends */
+	answer(2, (uint32_t[]){ 1, 2 });
+	maps_file(FIXTURE_LIB);
+	cr_assert_eq(usyms__add_gen(u, 42, 1), -ESRCH);
+	cr_assert_null(name_at(u, 1, addr_in(FIXTURE_LIB, "fixture_lib_entry"), &sym));
+	cr_assert_eq(sym.reason, USYM_PROCESS_GONE);
+	cr_assert_eq(usyms__nr_files(u), 0, "no file read for a dropped reading");
+	usyms__free(u);
+}
+
+Test(usyms_gens, refresh_reads_the_generation_that_runs_now)
+{
+	struct usyms *u = new_usyms();
+	struct usym sym;
+
+	maps_file(FIXTURE_PIE);
+	cr_assert_eq(usyms__refresh_pid(u, 42), -ESRCH, "not sampled yet: nothing to read");
+	cr_assert_eq(usyms__nr_gens(u), 0);
+	answer(1, (uint32_t[]){ 7 });
+	cr_assert_eq(usyms__refresh_pid(u, 42), 0);
+	cr_assert_str_eq(name_at(u, 7, addr_in(FIXTURE_PIE, "prog_alpha"), &sym), "prog_alpha");
+	usyms__free(u);
+}
+
+Test(usyms_gens, generations_that_ended_are_freed_at_the_second_prune)
+{
+	struct usyms *u = new_usyms();
+	struct usym sym;
+
+	answer(1, (uint32_t[]){ 1 });
+	maps_file(FIXTURE_PIE);
+	cr_assert_eq(usyms__add_gen(u, 42, 1), 0);
+	answer(1, (uint32_t[]){ 2 });
+	cr_assert_eq(usyms__add_gen(u, 42, 2), 0);
+	cr_assert_eq(usyms__nr_gens(u), 2);
+	/* samples of generation 1 may still be in the maps: kept once */
+	usyms__prune(u);
+	cr_assert_eq(usyms__nr_gens(u), 2);
+	cr_assert_str_eq(name_at(u, 1, addr_in(FIXTURE_PIE, "prog_alpha"), &sym), "prog_alpha");
+	usyms__prune(u);
+	cr_assert_eq(usyms__nr_gens(u), 1, "generation 1 is freed, 2 still runs");
+	usyms__prune(u);
+	cr_assert_eq(usyms__nr_gens(u), 1);
+	usyms__free(u);
+}
