@@ -57,7 +57,9 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 	$(OUTPUT)/fixtures/fixture_cxx $(OUTPUT)/fixtures/fixture_inline
 # tests/integration/run.sh runs them from build/workloads, whatever OUTPUT is
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
-	build/workloads/shortlived build/workloads/badfp
+	build/workloads/shortlived build/workloads/badfp \
+	build/workloads/forkexec build/workloads/execburn build/workloads/dlcycle \
+	build/workloads/libdlburn.so
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -172,7 +174,10 @@ $(OUTPUT)/fixtures/fixture_cxx: tests/fixtures/fixture_cxx.cc | $(OUTPUT)/fixtur
 WORKLOAD_CFLAGS := -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 build/workloads/%: tests/workloads/%.c | build/workloads
 	$(call msg,CC,$@)
-	$(Q)$(CLANG) $(WORKLOAD_CFLAGS) $< -o $@
+	$(Q)$(CLANG) $(WORKLOAD_CFLAGS) $(DEPFLAGS) $< -o $@
+build/workloads/lib%.so: tests/workloads/lib%.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)$(CLANG) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -fPIC -shared $< -o $@
 
 $(FIXTURES) $(WORKLOADS): | deps-test
 $(OUTPUT)/unit/%.o: tests/unit/%.c | deps-test $(OUTPUT)/unit
@@ -190,6 +195,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/run.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/symbols.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/faults.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
 
 test: unit integration
 
@@ -254,4 +260,4 @@ fuzz: $(FUZZ_RUNS)
 
 -include $(wildcard $(FUZZ_OUT)/obj/*.d $(FUZZ_OUT)/harness/*.d)
 
--include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/unit/*.d)
+-include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/unit/*.d build/workloads/*.d)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # faults.sh - what must not cost the profile that was collected: tiny maps,
-# signals while printing, process churn, a corrupt ELF file under a running
-# process. (Bad options, a target that exits, closed pipes, full disks and
+# signals while printing, a corrupt ELF file under a running process.
+# (Process churn is in processes.sh.) (Bad options, a target that exits, closed pipes, full disks and
 # missing privileges are in run.sh.) Root needed; prints
 # "faults: N passed, N failed" last.
 set -u
@@ -10,11 +10,6 @@ SUITE=faults
 . "$(dirname "$0")/lib.sh"
 SRC=tests/integration/symbols
 CFLAGS="-O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
-
-# field N of the -v statistics line: "profile: event E, S samples, P printed, D dropped, ..."
-stat_field() {
-	awk -v n="$1" '/samples, [0-9]+ printed/ { print $n; exit }' "$2"
-}
 
 # Stack map and count hash far too small: what fit is printed, the losses
 # are counted and named with their options, and printed + dropped samples
@@ -60,32 +55,6 @@ t_signal_while_printing() {
 	[ -n "$s" ] && [ "$p" -eq "$s" ] || fail "printed $p of $s samples" || return 1
 }
 
-# 2,000 processes come and go during a system-wide profile: no crash, every
-# sample accounted for, the profiler's memory bounded (max RSS reported).
-t_process_churn() {
-	python3 - "$PROFILE" "$TMP" > "$TMP/churn.rss" <<'PY' &
-import resource, subprocess, sys
-prof, tmp = sys.argv[1], sys.argv[2]
-with open(tmp + "/churn.folded", "w") as out, open(tmp + "/churn.err", "w") as err:
-    rc = subprocess.call([prof, "-F", "499", "-f", "-v", "12"], stdout=out, stderr=err)
-print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-PY
-	py=$!
-	sleep 0.5
-	$W/shortlived 2000 3
-	wait "$py"
-	read -r rc rss < "$TMP/churn.rss"
-	echo "  exit $rc, max RSS $((rss / 1024)) MiB"
-	[ "$rc" -eq 0 ] || fail "exit status $rc: $(tail -2 "$TMP/churn.err")" || return 1
-	[ "$rss" -lt 102400 ] || fail "max RSS $rss KiB" || return 1
-	p=$(sum_matching '.' "$TMP/churn.folded")
-	s=$(stat_field 4 "$TMP/churn.err")
-	d=$(stat_field 8 "$TMP/churn.err")
-	[ -n "$s" ] && [ "$s" -eq $((p + d)) ] || fail "counted $s, printed $p, dropped $d" || return 1
-	n=$(grep -c '^shortlived;.*short_burn' "$TMP/churn.folded")
-	[ "$n" -gt 0 ] || fail "churn processes not named" || return 1
-}
-
 # A library whose section headers are overwritten on disk while a process
 # runs from it: its frames degrade to the file's name, the rest resolves.
 t_corrupt_elf() {
@@ -109,6 +78,5 @@ t_corrupt_elf() {
 
 run_test "tiny maps: what fits is printed, losses add up" t_tiny_maps
 run_test "signals while printing: output complete" t_signal_while_printing
-run_test "2,000 processes of churn: bounded, accounted" t_process_churn
 run_test "corrupt ELF under a running process" t_corrupt_elf
 finish

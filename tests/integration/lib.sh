@@ -64,6 +64,11 @@ sum_matching() {
 	awk -v re="$1" '$0 ~ re { n += $NF } END { print n + 0 }' "$2"
 }
 
+# field N of the -v statistics line: "profile: event E, S samples, P printed, D dropped, ..."
+stat_field() {
+	awk -v n="$1" '/samples, [0-9]+ printed/ { print $n; exit }' "$2"
+}
+
 finish() {
 	echo "$SUITE: $passed passed, $failed failed"
 	[ "$failed" -eq 0 ]

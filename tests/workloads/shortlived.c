@@ -5,26 +5,13 @@
  */
 #include <stdlib.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-static volatile unsigned long sink;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "burn.h"
 
 __attribute__((noinline)) void short_burn(double seconds)
 {
-	double end = now() + seconds;
-
-	while (now() < end)
-		for (unsigned long i = 0; i < 100000; i++)
-			sink += i;
+	BURN_FOR(seconds);
 }
 
 int main(int argc, char **argv)
