@@ -228,24 +228,28 @@ static long read_sysctl(const char *name)
 	return read_long_file(path, &v) ? -1 : v;
 }
 
-/* The exec and exit tracepoints that keep the generations (profile.h). */
-static int attach_gen_tracking(struct sampler *s)
+/*
+ * The exec and exit tracepoints that keep the generations (profile.h).
+ * Without them sampling still works, but a process that execs or a pid
+ * that is reused is resolved against its latest image: say so, go on.
+ */
+static void attach_gen_tracking(struct sampler *s)
 {
-	if (s->env->kernel_only || s->exec_link)
-		return 0;
-	s->exec_link = bpf_program__attach(s->obj->progs.on_exec);
-	if (!s->exec_link) {
-		fprintf(stderr, "profile: cannot attach to tracepoint sched_process_exec: %s\n",
-			strerror(errno));
-		return -errno;
+	struct bpf_program *progs[] = { s->obj->progs.on_exec, s->obj->progs.on_exit };
+	struct bpf_link **links[] = { &s->exec_link, &s->exit_link };
+
+	if (s->env->kernel_only)
+		return;
+	for (size_t i = 0; i < 2; i++) {
+		*links[i] = bpf_program__attach(progs[i]);
+		if (!*links[i]) {
+			int err = errno;
+
+			fprintf(stderr, "profile: cannot attach to tracepoint %s: %s; samples after an exec are named from the latest image\n",
+				bpf_program__section_name(progs[i]) + strlen("raw_tp/"), strerror(err));
+			return;
+		}
 	}
-	s->exit_link = bpf_program__attach(s->obj->progs.on_exit);
-	if (!s->exit_link) {
-		fprintf(stderr, "profile: cannot attach to tracepoint sched_process_exit: %s\n",
-			strerror(errno));
-		return -errno;
-	}
-	return 0;
 }
 
 static uint64_t now_ns(void)
@@ -266,12 +270,10 @@ int sampler__attach(struct sampler *s)
 	const struct profile_env *env = s->env;
 	int nr_cpus = libbpf_num_possible_cpus();
 	bool *online;
-	int err;
+	int err = 0;
 
 	/* first, so that no exec after the first sample goes unseen */
-	err = attach_gen_tracking(s);
-	if (err)
-		return err;
+	attach_gen_tracking(s);
 	if (nr_cpus <= 0) {
 		fprintf(stderr, "profile: cannot count the possible CPUs\n");
 		return -EINVAL;
