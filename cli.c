@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <linux/types.h>
+
 #include "cli.h"
 #include "profile.h"
 #include "trace_helpers.h"
@@ -210,6 +212,20 @@ static int check_conflicts(struct profile_env *env, bool freq_set, FILE *err)
 	return 0;
 }
 
+/* Per element: the kernel's own bookkeeping, about 48 bytes in a hash. */
+#define MAP_ELEM_OVERHEAD 48ULL
+
+unsigned long long cli__map_bytes(const struct profile_env *env)
+{
+	unsigned long long stack = env->max_stack_depth * 8ULL;
+	unsigned long long set;
+
+	set = env->stack_storage_size * (stack + 8) +
+	      env->hash_storage_size * (sizeof(struct profile_key) + 8 + MAP_ELEM_OVERHEAD) +
+	      2ULL * env->hash_storage_size * (8 + stack + MAP_ELEM_OVERHEAD);
+	return 2 * set;
+}
+
 enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *err)
 {
 	bool freq_set = false, format_set = false;
@@ -222,12 +238,12 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 	while ((opt = getopt_long(argc, argv, ":F:c:p:L:UKIC:dafvho:i:q", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'F':
-			if (parse_number("frequency", optarg, 1, INT_MAX, &env->frequency, err))
+			if (parse_number("frequency", optarg, 1, MAX_FREQUENCY, &env->frequency, err))
 				goto usage;
 			freq_set = true;
 			break;
 		case 'c':
-			if (parse_number("count", optarg, 1, LONG_MAX, &env->period, err))
+			if (parse_number("count", optarg, MIN_PERIOD, LONG_MAX, &env->period, err))
 				goto usage;
 			break;
 		case 'p':
@@ -414,6 +430,12 @@ enum cli_result cli__validate(const struct profile_env *env, const char *proc_ro
 	if (env->frequency && !read_long_file(path, &max) && env->frequency > max) {
 		fprintf(err, "profile: frequency %ld exceeds kernel.perf_event_max_sample_rate (%ld)\n",
 			env->frequency, max);
+		return CLI_USAGE;
+	}
+	if (cli__map_bytes(env) > (unsigned long long)MAX_MAP_MIB << 20) {
+		fprintf(err, "profile: --stack-storage-size %ld, --hash-storage-size %ld and --perf-max-stack-depth %ld would let the BPF maps take %llu MiB of kernel memory (at most %d)\n",
+			env->stack_storage_size, env->hash_storage_size, env->max_stack_depth,
+			cli__map_bytes(env) >> 20, MAX_MAP_MIB);
 		return CLI_USAGE;
 	}
 	return CLI_RUN;

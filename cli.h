@@ -14,6 +14,17 @@
 #define DEFAULT_STACK_STORAGE 16384
 #define DEFAULT_HASH_STORAGE 40960
 #define DEFAULT_MAX_STACK_DEPTH 127
+/*
+ * The fastest sampling accepted. The BPF program costs up to ~25 us per
+ * sample here (bench/: cache-cold, both stacks walked), so 10 kHz takes at
+ * most a quarter of every CPU, the share the kernel allows perf by default
+ * (kernel.perf_cpu_time_max_percent = 25). -c counts events: 100,000
+ * cpu-clock nanoseconds are the same 10 kHz (cycles: 10 kHz per GHz).
+ */
+#define MAX_FREQUENCY 10000
+#define MIN_PERIOD 100000
+/* Kernel memory the BPF maps may take at most, when full (cli__map_bytes). */
+#define MAX_MAP_MIB 2048
 
 enum output_format {
 	FORMAT_TEXT,		/* profile(8)'s blocks */
@@ -67,11 +78,19 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 
 /*
  * Checks against the running system: pids/tids exist, the CPU exists and is
- * online, the stack depth is within kernel.perf_event_max_stack. proc_root
+ * online, the stack depth is within kernel.perf_event_max_stack, the maps
+ * fit in MAX_MAP_MIB. proc_root
  * and sys_root are "/proc" and "/sys" except in tests.
  */
 enum cli_result cli__validate(const struct profile_env *env, const char *proc_root,
 			      const char *sys_root, FILE *err);
+
+/*
+ * Kernel memory the BPF maps take when full: two sets of stack map, count
+ * hash and overflow hash. The options that size them are refused when
+ * this exceeds MAX_MAP_MIB.
+ */
+unsigned long long cli__map_bytes(const struct profile_env *env);
 
 void cli__release(struct profile_env *env);
 

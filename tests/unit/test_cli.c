@@ -196,7 +196,7 @@ Test(cli_parse, parses_again_after_stopping_inside_a_bundle)
 
 Test(cli_parse, conflicting_options)
 {
-	ASSERT_USAGE("-F/--frequency and -c/--count conflict", "-F", "99", "-c", "1000");
+	ASSERT_USAGE("-F/--frequency and -c/--count conflict", "-F", "99", "-c", "1000000");
 	ASSERT_USAGE("-U/--user-stacks-only and -K/--kernel-stacks-only conflict", "-U", "-K");
 	ASSERT_USAGE("-p/--pid and -L/--tid conflict", "-p", "1", "-L", "2");
 }
@@ -220,6 +220,38 @@ Test(cli_parse, bad_numbers)
 	ASSERT_USAGE("hash storage size", "--hash-storage-size=99999999999");
 	ASSERT_USAGE("perf max stack depth", "--perf-max-stack-depth=0");
 	ASSERT_USAGE("duration", "1s");
+}
+
+/* Rates the machine cannot sustain and maps that would lock gigabytes. */
+Test(cli_parse, rates_and_map_sizes_are_bounded)
+{
+	struct run r;
+
+	PARSE(&r, "-F", "10001");
+	assert_usage(&r, "frequency");
+	cr_assert_str_eq(r.err, "profile: frequency '10001' out of range (1..10000)\n");
+	run__release(&r);
+	ASSERT_USAGE("count", "-c", "1");
+	ASSERT_USAGE("count", "-c", "99999");
+	PARSE(&r, "-F", "10000");
+	cr_assert_eq(r.res, CLI_RUN, "err: %s", r.err);
+	run__release(&r);
+	PARSE(&r, "-c", "100000");
+	cr_assert_eq(r.res, CLI_RUN, "err: %s", r.err);
+	run__release(&r);
+}
+
+Test(cli_parse, map_bytes_of_the_defaults)
+{
+	struct run r;
+	unsigned long long mib;
+
+	PARSE(&r, "1");
+	cr_assert_eq(r.res, CLI_RUN, "err: %s", r.err);
+	mib = cli__map_bytes(&r.env) >> 20;
+	/* 2 x (16384 stacks + 40960 counts + 81920 overflow stacks), full */
+	cr_assert(mib > 150 && mib < 250, "%llu MiB", mib);
+	run__release(&r);
 }
 
 Test(cli_parse, zero_duration_is_out_of_range)
@@ -508,6 +540,29 @@ static void assert_accepted(enum cli_result res, char *err)
 		enum cli_result r_ = VALIDATE(&e_, __VA_ARGS__);             \
 		assert_accepted(r_, e_);                                     \
 	} while (0)
+
+/* Map sizes that would lock gigabytes of kernel memory. */
+static void assert_map_rejected(enum cli_result res, char *err, const char *want)
+{
+	cr_assert_eq(res, CLI_USAGE, "accepted");
+	cr_assert(is_one_line(err), "'%s'", err);
+	cr_assert_not_null(strstr(err, want), "'%s' lacks '%s'", err, want);
+	free(err);
+}
+
+Test(cli_validate, map_sizes_are_bounded)
+{
+	enum cli_result res;
+	char *e;
+
+	/* 2 x (1M stacks of 1016 bytes + ...): over 2 GiB of stack maps alone */
+	res = VALIDATE(&e, "--stack-storage-size=1048576");
+	assert_map_rejected(res, e, "MiB of kernel memory (at most 2048)");
+	res = VALIDATE(&e, "--hash-storage-size=16000000");
+	assert_map_rejected(res, e, "--hash-storage-size 16000000");
+	/* the same hash with shallow stacks fits */
+	ASSERT_ACCEPTED("--hash-storage-size=400000", "--perf-max-stack-depth=32");
+}
 
 TestSuite(cli_validate, .init = fake_roots, .fini = drop_roots);
 
