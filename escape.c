@@ -140,3 +140,10 @@ int escape__xml(FILE *out, const char *str)
 	}
 	return 0;
 }
+
+int escape__text(FILE *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, out);
+	return ferror(out) ? -EIO : 0;
+}

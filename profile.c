@@ -22,6 +22,7 @@
 
 #include "aggregate.h"
 #include "cli.h"
+#include "escape.h"
 #include "outfile.h"
 #include "report.h"
 #include "sampler.h"
@@ -262,7 +263,7 @@ static int emit_interval(struct run *run)
 }
 
 /*
- * Sample until the duration ends, SIGINT/SIGTERM arrives, or every -p
+ * Sample until the duration ends, SIGINT/SIGTERM/SIGHUP arrives, or every -p
  * target has exited; meanwhile read the mappings of new processes, drain
  * the maps and print interval profiles.
  */
@@ -338,10 +339,13 @@ static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
 
 	sum->frames += e->count;
 	sum->modules++;
-	if (sum->list)
-		fprintf(stderr, "profile: %s: %llu samples without symbols (%s)\n",
-			e->module ? e->module : "[unknown]", (unsigned long long)e->count,
+	if (sum->list) {
+		/* a path any user can choose: no escape sequences to the terminal */
+		fputs("profile: ", stderr);
+		escape__text(stderr, e->module ? e->module : "[unknown]");
+		fprintf(stderr, ": %llu samples without symbols (%s)\n", (unsigned long long)e->count,
 			usym_reason__str(e->reason));
+	}
 	return 0;
 }
 
@@ -472,9 +476,11 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);	/* the terminal went away (ssh): print what we have */
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 
 	run.usyms = usyms__new_opts(&(struct usyms_opts){
@@ -516,8 +522,10 @@ int main(int argc, char **argv)
 
 	err = run_loop(&run);
 	sampler__detach(run.sampler);	/* stop sampling: the maps are read as they are now */
-	if (err == -EPIPE)
-		err = 0;	/* an interval's reader went away (| head) */
+	if (err == -EPIPE) {
+		err = 0;	/* an interval's reader went away (| head): nobody to print to */
+		goto cleanup;
+	}
 	if (err)
 		goto cleanup;
 	if (env.interval) {

@@ -334,6 +334,9 @@ int report__write(struct report *r, const struct agg *agg, const struct report_m
 		  FILE *out, uint64_t *printed)
 {
 	*printed = 0;
+	/* a failure is this write's, with its own errno, not an earlier one's */
+	clearerr(out);
+	errno = 0;
 	switch (r->env->format) {
 	case FORMAT_TEXT:
 	case FORMAT_FOLDED:

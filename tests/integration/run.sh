@@ -165,6 +165,8 @@ signal_prints_profile() {
 }
 t_sigint() { signal_prints_profile INT; }
 t_sigterm() { signal_prints_profile TERM; }
+# an SSH session that drops sends SIGHUP
+t_sighup() { signal_prints_profile HUP; }
 
 # The -p target exits: sampling stops, the profile so far is printed.
 t_target_exits() {
@@ -182,6 +184,19 @@ t_closed_pipe() {
 	[ "$(cat "$TMP/pipe.rc")" -eq 0 ] || fail "exit status $(cat "$TMP/pipe.rc")" || return 1
 	# notes may remain (the output can fit in the pipe before head exits), errors not
 	! grep -Eiq 'cannot|error|broken pipe' "$TMP/pipe.err" || fail "stderr: $(cat "$TMP/pipe.err")" || return 1
+}
+
+# Interval profiles into a reader that stops after 100 bytes: exit 0, no
+# error (the last, partial interval has nobody to go to). Five times: the
+# pipe can close before or after an interval is written.
+t_closed_pipe_intervals() {
+	for i in 1 2 3 4 5; do
+		{ $PROFILE -F 499 -f -i 1 3 2> "$TMP/ipipe.err"; echo $? > "$TMP/ipipe.rc"; } |
+			head -c 100 > /dev/null
+		[ "$(cat "$TMP/ipipe.rc")" -eq 0 ] ||
+			fail "run $i: exit status $(cat "$TMP/ipipe.rc"): $(cat "$TMP/ipipe.err")" || return 1
+		! grep -Eiq 'cannot|error' "$TMP/ipipe.err" || fail "run $i: $(cat "$TMP/ipipe.err")" || return 1
+	done
 }
 
 # Too small a count hash: the loss is counted and the fix named.
@@ -355,7 +370,10 @@ expect_usage_error() {
 t_bad_input() {
 	gone=$(sh -c 'echo $$')	# a pid that just exited
 	expect_usage_error conflict -U -K 1 &&
-	expect_usage_error conflict -F 99 -c 1000 1 &&
+	expect_usage_error conflict -F 99 -c 1000000 1 &&
+	expect_usage_error "frequency '100000' out of range" -F 100000 1 &&
+	expect_usage_error "count '1' out of range" -c 1 1 &&
+	expect_usage_error "MiB of kernel memory" --stack-storage-size 4000000 1 &&
 	expect_usage_error "pid $gone does not exist" -p "$gone" 1 &&
 	expect_usage_error "cpu 4096" -C 4096 1 &&
 	expect_usage_error duration 0 &&
@@ -394,8 +412,10 @@ run_test "-p list and -L tid" t_pid_list_and_tid
 run_test "-C cpu filter" t_cpu_filter
 run_test "SIGINT prints the profile" t_sigint
 run_test "SIGTERM prints the profile" t_sigterm
+run_test "SIGHUP prints the profile" t_sighup
 run_test "target exit stops and prints" t_target_exits
 run_test "closed pipe is quiet" t_closed_pipe
+run_test "closed pipe between intervals: exit 0" t_closed_pipe_intervals
 run_test "losses reported with the fixing option" t_losses_reported
 run_test "tiny stack map: overflow map keeps every stack" t_stack_map_overflow
 run_test "short-lived processes keep their symbols" t_short_lived

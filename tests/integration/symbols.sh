@@ -150,6 +150,21 @@ t_stripped_names_the_file() {
 		has_frame "[nodebug_spin]" "$TMP/nodebug.folded"
 }
 
+# A stripped binary under a directory whose name holds a terminal escape
+# sequence: -v names it, with the control characters defused.
+t_verbose_path_escaped() {
+	dir=$(printf '%s/esc\033]0;owned\007dir' "$TMP")
+	mkdir -p "$dir" && build_spin "$TMP/esc_full" esc_hot esc_caller &&
+		strip -o "$dir/esc_spin" "$TMP/esc_full" || return 1
+	start "$dir/esc_spin" 8
+	sleep 0.3
+	profile_pid "$LAST" esc -v || return 1
+	stop "$LAST"
+	grep -q 'esc?\]0;owned?dir/esc_spin: [0-9]* samples without symbols' "$TMP/esc.err" ||
+		fail "no escaped path in: $(grep -a esc_spin "$TMP/esc.err")" || return 1
+	! grep -q "$(printf '\033')" "$TMP/esc.err" || fail "an escape character reached stderr" || return 1
+}
+
 t_jit_perf_map() {
 	clang $CFLAGS "$SRC/jit.c" -o "$TMP/jit" || return 1
 	start sh -c "exec '$TMP/jit' 8 > '$TMP/jit.out'"
@@ -195,6 +210,7 @@ run_test "stripped, debug file by .gnu_debuglink" t_debuglink
 run_test "stripped, debug file by build-id (--debug-dir)" t_build_id
 run_test "stripped, MiniDebugInfo" t_minidebuginfo
 run_test "stripped without debug info: frames name the file" t_stripped_names_the_file
+run_test "-v prints a hostile path escaped" t_verbose_path_escaped
 run_test "JIT code named by /tmp/perf-PID.map" t_jit_perf_map
 run_test "C++ names demangled" t_cxx_demangled
 run_test "source lines (--lines)" t_lines

@@ -104,3 +104,17 @@ Test(escape, write_errors)
 	cr_assert_eq(escape__xml(f, "x"), -ENOSPC);
 	fclose(f);
 }
+
+Test(escape, text_has_no_control_characters)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(escape__text(f, "/tmp/a\033]0;owned\007b\n\x7f" "caf\xc3\xa9"), 0);
+	cr_assert_eq(fclose(f), 0);
+	/* the escape sequence is defused, UTF-8 stays */
+	cr_assert_str_eq(buf, "/tmp/a?]0;owned?b??caf\xc3\xa9");
+	free(buf);
+}
