@@ -10,7 +10,7 @@ dir=$(mktemp -d /tmp/profile-san.XXXXXX) || exit 1
 chmod 1777 "$dir"	# the unprivileged integration test writes here too
 # ASan holds 256 MiB of freed memory by default to catch use after free;
 # 16 MiB keeps that check for recent frees and the tool's RSS near its
-# own, which tests/integration/faults.sh bounds (100 MiB).
+# own, which tests/integration/processes.sh bounds (128 MiB under ASan).
 ASAN_OPTIONS="log_path=$dir/asan:detect_leaks=1:quarantine_size_mb=16${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 UBSAN_OPTIONS="log_path=$dir/ubsan:print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export ASAN_OPTIONS UBSAN_OPTIONS
