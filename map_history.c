@@ -21,7 +21,7 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return (a > b) - (a < b);
 }
 
-/* By range, then by what is mapped there: identical mappings end up adjacent. */
+/* By range, then by what is mapped there, then by when. */
 static int umap_cmp(const void *a, const void *b)
 {
 	const struct umap *x = a, *y = b;
@@ -34,7 +34,9 @@ static int umap_cmp(const void *a, const void *b)
 		return cmp_u64(x->offset, y->offset);
 	if (x->kind != y->kind)
 		return (x->kind > y->kind) - (x->kind < y->kind);
-	return cmp_u64((uintptr_t)x->mod, (uintptr_t)y->mod);
+	if (x->mod != y->mod)
+		return cmp_u64((uintptr_t)x->mod, (uintptr_t)y->mod);
+	return cmp_u64(x->seen_ns, y->seen_ns);
 }
 
 /* Most recently seen first. */
@@ -45,29 +47,16 @@ static int last_seen_desc(const void *a, const void *b)
 	return cmp_u64(y->last_ns, x->last_ns);
 }
 
-/* Sort, merge a mapping seen gone more than once, keep the most recent. */
+/*
+ * Sort by address and keep the most recent. A mapping gone twice (A, B,
+ * then A again at one range) stays two entries: merged, its time span
+ * would cover B's and take B's samples.
+ */
 static void tidy_gone(struct map_history *h)
 {
-	size_t n = 0;
-
 	if (!h->nr_gone)
 		return;
 	qsort(h->gone, h->nr_gone, sizeof(*h->gone), umap_cmp);
-	for (size_t i = 0; i < h->nr_gone; i++) {
-		struct umap *m = &h->gone[i];
-
-		if (n && same_mapping(&h->gone[n - 1], m)) {
-			struct umap *kept = &h->gone[n - 1];
-
-			if (m->seen_ns < kept->seen_ns)
-				kept->seen_ns = m->seen_ns;
-			if (m->last_ns > kept->last_ns)
-				kept->last_ns = m->last_ns;
-			continue;
-		}
-		h->gone[n++] = *m;
-	}
-	h->nr_gone = n;
 	if (h->nr_gone <= MAP_HISTORY_MAX_GONE)
 		return;
 	qsort(h->gone, h->nr_gone, sizeof(*h->gone), last_seen_desc);

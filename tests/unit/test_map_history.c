@@ -23,7 +23,8 @@ static struct umap *reading(size_t nr, const struct umap *maps)
 	struct umap *copy = calloc(nr ? nr : 1, sizeof(*copy));
 
 	cr_assert_not_null(copy);
-	memcpy(copy, maps, nr * sizeof(*copy));
+	if (nr)		/* maps is NULL for an empty reading: memcpy must not see it */
+		memcpy(copy, maps, nr * sizeof(*copy));
 	return copy;
 }
 
@@ -108,6 +109,23 @@ Test(map_history, a_reused_range_names_the_file_seen_closest_to_the_sample)
 	cr_assert_eq(map_history__find(&h, LIB + 1, 1000, 6000)->mod, MOD(file_c));
 	/* the rest of the process is not disturbed */
 	cr_assert_eq(map_history__find(&h, EXE + 1, 1500, 1900)->mod, MOD(file_a));
+	map_history__release(&h);
+}
+
+/* A, then B, then A again at one range: B's time stays B's. */
+Test(map_history, a_range_swapped_back_and_forth_keeps_each_period)
+{
+	struct map_history h = {};
+	struct umap a[] = { map(LIB, LIB + 0x1000, &file_a) };
+	struct umap b[] = { map(LIB, LIB + 0x1000, &file_b) };
+
+	map_history__update(&h, reading(1, a), 1, 100);
+	map_history__update(&h, reading(1, b), 1, 200);
+	map_history__update(&h, reading(1, a), 1, 300);
+	map_history__update(&h, reading(0, NULL), 0, 400);
+	cr_assert_eq(map_history__find(&h, LIB, 195, 205)->mod, MOD(file_b));
+	cr_assert_eq(map_history__find(&h, LIB, 95, 105)->mod, MOD(file_a));
+	cr_assert_eq(map_history__find(&h, LIB, 295, 305)->mod, MOD(file_a));
 	map_history__release(&h);
 }
 
