@@ -249,6 +249,7 @@ static int emit_interval(struct run *run)
 		fprintf(stderr, "profile: cannot read the BPF maps: %s\n", strerror(-err));
 		return err;
 	}
+	sampler__forget_exited(run->sampler);
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d_%H:%M:%S", &tm);
 	if (run->env->format == FORMAT_TEXT && !run->env->output)
@@ -294,6 +295,7 @@ static int run_loop(struct run *run)
 				fprintf(stderr, "profile: cannot read the BPF maps: %s\n", strerror(-err));
 				return err;
 			}
+			sampler__forget_exited(run->sampler);
 			run->next_drain += DRAIN_SECS;
 			continue;
 		}

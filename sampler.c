@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,8 +246,11 @@ static void attach_gen_tracking(struct sampler *s)
 		if (!*links[i]) {
 			int err = errno;
 
-			fprintf(stderr, "profile: cannot attach to tracepoint %s: %s; samples after an exec are named from the latest image\n",
+			fprintf(stderr, "profile: cannot attach to tracepoint %s: %s; processes that exec or reuse a pid are named from their latest image\n",
 				bpf_program__section_name(progs[i]) + strlen("raw_tp/"), strerror(err));
+			/* half of them would leave stale generations: none at all */
+			bpf_link__destroy(s->exec_link);
+			s->exec_link = NULL;
 			return;
 		}
 	}
@@ -289,6 +293,7 @@ int sampler__attach(struct sampler *s)
 		memset(online, 1, nr_cpus * sizeof(*online));
 
 	s->hardware = true;
+	s->last_flip_ns = now_ns();	/* the first window opens with the first event */
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		int fd;
 
@@ -322,7 +327,6 @@ int sampler__attach(struct sampler *s)
 		}
 		s->nr_links++;
 	}
-	s->last_flip_ns = now_ns();
 	free(online);
 	if (!err && !s->nr_links) {
 		fprintf(stderr, "profile: no online CPU to sample\n");
@@ -516,16 +520,17 @@ int sampler__drain(struct sampler *s, struct agg *agg)
 	uint64_t flip = now_ns();
 	int err;
 
-	/* the set drained holds the samples taken since the last flip */
-	agg__set_window(agg, s->last_flip_ns, flip);
 	if (s->nr_links) {
 		s->obj->bss->active = !old;
-		s->last_flip_ns = flip;
 		err = wait_for_programs(s);
 		if (err)
 			return err;
+		/* from the last flip to the end of the programs still in flight */
+		agg__set_window(agg, s->last_flip_ns, now_ns());
+		s->last_flip_ns = flip;
 		return drain_set(s, &s->sets[old], agg);
 	}
+	agg__set_window(agg, s->last_flip_ns, flip);
 	/* not sampling: both sets are still */
 	err = drain_set(s, &s->sets[old], agg);
 	return err ? err : drain_set(s, &s->sets[!old], agg);
@@ -565,6 +570,32 @@ uint32_t sampler__pid_gen(struct sampler *s, pid_t pid)
 	if (bpf_map_lookup_elem(bpf_map__fd(s->obj->maps.pid_gen), &key, &g))
 		return 0;
 	return g.gen;
+}
+
+int sampler__forget_exited(struct sampler *s)
+{
+	int fd = bpf_map__fd(s->obj->maps.pid_gen);
+	__u32 key, next, *prev = NULL, *dead = NULL;
+	size_t nr = 0, cap = 0;
+	int err = 0;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		/* ESRCH only once reaped: before that the pid cannot be reused */
+		if (kill((pid_t)key, 0) == 0 || errno != ESRCH)
+			continue;
+		if (array_reserve((void **)&dead, &cap, nr, sizeof(*dead))) {
+			err = -ENOMEM;
+			break;
+		}
+		dead[nr++] = key;
+	}
+	/* deleted after the walk: a deleted key restarts it from the start */
+	for (size_t i = 0; i < nr; i++)
+		bpf_map_delete_elem(fd, &dead[i]);
+	free(dead);
+	return err;
 }
 
 int sampler__consume_new_pids(struct sampler *s, void (*fn)(pid_t pid, uint32_t gen, void *ctx),

@@ -50,4 +50,12 @@ int sampler__consume_new_pids(struct sampler *s, void (*fn)(pid_t pid, uint32_t 
  */
 uint32_t sampler__pid_gen(struct sampler *s, pid_t pid);
 
+/*
+ * Drop the generations of processes that are gone. The BPF side drops a
+ * process's entry when its leader exits; a sample of another of its
+ * threads after that (exit_group, pthread_exit in main) makes a new one
+ * that only this removes, before the pid can be reused. 0 or -ENOMEM.
+ */
+int sampler__forget_exited(struct sampler *s);
+
 #endif /* SAMPLER_H */
