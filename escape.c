@@ -143,7 +143,25 @@ int escape__xml(FILE *out, const char *str)
 
 int escape__text(FILE *out, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, out);
+	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s);
+
+	while (left) {
+		uint32_t cp;
+		size_t n = utf8_decode(p, left, &cp);
+
+		/* C0, DEL and C1 (U+0080..U+009F, 8-bit CSI included) defused */
+		if (n && cp >= 0x20 && (cp < 0x7f || cp > 0x9f))
+			fwrite(p, 1, n, out);
+		else if (n)
+			fputc('?', out);
+		else if (*p < 0x80 || *p > 0x9f)
+			fputc(*p, out);	/* other invalid UTF-8: as it is, as before */
+		else
+			fputc('?', out);
+		n = n ? n : 1;
+		p += n;
+		left -= n;
+	}
 	return ferror(out) ? -EIO : 0;
 }

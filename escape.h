@@ -32,8 +32,8 @@ int escape__json(FILE *out, const char *s);
 int escape__xml(FILE *out, const char *s);
 
 /*
- * s for a terminal or a log line: control characters (escape sequences
- * included) become '?'. For paths and names in messages on stderr.
+ * s for a terminal or a log line: control characters (C0, DEL, C1 and a
+ * lone 8-bit CSI byte, escape sequences included) become '?'. For paths and names in messages on stderr.
  * Returns 0 or -errno from the stream.
  */
 int escape__text(FILE *out, const char *s);

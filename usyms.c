@@ -681,7 +681,9 @@ static void prune_one(const void *node, VISIT which, void *ctx)
 	struct proc *proc = *(struct proc *const *)node;
 	struct prune *p = ctx;
 
-	if ((which != postorder && which != leaf) || gen_current(p->u, proc->pid, proc->gen))
+	/* generation 0 is never checked: re-read on demand once freed */
+	if ((which != postorder && which != leaf) ||
+	    (proc->gen && gen_current(p->u, proc->pid, proc->gen)))
 		return;
 	if (!proc->retired) {
 		proc->retired = true;	/* samples of it may still be on their way */

@@ -117,4 +117,11 @@ Test(escape, text_has_no_control_characters)
 	/* the escape sequence is defused, UTF-8 stays */
 	cr_assert_str_eq(buf, "/tmp/a?]0;owned?b??caf\xc3\xa9");
 	free(buf);
+	/* C1 controls: encoded as UTF-8 (U+009B) and as a lone 8-bit CSI byte */
+	f = open_memstream(&buf, &len);
+	cr_assert_not_null(f);
+	cr_assert_eq(escape__text(f, "x\xc2\x9b" "31m\x9b" "0m \xe2\x82\xac"), 0);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_str_eq(buf, "x?31m?0m \xe2\x82\xac");
+	free(buf);
 }
