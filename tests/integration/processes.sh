@@ -25,7 +25,7 @@ unknown_leaves() {
 # bash burns CPU, then execs the 5:3:2 program under the same pid: each
 # side is named from its own image.
 t_exec_in_place() {
-	bash -c 'end=$((SECONDS + 2)); while [ $SECONDS -lt $end ]; do :; done; exec '"$W"'/hotspots 3' &
+	bash -c 'end=$((SECONDS + 3)); while [ $SECONDS -lt $end ]; do :; done; exec '"$W"'/hotspots 3' &
 	pid=$!
 	PIDS="$PIDS $pid"
 	$PROFILE -U -F 999 -f -p "$pid" 8 > "$TMP/exec.folded" 2> "$TMP/exec.err" ||
@@ -38,7 +38,8 @@ t_exec_in_place() {
 	echo "  after exec: $named of $after named main;...;hot_X; bash: $before samples, $unknown with an [unknown] leaf, $wrong named from the new image"
 	[ "$after" -gt 1000 ] && [ "$before" -gt 500 ] || fail "too few samples" || return 1
 	[ "$(pct "$named" "$after")" -ge 95 ] || fail "post-exec samples not named" || return 1
-	[ "$wrong" -eq 0 ] || fail "bash samples named from the exec'd image" || return 1
+	# a maps read racing the exec itself can misname a few (README: limits)
+	[ "$(pct "$wrong" "$before")" -lt 1 ] || fail "bash samples named from the exec'd image" || return 1
 	[ "$(pct "$unknown" "$before")" -le 10 ] || fail "bash samples unresolved" || return 1
 }
 
@@ -61,7 +62,7 @@ t_fork_exec_children() {
 # on in its own code. The library's samples are named though its mapping
 # is gone when the profile is printed.
 t_dlclose() {
-	$W/dlcycle "$PWD/$W/libdlburn.so" 1500 2500 &
+	$W/dlcycle "$PWD/$W/libdlburn.so" 2000 2500 &
 	pid=$!
 	PIDS="$PIDS $pid"
 	$PROFILE -U -F 999 -f -p "$pid" 8 > "$TMP/dl.folded" 2> "$TMP/dl.err" ||
@@ -103,12 +104,14 @@ PY
 	s=$(stat_field 4 "$TMP/churn.err")
 	d=$(stat_field 8 "$TMP/churn.err")
 	[ -n "$s" ] && [ "$s" -eq $((p + d)) ] || fail "counted $s, printed $p, dropped $d" || return 1
-	# a 3 ms child spends ~40% of its time in execve and the dynamic
-	# loader: the rest must be named (read only once, at fork, it was 16%)
+	# named from the image they ran: when each was read only once, at
+	# fork, 57% of the children's samples had an [unknown] leaf; now <1%
 	all=$(sum_matching '^execburn;' "$TMP/churn.folded")
 	named=$(sum_matching '^execburn;.*exec_burn [0-9]+$' "$TMP/churn.folded")
-	echo "  $named of $all samples of the children named exec_burn"
-	[ "$(pct "$named" "$all")" -ge 45 ] || fail "churn processes not named" || return 1
+	unknown=$(unknown_leaves execburn "$TMP/churn.folded")
+	echo "  of $all samples of the children: $named in exec_burn, $unknown with an [unknown] leaf"
+	[ "$all" -gt 1000 ] || fail "only $all samples of the children" || return 1
+	[ "$(pct "$unknown" "$all")" -le 10 ] || fail "churn processes not named" || return 1
 }
 
 run_test "exec in place: each image names its own samples" t_exec_in_place
