@@ -104,7 +104,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 65536);
+	__uint(max_entries, MAX_PID_GENS);
 	__type(key, __u32);
 	__type(value, struct pid_gen);
 } pid_gen SEC(".maps");

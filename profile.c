@@ -380,8 +380,8 @@ static void report_losses(const struct run *run)
 		fprintf(stderr, "profile: %llu new-process notices lost (ring buffer full); their mappings were read at the end\n",
 			(unsigned long long)t[STAT_NEW_PID_LOST]);
 	if (t[STAT_GEN_FULL])
-		fprintf(stderr, "profile: %llu samples of processes beyond the 65536 tracked at once; their mappings were read at the end\n",
-			(unsigned long long)t[STAT_GEN_FULL]);
+		fprintf(stderr, "profile: %llu samples of processes beyond the %d tracked at once; their mappings were read at the end\n",
+			(unsigned long long)t[STAT_GEN_FULL], MAX_PID_GENS);
 	if (!t[STAT_SAMPLES])
 		fprintf(stderr, "profile: no samples collected (were the targets on CPU?)\n");
 	if (env->verbose)

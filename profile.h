@@ -9,6 +9,7 @@
 
 #define TASK_COMM_LEN 16
 #define MAX_FILTER_IDS 1024
+#define MAX_PID_GENS 65536	/* sampled processes alive at once with a generation */
 #define MAX_STACK_DEPTH_LIMIT 1024	/* --perf-max-stack-depth upper bound */
 
 /*

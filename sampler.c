@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -256,14 +255,6 @@ static void attach_gen_tracking(struct sampler *s)
 	}
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /*
  * One system-wide event per online CPU (per-task events are filtered in
  * BPF instead). Hardware cycles where the machine has a PMU, else the
@@ -293,7 +284,7 @@ int sampler__attach(struct sampler *s)
 		memset(online, 1, nr_cpus * sizeof(*online));
 
 	s->hardware = true;
-	s->last_flip_ns = now_ns();	/* the first window opens with the first event */
+	s->last_flip_ns = monotonic_ns();	/* the first window opens with the first event */
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		int fd;
 
@@ -517,7 +508,7 @@ static int drain_set(struct sampler *s, const struct map_set *set, struct agg *a
 int sampler__drain(struct sampler *s, struct agg *agg)
 {
 	__u32 old = s->obj->bss->active;
-	uint64_t flip = now_ns();
+	uint64_t flip = monotonic_ns();
 	int err;
 
 	if (s->nr_links) {
@@ -526,7 +517,7 @@ int sampler__drain(struct sampler *s, struct agg *agg)
 		if (err)
 			return err;
 		/* from the last flip to the end of the programs still in flight */
-		agg__set_window(agg, s->last_flip_ns, now_ns());
+		agg__set_window(agg, s->last_flip_ns, monotonic_ns());
 		s->last_flip_ns = flip;
 		return drain_set(s, &s->sets[old], agg);
 	}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "trace_helpers.h"
@@ -136,4 +137,12 @@ int read_online_cpus_file(const char *path, bool *mask, int nr)
 int read_online_cpus(bool *mask, int nr)
 {
 	return read_online_cpus_file("/sys/devices/system/cpu/online", mask, nr);
+}
+
+uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Parse a whole string as a base-10 integer in [min, max]. Leading or
@@ -26,6 +27,9 @@ int hex_digit_value(int c);
  * is unchanged on failure.
  */
 int array_reserve(void **arr, size_t *cap, size_t idx, size_t elem);
+
+/* CLOCK_MONOTONIC in nanoseconds: the clock of drain windows and map readings. */
+uint64_t monotonic_ns(void);
 
 /* Read one integer from a file such as /proc/sys/kernel/perf_event_max_stack. */
 int read_long_file(const char *path, long *out);

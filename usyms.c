@@ -24,7 +24,6 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "debuginfo.h"
@@ -121,14 +120,6 @@ const char *usym_reason__str(enum usym_reason r)
 	case USYM_NO_PERFMAP: return "JIT code without /tmp/perf-PID.map";
 	}
 	return "?";
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static int proc_cmp(const void *a, const void *b)
@@ -567,7 +558,7 @@ static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps
 			has_anon = true;
 		}
 	}
-	err = map_history__update(&proc->maps, um, maps->nr, now_ns());
+	err = map_history__update(&proc->maps, um, maps->nr, monotonic_ns());
 	/* once JIT code, always: its perf map names samples of earlier readings */
 	proc->has_anon |= has_anon;
 	return err;
