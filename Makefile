@@ -45,7 +45,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 # Library objects: everything but main(), linked into the tool and the tests.
-LIB_SRCS := trace_helpers.c cli.c ksyms.c proc_maps.c map_history.c elf_symtab.c usyms.c stack_fmt.c \
+LIB_SRCS := trace_helpers.c budget.c elf_read.c cli.c ksyms.c proc_maps.c map_history.c elf_symtab.c usyms.c stack_fmt.c \
 	rootfs.c perfmap.c demangle.c debuginfo.c srcline.c aggregate.c report.c keymap.c protobuf.c escape.c outfile.c pprof.c flamegraph.c speedscope.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -225,7 +225,7 @@ clean:
 FUZZ_SECONDS ?= 30
 FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli
-FUZZ_LIB_SRCS := trace_helpers.c cli.c ksyms.c proc_maps.c elf_symtab.c rootfs.c perfmap.c debuginfo.c
+FUZZ_LIB_SRCS := trace_helpers.c budget.c elf_read.c cli.c ksyms.c proc_maps.c elf_symtab.c rootfs.c perfmap.c debuginfo.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))

@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "debuginfo.h"
+#include "elf_read.h"
 #include "rootfs.h"
 
 #define DEFAULT_MAX_DEBUGDATA (64u << 20)
@@ -36,15 +37,6 @@ const char *debuginfo_source__str(enum debuginfo_source s)
 	case DEBUGINFO_MINIDEBUGINFO: return "minidebuginfo";
 	}
 	return "?";
-}
-
-static bool libelf_ready(void)
-{
-	static int ok = -1;
-
-	if (ok < 0)
-		ok = elf_version(EV_CURRENT) != EV_NONE;
-	return ok;
 }
 
 static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
@@ -120,12 +112,10 @@ int debuginfo__build_id_fd(int fd, uint8_t *id, size_t cap)
 	Elf *elf;
 	int len;
 
-	if (!libelf_ready())
-		return -ENOSYS;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_read__begin(fd, NULL);
 	if (!elf)
-		return -ENOEXEC;
-	len = elf_kind(elf) == ELF_K_ELF ? debuginfo__build_id(elf, id, cap) : -ENOEXEC;
+		return -errno;
+	len = debuginfo__build_id(elf, id, cap);
 	elf_end(elf);
 	return len;
 }
@@ -162,14 +152,33 @@ int debuginfo__debuglink(Elf *elf, const char **name, uint32_t *crc)
 	return 0;
 }
 
-int debuginfo__crc32_fd(int fd, uint32_t *crc)
+int debuginfo__crc32_fd(int fd, const struct budget *b, uint32_t *crc)
 {
 	unsigned char buf[1 << 16];
 	uLong c = crc32(0L, Z_NULL, 0);
+	struct stat sb;
 	off_t off = 0;
 
+	if (!b)
+		b = budget__default();
+	if (fstat(fd, &sb))
+		return -errno;
+	if (!S_ISREG(sb.st_mode))
+		return -EPERM;
+	if ((uint64_t)sb.st_size > b->max_crc_bytes)
+		return budget__refuse("%llu bytes to checksum, over the budget of %llu",
+				      (unsigned long long)sb.st_size,
+				      (unsigned long long)b->max_crc_bytes);
 	for (;;) {
-		ssize_t n = pread(fd, buf, sizeof(buf), off);
+		ssize_t n;
+
+		/* a file that grows while we read it stays within the budget too */
+		if ((uint64_t)off > b->max_crc_bytes)
+			return budget__refuse("file grew past the checksum budget of %llu bytes",
+					      (unsigned long long)b->max_crc_bytes);
+		if (!(off & ((1 << 24) - 1)) && budget__cancelled(b))
+			return -ECANCELED;
+		n = pread(fd, buf, sizeof(buf), off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -267,47 +276,72 @@ static size_t nr_debug_dirs(const struct debuginfo_opts *opts)
 	return opts->nr_debug_dirs ? opts->nr_debug_dirs : 1;
 }
 
-/* Open path below root; full_path gets what was opened. -1 on failure. */
-static int open_candidate(const char *root, const char *path, char *full_path, size_t size)
+/* Remember why a candidate that exists was not used, for -v. */
+static void refused(struct debuginfo_info *info, const char *path, const char *why)
+{
+	snprintf(info->refused, sizeof(info->refused), "debug file '%s' not used: %s", path, why);
+}
+
+/*
+ * Open a candidate below root; full_path gets what was opened. Next to
+ * the binary (in a directory its owner may write) no symlink is followed:
+ * a link there could name any file of ours. Returns -1 when there is
+ * nothing usable at path.
+ */
+static int open_candidate(const char *root, const char *path, bool untrusted_dir,
+			  char *full_path, size_t size, struct stat *sb, struct debuginfo_info *info)
 {
 	int fd;
 
 	if ((size_t)snprintf(full_path, size, "%s%s", root ? root : "", path) >= size)
 		return -1;
-	fd = rootfs__open(root, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = rootfs__open_regular(root, path, untrusted_dir ? ROOTFS_NO_SYMLINKS : 0, sb);
+	if (fd == -ELOOP)
+		refused(info, full_path, "a symlink where the binary's owner can write");
+	else if (fd == -EPERM)
+		refused(info, full_path, "not a regular file");
 	return fd < 0 ? -1 : fd;
 }
 
-static bool same_file(int fd, const struct stat *self)
-{
-	struct stat sb;
-
-	return !fstat(fd, &sb) && sb.st_dev == self->st_dev && sb.st_ino == self->st_ino;
-}
-
 /*
- * A debug file's symbols, when fd holds one for this binary: a regular
- * file, not the binary itself, with a .symtab. Build-id candidates must
+ * A debug file's symbols, when fd holds one for this binary: not the
+ * binary itself, owned by root or by the binary's owner (only by the
+ * binary's owner next to it), with a .symtab. Build-id candidates must
  * carry the same build-id, debuglink candidates the recorded CRC32.
  */
-static struct elf_symtab *try_debug_file(const struct search *s, int fd, bool by_build_id)
+static struct elf_symtab *try_debug_file(const struct search *s, int fd, const struct stat *sb,
+					 bool by_build_id, bool untrusted_dir,
+					 const char *path, struct debuginfo_info *info)
 {
+	const struct budget *b = s->opts->budget;
 	uint8_t id[BUILD_ID_MAX];
 	struct elf_symtab *st;
-	struct stat sb;
+	char why[320];
 	uint32_t crc;
-	int len;
+	int len, err;
 
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || same_file(fd, &s->self))
+	if (sb->st_dev == s->self.st_dev && sb->st_ino == s->self.st_ino)
 		return NULL;
+	if (sb->st_uid != s->self.st_uid && (untrusted_dir || sb->st_uid != 0)) {
+		snprintf(why, sizeof(why), "owned by uid %u, the binary by uid %u",
+			 (unsigned int)sb->st_uid, (unsigned int)s->self.st_uid);
+		refused(info, path, why);
+		return NULL;
+	}
 	if (by_build_id) {
 		len = debuginfo__build_id_fd(fd, id, sizeof(id));
 		if (len != (int)s->build_id_len || memcmp(id, s->build_id, len))
 			return NULL;
-	} else if (debuginfo__crc32_fd(fd, &crc) || crc != s->link_crc) {
-		return NULL;
+	} else {
+		err = debuginfo__crc32_fd(fd, b, &crc);
+		if (err == -EFBIG)
+			refused(info, path, budget__why());
+		if (err || crc != s->link_crc)
+			return NULL;
 	}
-	st = elf_symtab__load_fd(fd);
+	st = elf_symtab__load_fd_budget(fd, b);
+	if (!st && errno == EFBIG)
+		refused(info, path, budget__why());
 	if (st && elf_symtab__kind(st) != ELF_SYMTAB_FULL) {
 		elf_symtab__free(st);
 		return NULL;
@@ -338,6 +372,7 @@ static struct elf_symtab *search_root(const struct search *s, const char *root,
 	char rel[PATH_MAX], cand[PATH_MAX], dir[PATH_MAX];
 	struct elf_symtab *st;
 	const char *slash;
+	struct stat sb;
 	int fd;
 
 	if (s->build_id_len) {
@@ -349,10 +384,10 @@ static struct elf_symtab *search_root(const struct search *s, const char *root,
 
 			if (n < 0 || (size_t)n >= sizeof(rel))
 				continue;
-			fd = open_candidate(root, rel, cand, sizeof(cand));
+			fd = open_candidate(root, rel, false, cand, sizeof(cand), &sb, info);
 			if (fd < 0)
 				continue;
-			st = try_debug_file(s, fd, true);
+			st = try_debug_file(s, fd, &sb, true, false, cand, info);
 			close(fd);
 			if (st) {
 				info->source = DEBUGINFO_BUILD_ID;
@@ -377,10 +412,10 @@ static struct elf_symtab *search_root(const struct search *s, const char *root,
 			n = snprintf(rel, sizeof(rel), "%s%s/%s", debug_dir(s->opts, i - 2), dir, s->link);
 		if (n < 0 || (size_t)n >= sizeof(rel))
 			continue;	/* too long to exist */
-		fd = open_candidate(root, rel, cand, sizeof(cand));
+		fd = open_candidate(root, rel, i < 2, cand, sizeof(cand), &sb, info);
 		if (fd < 0)
 			continue;
-		st = try_debug_file(s, fd, false);
+		st = try_debug_file(s, fd, &sb, false, i < 2, cand, info);
 		close(fd);
 		if (st) {
 			info->source = DEBUGINFO_DEBUGLINK;
@@ -395,6 +430,7 @@ static struct elf_symtab *search_root(const struct search *s, const char *root,
 static struct elf_symtab *load_minidebuginfo(Elf *elf, const struct debuginfo_opts *opts)
 {
 	size_t cap = opts->max_debugdata ? opts->max_debugdata : DEFAULT_MAX_DEBUGDATA;
+	const struct budget *b = opts->budget ? opts->budget : budget__default();
 	struct elf_symtab *st = NULL;
 	GElf_Shdr shdr;
 	Elf_Data *data;
@@ -406,15 +442,18 @@ static struct elf_symtab *load_minidebuginfo(Elf *elf, const struct debuginfo_op
 	scn = section_by_name(elf, ".gnu_debugdata", &shdr);
 	if (!scn || shdr.sh_type == SHT_NOBITS)
 		return NULL;
+	if (cap > b->max_inflate_bytes)
+		cap = b->max_inflate_bytes;
+	if (shdr.sh_size > b->max_section_bytes)
+		return NULL;
 	data = elf_rawdata(scn, NULL);
 	if (!data || !data->d_buf || !data->d_size)
 		return NULL;
 	if (debuginfo__unxz(data->d_buf, data->d_size, cap, &buf, &len))
 		return NULL;
-	mini = elf_memory(buf, len);
+	mini = elf_read__memory(buf, len, b);
 	if (mini) {
-		if (elf_kind(mini) == ELF_K_ELF)
-			st = elf_symtab__load_elf(mini);
+		st = elf_symtab__load_elf_budget(mini, b);
 		elf_end(mini);
 	}
 	free(buf);
@@ -428,7 +467,7 @@ static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
 	struct elf_symtab *st, *extra = NULL;
 	int len, err;
 
-	st = elf_symtab__load_elf(elf);
+	st = elf_symtab__load_elf_budget(elf, opts->budget);
 	if (!st)
 		return NULL;
 	len = debuginfo__build_id(elf, s.build_id, sizeof(s.build_id));
@@ -481,20 +520,9 @@ struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct deb
 	if (!info)
 		info = &scratch;
 	memset(info, 0, sizeof(*info));
-	if (!libelf_ready()) {
-		errno = ENOSYS;
+	elf = elf_read__begin(fd, opts->budget);
+	if (!elf)
 		return NULL;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf) {
-		errno = ENOEXEC;
-		return NULL;
-	}
-	if (elf_kind(elf) != ELF_K_ELF) {
-		elf_end(elf);
-		errno = ENOEXEC;
-		return NULL;
-	}
 	st = load_elf(elf, fd, path, opts, info);
 	err = errno;
 	elf_end(elf);

@@ -17,6 +17,12 @@
  * <debug-dir> each --debug-dir in order (default /usr/lib/debug). A debug
  * file's symbols are translated through the binary's own PT_LOAD segments:
  * both carry the same link-time addresses.
+ *
+ * The binary and the directory it is in may belong to any user, so a
+ * candidate is used only when it is a regular file (checked before it is
+ * opened: rootfs__open_regular), owned by root or by the binary's owner
+ * and, next to the binary, by the binary's owner and reached through no
+ * symlink; a debuglink candidate is checksummed only within the budget.
  */
 #ifndef DEBUGINFO_H
 #define DEBUGINFO_H
@@ -26,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget.h"
 #include "elf_symtab.h"
 
 #define DEBUGINFO_DEFAULT_DIR "/usr/lib/debug"
@@ -36,6 +43,7 @@ struct debuginfo_opts {
 	const char *const *debug_dirs;	/* NULL or none: DEBUGINFO_DEFAULT_DIR */
 	size_t nr_debug_dirs;
 	size_t max_debugdata;		/* cap on inflated MiniDebugInfo; 0: 64 MiB */
+	const struct budget *budget;	/* NULL: the default budget */
 };
 
 enum debuginfo_source {
@@ -51,6 +59,8 @@ struct debuginfo_info {
 	uint8_t build_id[BUILD_ID_MAX];
 	size_t build_id_len;		/* 0: the file has none */
 	char debug_path[PATH_MAX];	/* the debug file opened, "" when none */
+	/* a candidate that was there but refused, and why ("" when none): for -v */
+	char refused[PATH_MAX + 256];
 };
 
 /*
@@ -71,8 +81,12 @@ int debuginfo__build_id(Elf *elf, uint8_t *id, size_t cap);
 int debuginfo__build_id_fd(int fd, uint8_t *id, size_t cap);
 /* .gnu_debuglink: the file name (points into elf's data) and its CRC32. -ENOENT when none. */
 int debuginfo__debuglink(Elf *elf, const char **name, uint32_t *crc);
-/* zlib's CRC32 of a whole file, as .gnu_debuglink records it. */
-int debuginfo__crc32_fd(int fd, uint32_t *crc);
+/*
+ * zlib's CRC32 of a whole file, as .gnu_debuglink records it: a regular
+ * file of at most b->max_crc_bytes (NULL: the default budget). Returns 0,
+ * -EPERM (not a regular file), -EFBIG (too big), -ECANCELED, -errno.
+ */
+int debuginfo__crc32_fd(int fd, const struct budget *b, uint32_t *crc);
 /*
  * Inflate an xz stream (MiniDebugInfo) into a malloc'ed buffer of at most
  * cap bytes. Returns 0, -EFBIG past cap, -EINVAL for corrupt data, -ENOMEM.

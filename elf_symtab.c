@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf_read.h"
 #include "elf_symtab.h"
 
 struct segment {
@@ -86,8 +87,8 @@ static int load_segments(Elf *elf, struct elf_symtab *st)
 
 struct raw_sym {
 	uint64_t addr, size;
-	size_t name_off;
-	int rank;
+	uint32_t index;		/* in the symbol table: count <= max_symbols */
+	int32_t rank;
 };
 
 static int raw_sym_cmp(const void *a, const void *b)
@@ -102,47 +103,69 @@ static int raw_sym_cmp(const void *a, const void *b)
 	return (y->size > x->size) - (y->size < x->size);
 }
 
-/*
- * SHF_COMPRESSED sections (objcopy, eu-elfcompress, ld's
- * --compress-debug-sections) are inflated in memory before they are read;
- * libelf checks the compression header.
- */
-static int section_inflate(Elf_Scn *scn, GElf_Shdr *shdr)
+/* How many function symbols, and how many name bytes they need. */
+static int count_functions(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size_t count,
+			   const struct budget *b, size_t *nr, size_t *pool_len)
 {
-	if (!(shdr->sh_flags & SHF_COMPRESSED))
-		return 0;
-	if (elf_compress(scn, 0, 0) < 0 || !gelf_getshdr(scn, shdr))
-		return -ENOEXEC;
+	*nr = *pool_len = 0;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!(i & 0xffff) && budget__cancelled(b))
+			return -ECANCELED;
+		if (!gelf_getsym(data, i, &sym) || !elf_sym__is_function(&sym))
+			continue;
+		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		(*nr)++;
+		*pool_len += strlen(name) + 1;
+	}
 	return 0;
 }
 
-/* Read the function symbols of one symbol table section into st. */
-static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symtab *st)
+/*
+ * Read the function symbols of one symbol table section into st. A table
+ * that is unreadable or over budget reads as no symbols: -EFBIG and
+ * -ECANCELED are returned for the caller to say why, -ENOMEM fails.
+ */
+static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symtab *st,
+			const struct budget *b)
 {
 	struct raw_sym *raw = NULL;
-	size_t nr_raw = 0, pool_len = 0, count;
+	size_t nr_raw = 0, nr_func, pool_len, count;
 	Elf_Scn *strscn;
 	GElf_Shdr strshdr;
 	Elf_Data *data;
 	int err = 0;
 
-	if (section_inflate(scn, shdr))
-		return 0;	/* unreadable: as if there were no symbols */
+	if (!shdr->sh_entsize || shdr->sh_type == SHT_NOBITS)
+		return 0;
+	count = shdr->sh_size / shdr->sh_entsize;
+	if (count > b->max_symbols)
+		return budget__refuse("symbol table of %zu entries, over the budget of %llu", count,
+				      (unsigned long long)b->max_symbols);
 	strscn = elf_getscn(elf, shdr->sh_link);
-	if (!strscn || !gelf_getshdr(strscn, &strshdr) || section_inflate(strscn, &strshdr))
+	if (!strscn || !gelf_getshdr(strscn, &strshdr))
 		return 0;
-	if (!shdr->sh_entsize)
-		return 0;
-	data = elf_getdata(scn, NULL);
-	if (!data || !data->d_buf)
-		return 0;
+	if (!elf_read__section(strscn, &strshdr, "of symbol names", b))
+		return errno == EFBIG || errno == ECANCELED ? -errno : 0;
+	data = elf_read__section(scn, shdr, "of symbols", b);
+	if (!data)
+		return errno == EFBIG || errno == ECANCELED ? -errno : 0;
+	/* inflating may have changed the size */
 	count = data->d_size / shdr->sh_entsize;
-	raw = calloc(count ? count : 1, sizeof(*raw));
+	if (count > b->max_symbols)
+		return budget__refuse("symbol table of %zu entries, over the budget of %llu", count,
+				      (unsigned long long)b->max_symbols);
+	err = count_functions(elf, data, shdr, count, b, &nr_func, &pool_len);
+	if (err || !nr_func)
+		return err;
+	raw = calloc(nr_func, sizeof(*raw));
 	if (!raw)
 		return -ENOMEM;
-
-	/* first pass: which symbols, and how big the name pool must be */
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < count && nr_raw < nr_func; i++) {
 		GElf_Sym sym;
 		const char *name;
 
@@ -154,13 +177,10 @@ static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symt
 		raw[nr_raw++] = (struct raw_sym){
 			.addr = sym.st_value,
 			.size = sym.st_size,
-			.name_off = i,	/* symbol index for now */
+			.index = i,
 			.rank = elf_sym__rank(&sym),
 		};
-		pool_len += strlen(name) + 1;
 	}
-	if (!nr_raw)
-		goto out;
 	qsort(raw, nr_raw, sizeof(*raw), raw_sym_cmp);
 
 	st->pool = malloc(pool_len);
@@ -178,7 +198,7 @@ static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symt
 		/* keep the first (best) of several symbols at one address */
 		if (st->nr && st->syms[st->nr - 1].addr == raw[i].addr)
 			continue;
-		if (!gelf_getsym(data, raw[i].name_off, &sym))
+		if (!gelf_getsym(data, raw[i].index, &sym))
 			continue;
 		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
 		if (!name)
@@ -197,7 +217,7 @@ out:
 	return err;
 }
 
-static struct elf_symtab *load_elf(Elf *elf)
+static struct elf_symtab *load_elf(Elf *elf, const struct budget *b)
 {
 	struct elf_symtab *st;
 	GElf_Shdr shdr;
@@ -219,7 +239,7 @@ static struct elf_symtab *load_elf(Elf *elf)
 		goto fail;
 	scn = find_section(elf, SHT_SYMTAB, &shdr);
 	if (scn) {
-		err = load_symbols(elf, scn, &shdr, st);
+		err = load_symbols(elf, scn, &shdr, st, b);
 		if (err)
 			goto fail;
 		if (st->nr)
@@ -228,7 +248,7 @@ static struct elf_symtab *load_elf(Elf *elf)
 	if (!st->nr) {
 		scn = find_section(elf, SHT_DYNSYM, &shdr);
 		if (scn) {
-			err = load_symbols(elf, scn, &shdr, st);
+			err = load_symbols(elf, scn, &shdr, st, b);
 			if (err)
 				goto fail;
 			if (st->nr)
@@ -242,44 +262,39 @@ fail:
 	return NULL;
 }
 
-static bool libelf_ready(void)
+struct elf_symtab *elf_symtab__load_elf_budget(Elf *elf, const struct budget *b)
 {
-	static int ok = -1;
-
-	if (ok < 0)
-		ok = elf_version(EV_CURRENT) != EV_NONE;
-	return ok;
+	if (!elf_read__ready()) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	return load_elf(elf, b ? b : budget__default());
 }
 
 struct elf_symtab *elf_symtab__load_elf(Elf *elf)
 {
-	if (!libelf_ready()) {
-		errno = ENOSYS;
-		return NULL;
-	}
-	return load_elf(elf);
+	return elf_symtab__load_elf_budget(elf, NULL);
 }
 
-struct elf_symtab *elf_symtab__load_fd(int fd)
+struct elf_symtab *elf_symtab__load_fd_budget(int fd, const struct budget *b)
 {
 	struct elf_symtab *st;
 	Elf *elf;
 	int err;
 
-	if (!libelf_ready()) {
-		errno = ENOSYS;
+	elf = elf_read__begin(fd, b);
+	if (!elf)
 		return NULL;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf) {
-		errno = ENOEXEC;
-		return NULL;
-	}
-	st = load_elf(elf);
+	st = elf_symtab__load_elf_budget(elf, b);
 	err = errno;
 	elf_end(elf);
 	errno = err;
 	return st;
+}
+
+struct elf_symtab *elf_symtab__load_fd(int fd)
+{
+	return elf_symtab__load_fd_budget(fd, NULL);
 }
 
 struct elf_symtab *elf_symtab__load_file(const char *path)
@@ -304,10 +319,6 @@ struct elf_symtab *elf_symtab__load_mem(const void *image, size_t size)
 	Elf *elf;
 	int err;
 
-	if (!libelf_ready()) {
-		errno = ENOSYS;
-		return NULL;
-	}
 	/*
 	 * elf_memory() works in the image itself: inflating an SHF_COMPRESSED
 	 * section rewrites its section header there. Give it a copy, so the
@@ -319,13 +330,14 @@ struct elf_symtab *elf_symtab__load_mem(const void *image, size_t size)
 		return NULL;
 	}
 	memcpy(copy, image, size);
-	elf = elf_memory(copy, size);
+	elf = elf_read__memory(copy, size, NULL);
 	if (!elf) {
+		err = errno;
 		free(copy);
-		errno = ENOEXEC;
+		errno = err;
 		return NULL;
 	}
-	st = load_elf(elf);
+	st = elf_symtab__load_elf(elf);
 	err = errno;
 	elf_end(elf);
 	free(copy);

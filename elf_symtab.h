@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget.h"
+
 struct elf_sym {
 	uint64_t addr;		/* st_value: link-time virtual address */
 	uint64_t size;		/* 0 when the symbol does not say */
@@ -27,15 +29,20 @@ enum elf_symtab_kind {
 
 /*
  * Loaders return NULL with errno set: ENOEXEC for a file that is not a
- * usable ELF object. A file without function symbols loads (its segments
- * still translate addresses) with elf_symtab__count() == 0.
- * .symtab is read when it has functions, else .dynsym.
+ * usable ELF object, EFBIG for one over its budget (budget.h; the default
+ * budget where none is passed, budget__why() says what), ECANCELED when
+ * the budget's cancel flag was raised. A file without function symbols
+ * loads (its segments still translate addresses) with
+ * elf_symtab__count() == 0. .symtab is read when it has functions, else
+ * .dynsym. Files are read with pread, never mapped (elf_read.h).
  */
 struct elf_symtab *elf_symtab__load_fd(int fd);
 struct elf_symtab *elf_symtab__load_file(const char *path);
 struct elf_symtab *elf_symtab__load_mem(const void *image, size_t size);
 /* The same from an open libelf handle, which stays the caller's. */
 struct elf_symtab *elf_symtab__load_elf(Elf *elf);
+struct elf_symtab *elf_symtab__load_fd_budget(int fd, const struct budget *b);
+struct elf_symtab *elf_symtab__load_elf_budget(Elf *elf, const struct budget *b);
 
 /*
  * Add src's function symbols to dst (a debug file's or MiniDebugInfo's

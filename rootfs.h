@@ -15,4 +15,19 @@
  */
 int rootfs__open(const char *root, const char *path, int flags);
 
+#define ROOTFS_NO_SYMLINKS	0x1	/* refuse a symlink anywhere in path (ELOOP) */
+
+struct stat;
+
+/*
+ * Open a regular file for reading, checking what it is before opening it:
+ * the path is resolved with O_PATH (which runs no open handler, so a
+ * device or FIFO planted at the path is never opened), fstat'ed into *sb,
+ * and only a regular file is then opened, through its O_PATH descriptor.
+ * flags: ROOTFS_*. Returns a read-only, non-blocking, close-on-exec file
+ * descriptor or -errno: -EPERM for what is not a regular file, -ELOOP for
+ * a refused symlink.
+ */
+int rootfs__open_regular(const char *root, const char *path, unsigned int flags, struct stat *sb);
+
 #endif /* ROOTFS_H */

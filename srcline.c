@@ -17,32 +17,44 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "elf_read.h"
 #include "srcline.h"
 
 struct srcline {
 	Elf *elf;
 	Dwarf *dw;
+	int fd;			/* ours: libelf reads sections from it as asked */
 };
 
-struct srcline *srcline__open_fd(int fd)
+struct srcline *srcline__open_fd(int fd, const struct budget *b)
 {
 	struct srcline *sl;
 
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		errno = ENOSYS;
-		return NULL;
-	}
+	int err;
+
 	sl = calloc(1, sizeof(*sl));
 	if (!sl)
 		return NULL;
-	sl->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!sl->elf || elf_kind(sl->elf) != ELF_K_ELF) {
-		srcline__free(sl);
-		errno = ENOEXEC;
+	/* a copy of fd, so the caller may close theirs */
+	sl->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (sl->fd < 0) {
+		free(sl);
 		return NULL;
 	}
-	/* all of it is mapped: the caller may close fd */
-	elf_cntl(sl->elf, ELF_C_FDDONE);
+	sl->elf = elf_read__begin(sl->fd, b);
+	if (!sl->elf) {
+		err = errno;
+		srcline__free(sl);
+		errno = err;
+		return NULL;
+	}
+	/* libdw reads and inflates every .debug_ section itself: check them first */
+	err = elf_read__check_sections(sl->elf, ".debug_", b);
+	if (err) {
+		srcline__free(sl);
+		errno = -err;
+		return NULL;
+	}
 	sl->dw = dwarf_begin_elf(sl->elf, DWARF_C_READ, NULL);
 	if (!sl->dw) {
 		srcline__free(sl);
@@ -60,7 +72,7 @@ struct srcline *srcline__open_file(const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	sl = srcline__open_fd(fd);
+	sl = srcline__open_fd(fd, NULL);
 	err = errno;
 	close(fd);
 	errno = err;
@@ -73,6 +85,8 @@ void srcline__free(struct srcline *sl)
 		return;
 	dwarf_end(sl->dw);
 	elf_end(sl->elf);
+	if (sl->fd >= 0)
+		close(sl->fd);
 	free(sl);
 }
 

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget.h"
+
 struct srcline;
 
 struct srcline_frame {
@@ -18,11 +20,13 @@ struct srcline_frame {
 };
 
 /*
- * Open the DWARF of the ELF file at fd. The file is mapped and fd may be
- * closed after the call. NULL with errno: ENOENT when the file has no
- * DWARF, ENOEXEC when it is not ELF.
+ * Open the DWARF of the ELF file at fd, within budget b (NULL: the
+ * default; its .debug_ sections, inflated, may add up to
+ * max_section_bytes). A copy of fd is kept, and sections are read from
+ * it, never mapped; the caller may close fd. NULL with errno: ENOENT when
+ * the file has no DWARF, ENOEXEC when it is not ELF, EFBIG over budget.
  */
-struct srcline *srcline__open_fd(int fd);
+struct srcline *srcline__open_fd(int fd, const struct budget *b);
 struct srcline *srcline__open_file(const char *path);
 
 /*

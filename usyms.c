@@ -460,7 +460,7 @@ static struct symfile *load_symfile(struct usyms *u, pid_t pid, int fd, const ch
 		/* now, while the process (and its root) is still there */
 		f->sl = info.debug_path[0] ? srcline__open_file(info.debug_path) : NULL;
 		if (!f->sl)
-			f->sl = srcline__open_fd(fd);
+			f->sl = srcline__open_fd(fd, NULL);
 	}
 	f->source = info.source;
 	memcpy(f->build_id, info.build_id, info.build_id_len);

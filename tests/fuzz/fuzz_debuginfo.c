@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = fuzz_memfd(data, size);
 	if (fd < 0)
 		return 0;
-	FUZZ_CHECK(!debuginfo__crc32_fd(fd, &crc));
+	FUZZ_CHECK(!debuginfo__crc32_fd(fd, NULL, &crc));
 	debuginfo__build_id_fd(fd, id, sizeof(id));
 	st = debuginfo__load_fd(fd, "/nonexistent/fuzz-bin/prog", &opts, &info);
 	if (!st) {
