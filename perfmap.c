@@ -13,12 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "perfmap.h"
 #include "trace_helpers.h"
 #include "rootfs.h"
 
-/* A JVM's map reaches tens of MB; past this we read the first part only. */
-#define PERFMAP_MAX_BYTES (256u << 20)
+/* Read this much at a time; a longer line is skipped. */
+#define CHUNK (1u << 20)
 
 struct entry {
 	struct perfmap_sym sym;
@@ -92,44 +93,66 @@ static bool parse_line(const char *line, const char *end, struct entry *e,
 	return true;
 }
 
-struct perfmap *perfmap__load_buf(const char *buf, size_t len)
+struct parser {
+	struct perfmap *pm;
+	size_t cap, pool_len, pool_cap;
+	const struct budget *b;
+};
+
+static int parser__line(struct parser *ps, const char *line, const char *eol)
+{
+	struct perfmap *pm = ps->pm;
+	struct entry e = { .seq = pm->nr };
+	const char *name;
+	size_t name_len;
+
+	if (!parse_line(line, eol, &e, &name, &name_len))
+		return 0;
+	if (pm->nr >= ps->b->max_perfmap_entries)
+		return budget__refuse("perf map of more than %llu entries, over the budget",
+				      (unsigned long long)ps->b->max_perfmap_entries);
+	if (array_reserve((void **)&pm->entries, &ps->cap, pm->nr, sizeof(*pm->entries)))
+		return -ENOMEM;
+	while (ps->pool_len + name_len + 1 > ps->pool_cap) {
+		size_t ncap = ps->pool_cap ? ps->pool_cap * 2 : 4096;
+		char *np = realloc(pm->pool, ncap);
+
+		if (!np)
+			return -ENOMEM;
+		pm->pool = np;
+		ps->pool_cap = ncap;
+	}
+	memcpy(pm->pool + ps->pool_len, name, name_len);
+	pm->pool[ps->pool_len + name_len] = '\0';
+	e.sym.name = (const char *)(uintptr_t)ps->pool_len;	/* pointer after the last line */
+	ps->pool_len += name_len + 1;
+	pm->entries[pm->nr++] = e;
+	return 0;
+}
+
+/* The complete lines of buf; returns how many bytes were used, or -errno. */
+static ssize_t parser__feed(struct parser *ps, const char *buf, size_t len, bool last)
 {
 	const char *p = buf, *end = buf + len;
-	size_t cap = 0, pool_len = 0;
-	struct perfmap *pm;
 
-	pm = calloc(1, sizeof(*pm));
-	if (!pm)
-		return NULL;
-	/* at most one name byte per input byte, plus NULs: one allocation */
-	pm->pool = malloc(len + 1);
-	if (!pm->pool)
-		goto nomem;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
-		const char *eol = nl ? nl : end;
-		const char *name;
-		size_t name_len;
-		struct entry e = { .seq = pm->nr };
+		int err;
 
-		if (parse_line(p, eol, &e, &name, &name_len)) {
-			if (pm->nr == cap) {
-				size_t ncap = cap ? cap * 2 : 256;
-				struct entry *ne = realloc(pm->entries, ncap * sizeof(*ne));
-
-				if (!ne)
-					goto nomem;
-				pm->entries = ne;
-				cap = ncap;
-			}
-			memcpy(pm->pool + pool_len, name, name_len);
-			pm->pool[pool_len + name_len] = '\0';
-			e.sym.name = (const char *)(uintptr_t)pool_len;	/* pointer after the loop */
-			pool_len += name_len + 1;
-			pm->entries[pm->nr++] = e;
-		}
-		p = eol + 1;
+		if (!nl && !last)
+			break;
+		err = parser__line(ps, p, nl ? nl : end);
+		if (err)
+			return err;
+		p = nl ? nl + 1 : end;
 	}
+	return p - buf;
+}
+
+static struct perfmap *parser__finish(struct parser *ps)
+{
+	struct perfmap *pm = ps->pm;
+
 	for (size_t i = 0; i < pm->nr; i++)
 		pm->entries[i].sym.name = pm->pool + (uintptr_t)pm->entries[i].sym.name;
 	if (pm->nr)
@@ -142,79 +165,109 @@ struct perfmap *perfmap__load_buf(const char *buf, size_t len)
 									 : end_addr;
 	}
 	return pm;
-nomem:
-	perfmap__free(pm);
-	errno = ENOMEM;
-	return NULL;
 }
 
-static struct perfmap *load_fd(int fd, const struct stat *sb)
+struct perfmap *perfmap__load_buf(const char *buf, size_t len)
 {
-	size_t cap = sb->st_size > 0 && (uint64_t)sb->st_size < PERFMAP_MAX_BYTES ?
-		     (size_t)sb->st_size + 1 : 1 << 16;
-	struct perfmap *pm;
-	size_t len = 0;
-	char *buf;
-	int err;
+	struct parser ps = { .b = budget__default() };
+	ssize_t n;
 
-	buf = malloc(cap);
-	if (!buf)
+	ps.pm = calloc(1, sizeof(*ps.pm));
+	if (!ps.pm)
 		return NULL;
+	n = parser__feed(&ps, buf, len, true);
+	if (n < 0) {
+		perfmap__free(ps.pm);
+		errno = -n;
+		return NULL;
+	}
+	return parser__finish(&ps);
+}
+
+struct perfmap *perfmap__load_fd(int fd, const struct stat *sb, const struct budget *b)
+{
+	struct parser ps = { .b = b ? b : budget__default() };
+	size_t have = 0, total = 0;
+	bool skipping = false;	/* inside a line longer than the buffer */
+	char *buf;
+	int err = 0;
+
+	if ((uint64_t)sb->st_size > ps.b->max_perfmap_bytes) {
+		budget__refuse("perf map of %llu bytes, over the budget of %llu",
+			       (unsigned long long)sb->st_size,
+			       (unsigned long long)ps.b->max_perfmap_bytes);
+		errno = EFBIG;
+		return NULL;
+	}
+	ps.pm = calloc(1, sizeof(*ps.pm));
+	buf = malloc(CHUNK);
+	if (!ps.pm || !buf) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (;;) {
-		ssize_t n;
+		ssize_t n = read(fd, buf + have, CHUNK - have), used;
+		size_t start = 0;
+		bool eof;
 
-		if (len == cap) {
-			char *nb;
-
-			if (cap >= PERFMAP_MAX_BYTES)
-				break;
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			err = errno;
-			free(buf);
-			errno = err;
-			return NULL;
+			err = -errno;
+			goto out;
 		}
-		if (n == 0)
+		eof = n == 0;
+		total += n;
+		/* it may grow while we read: the budget holds for what is read */
+		if (total > ps.b->max_perfmap_bytes) {
+			err = budget__refuse("perf map grew past the budget of %llu bytes",
+					     (unsigned long long)ps.b->max_perfmap_bytes);
+			goto out;
+		}
+		if (budget__cancelled(ps.b)) {
+			err = -ECANCELED;
+			goto out;
+		}
+		have += n;
+		if (skipping) {
+			char *nl = memchr(buf, '\n', have);
+
+			if (!nl) {
+				have = 0;
+				if (eof)
+					break;
+				continue;
+			}
+			start = nl + 1 - buf;
+			skipping = false;
+		}
+		used = parser__feed(&ps, buf + start, have - start, eof);
+		if (used < 0) {
+			err = used;
+			goto out;
+		}
+		start += used;
+		memmove(buf, buf + start, have - start);
+		have -= start;
+		if (eof)
 			break;
-		len += n;
+		if (have == CHUNK) {
+			have = 0;	/* one line fills the buffer: not a symbol, skip it */
+			skipping = true;
+		}
 	}
-	pm = perfmap__load_buf(buf, len);
-	err = errno;
+	ps.pm->dev = sb->st_dev;
+	ps.pm->ino = sb->st_ino;
+	ps.pm->size = sb->st_size;
+	ps.pm->mtime = sb->st_mtim;
+out:
 	free(buf);
-	if (pm) {
-		pm->dev = sb->st_dev;
-		pm->ino = sb->st_ino;
-		pm->size = sb->st_size;
-		pm->mtime = sb->st_mtim;
+	if (err) {
+		perfmap__free(ps.pm);
+		errno = -err;
+		return NULL;
 	}
-	errno = err;
-	return pm;
-}
-
-/* Regular files only: a FIFO would block us, a device would be worse. */
-static int open_regular(const char *root, const char *path, struct stat *sb)
-{
-	int fd = rootfs__open(root, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-
-	if (fd < 0)
-		return fd == -ELOOP ? -EPERM : fd;
-	if (fstat(fd, sb) || !S_ISREG(sb->st_mode)) {
-		close(fd);
-		return -EPERM;
-	}
-	return fd;
+	return parser__finish(&ps);
 }
 
 struct perfmap *perfmap__load_file(const char *path)
@@ -223,12 +276,12 @@ struct perfmap *perfmap__load_file(const char *path)
 	struct stat sb;
 	int fd, err;
 
-	fd = open_regular(NULL, path, &sb);
+	fd = rootfs__open_regular(NULL, path, ROOTFS_NOFOLLOW, &sb);
 	if (fd < 0) {
-		errno = -fd;
+		errno = fd == -ELOOP ? EPERM : -fd;
 		return NULL;
 	}
-	pm = load_fd(fd, &sb);
+	pm = perfmap__load_fd(fd, &sb, NULL);
 	err = errno;
 	close(fd);
 	errno = err;
@@ -280,22 +333,24 @@ static int read_status(const char *proc_root, pid_t pid, struct proc_ids *ids)
 	return ids->nr_uids ? 0 : -ESRCH;
 }
 
+/*
+ * Written by the process itself: owned by one of its uids. A root-owned
+ * map only for a process running with uid 0 somewhere: another user's
+ * process could otherwise show any root file bind-mounted over its map
+ * (in a user namespace of its own) as symbol names.
+ */
 static bool owner_ok(const struct stat *sb, const struct proc_ids *ids)
 {
-	if (sb->st_uid == 0)
-		return true;
 	for (int i = 0; i < ids->nr_uids; i++)
 		if (sb->st_uid == ids->uids[i])
 			return true;
 	return false;
 }
 
-int perfmap__refresh_pid(struct perfmap **pm, const char *proc_root, pid_t pid)
+int perfmap__open_pid(const char *proc_root, pid_t pid, struct stat *sb)
 {
 	char root[4096], path[64];
 	struct proc_ids ids = {};
-	struct perfmap *fresh;
-	struct stat sb;
 	int fd, err;
 
 	if (!proc_root)
@@ -305,20 +360,36 @@ int perfmap__refresh_pid(struct perfmap **pm, const char *proc_root, pid_t pid)
 		return err;
 	snprintf(root, sizeof(root), "%s/%d/root", proc_root, (int)pid);
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)ids.nspid);
-	fd = open_regular(root, path, &sb);
+	fd = rootfs__open_regular(root, path, ROOTFS_NOFOLLOW, sb);
 	if (fd < 0)
-		return fd;
-	if (!owner_ok(&sb, &ids)) {
+		return fd == -ELOOP ? -EPERM : fd;
+	if (!owner_ok(sb, &ids)) {
 		close(fd);
 		return -EPERM;
 	}
-	if (*pm && (*pm)->dev == sb.st_dev && (*pm)->ino == sb.st_ino &&
-	    (*pm)->size == sb.st_size && (*pm)->mtime.tv_sec == sb.st_mtim.tv_sec &&
-	    (*pm)->mtime.tv_nsec == sb.st_mtim.tv_nsec) {
+	return fd;
+}
+
+bool perfmap__same_file(const struct perfmap *pm, const struct stat *sb)
+{
+	return pm && pm->dev == sb->st_dev && pm->ino == sb->st_ino && pm->size == sb->st_size &&
+	       pm->mtime.tv_sec == sb->st_mtim.tv_sec && pm->mtime.tv_nsec == sb->st_mtim.tv_nsec;
+}
+
+int perfmap__refresh_pid(struct perfmap **pm, const char *proc_root, pid_t pid)
+{
+	struct perfmap *fresh;
+	struct stat sb;
+	int fd, err;
+
+	fd = perfmap__open_pid(proc_root, pid, &sb);
+	if (fd < 0)
+		return fd;
+	if (perfmap__same_file(*pm, &sb)) {
 		close(fd);
 		return 0;
 	}
-	fresh = load_fd(fd, &sb);
+	fresh = perfmap__load_fd(fd, &sb, NULL);
 	err = errno;
 	close(fd);
 	if (!fresh)

@@ -9,7 +9,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <sys/types.h>
+
+#include "budget.h"
+
+struct stat;
 
 struct perfmap_sym {
 	uint64_t start, size;	/* [start, start + size) */
@@ -25,22 +30,39 @@ struct perfmap;
  * of code it freed, and appends the new code's line.
  */
 struct perfmap *perfmap__load_buf(const char *buf, size_t len);
-/* Any file, opened with O_NOFOLLOW; no ownership check. */
+/* Any regular file, not through a symlink; no ownership check. */
 struct perfmap *perfmap__load_file(const char *path);
 
 /*
- * Load or refresh the map of a live process: <proc_root>/<pid>/root/tmp/
+ * Parse an open perf map, reading it in pieces: at most
+ * b->max_perfmap_bytes and b->max_perfmap_entries (NULL: the default
+ * budget), else NULL with EFBIG (budget__why() says which); ECANCELED when
+ * the budget's cancel flag rises. sb is the file's fstat, remembered for
+ * perfmap__same_file().
+ */
+struct perfmap *perfmap__load_fd(int fd, const struct stat *sb, const struct budget *b);
+
+/*
+ * Open the map of a live process: <proc_root>/<pid>/root/tmp/
  * perf-<nspid>.map, where nspid is the pid inside the process's own pid
- * namespace (a JIT in a container names the file with that one). The file
- * is used only when it is a regular file owned by root or by one of the
- * process's uids, so another user cannot plant names for it; it is opened
- * with O_NOFOLLOW for the same reason.
- *
- * *pm is replaced only when the file changed since it was read (size,
- * mtime or inode): a JIT appends while it runs, and big maps are read
- * once. Returns 0 (also when unchanged), -ENOENT when there is no map,
- * -EPERM when its owner is wrong or it is not a regular file, -ESRCH
- * when the process is gone, -ENOMEM.
+ * namespace (a JIT in a container names the file with that one), resolved
+ * in the process's mount namespace (its root). The file is used only when
+ * it is a regular file (checked before it is opened), not a symlink, and
+ * owned by one of the process's uids: root-owned only for a process with
+ * uid 0, so another user cannot plant names for it or show a root file
+ * through it. Returns a descriptor and *sb, or -ENOENT when there is no
+ * map, -EPERM when its owner is wrong or it is not a regular file, -ESRCH
+ * when the process is gone.
+ */
+int perfmap__open_pid(const char *proc_root, pid_t pid, struct stat *sb);
+/* Was pm read from this file, unchanged since (inode, size, mtime)? */
+bool perfmap__same_file(const struct perfmap *pm, const struct stat *sb);
+
+/*
+ * Open and load the map of a live process into *pm, with the default
+ * budget. *pm is replaced only when the file changed since it was read: a
+ * JIT appends while it runs, and big maps are read once. Returns 0 (also
+ * when unchanged) or the errors of the two calls above, -EFBIG, -ENOMEM.
  */
 int perfmap__refresh_pid(struct perfmap **pm, const char *proc_root, pid_t pid);
 

@@ -76,7 +76,8 @@ int rootfs__open_regular(const char *root, const char *path, unsigned int flags,
 	char self[64];
 	int pfd, fd;
 
-	pfd = open_resolved(root, path, O_PATH | O_CLOEXEC, resolve);
+	pfd = open_resolved(root, path,
+			    O_PATH | O_CLOEXEC | (flags & ROOTFS_NOFOLLOW ? O_NOFOLLOW : 0), resolve);
 	if (pfd < 0)
 		return pfd;
 	if (fstat(pfd, sb) || !S_ISREG(sb->st_mode)) {

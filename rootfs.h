@@ -16,6 +16,7 @@
 int rootfs__open(const char *root, const char *path, int flags);
 
 #define ROOTFS_NO_SYMLINKS	0x1	/* refuse a symlink anywhere in path (ELOOP) */
+#define ROOTFS_NOFOLLOW		0x2	/* refuse a symlink as the last component (ELOOP) */
 
 struct stat;
 

@@ -6,7 +6,9 @@
  * refresh only when it changed).
  */
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include "perfmap.h"
 #include "sym_fixtures.h"
@@ -164,7 +166,11 @@ Test(perfmap, file_of_another_user_is_refused)
 	free(path);
 }
 
-Test(perfmap, root_owned_file_is_accepted)
+/*
+ * A user can bind-mount a root-only file over their own map in a user
+ * namespace: a root-owned map is read only for a process running as root.
+ */
+Test(perfmap, root_owned_file_is_refused_for_a_user_process)
 {
 	struct perfmap *pm = NULL;
 	char *path;
@@ -172,10 +178,79 @@ Test(perfmap, root_owned_file_is_accepted)
 	if (geteuid() != 0)
 		cr_skip_test("only root can make a root-owned file");
 	path = fake_jit(4242, "7f0000001000 40 by_root\n");
+	cr_assert_eq(perfmap__refresh_pid(&pm, proc_root, 42), -EPERM);
+	cr_assert_null(pm);
+	free(path);
+}
+
+Test(perfmap, root_owned_file_is_accepted_for_a_root_process)
+{
+	struct perfmap *pm = NULL;
+	char *path;
+
+	if (geteuid() != 0)
+		cr_skip_test("only root can make a root-owned file");
+	path = fake_jit(0, "7f0000001000 40 by_root\n");
 	cr_assert_eq(perfmap__refresh_pid(&pm, proc_root, 42), 0);
 	assert_name(pm, 0x7f0000001000, "by_root");
 	perfmap__free(pm);
 	free(path);
+}
+
+/* Over the entry budget the whole map is refused, never half read. */
+Test(perfmap, entries_over_budget_are_refused)
+{
+	struct budget b = BUDGET_DEFAULT_INIT;
+	char *path = write_in(tmp, "big.map", "1000 10 a\n2000 10 b\n3000 10 c\n");
+	struct perfmap *pm;
+	struct stat sb;
+	int fd = open(path, O_RDONLY);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(fstat(fd, &sb), 0);
+	b.max_perfmap_entries = 2;
+	pm = perfmap__load_fd(fd, &sb, &b);
+	cr_assert_null(pm);
+	cr_assert_eq(errno, EFBIG);
+	cr_assert(strstr(budget__why(), "more than 2 entries"), "why: %s", budget__why());
+	b.max_perfmap_entries = 3;
+	cr_assert_eq(lseek(fd, 0, SEEK_SET), 0);
+	pm = perfmap__load_fd(fd, &sb, &b);
+	cr_assert_not_null(pm);
+	cr_assert_eq(perfmap__count(pm), 3);
+	perfmap__free(pm);
+	b.max_perfmap_bytes = 10;
+	pm = perfmap__load_fd(fd, &sb, &b);
+	cr_assert_null(pm);
+	cr_assert_eq(errno, EFBIG);
+	close(fd);
+	free(path);
+}
+
+/* Lines longer than the read buffer are skipped; the lines around them count. */
+Test(perfmap, line_longer_than_a_chunk_is_skipped)
+{
+	size_t big = (1u << 20) + 100;
+	char *text = malloc(big + 64), *path;
+	struct perfmap *pm;
+	struct stat sb;
+	int fd;
+
+	strcpy(text, "1000 10 before\n2000 10 ");
+	memset(text + strlen(text), 'x', big);
+	strcpy(text + strlen("1000 10 before\n2000 10 ") + big, "\n3000 10 after\n");
+	path = write_in(tmp, "long.map", text);
+	fd = open(path, O_RDONLY);
+	cr_assert_eq(fstat(fd, &sb), 0);
+	pm = perfmap__load_fd(fd, &sb, NULL);
+	cr_assert_not_null(pm);
+	cr_assert_eq(perfmap__count(pm), 2);
+	assert_name(pm, 0x1004, "before");
+	assert_name(pm, 0x3004, "after");
+	perfmap__free(pm);
+	close(fd);
+	free(path);
+	free(text);
 }
 
 Test(perfmap, symlink_is_refused)
