@@ -45,7 +45,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 # Library objects: everything but main(), linked into the tool and the tests.
-LIB_SRCS := trace_helpers.c budget.c elf_read.c cli.c ksyms.c proc_maps.c map_history.c elf_symtab.c usyms.c stack_fmt.c \
+LIB_SRCS := trace_helpers.c budget.c elf_read.c loader.c cli.c ksyms.c proc_maps.c map_history.c elf_symtab.c usyms.c stack_fmt.c \
 	rootfs.c perfmap.c demangle.c debuginfo.c srcline.c aggregate.c report.c keymap.c protobuf.c escape.c outfile.c pprof.c flamegraph.c speedscope.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +34,12 @@
 /* Without -i the maps are still drained this often, so their entries
  * are reused and long runs do not fill them. */
 #define DRAIN_SECS 10
+/*
+ * After SIGINT/TERM/HUP, symbol files still being read get this long
+ * before the profile is printed without them: a signal is answered
+ * within a second, whatever the files cost.
+ */
+#define SIGNAL_GRACE_MS 500
 
 struct run {
 	const struct profile_env *env;
@@ -45,6 +52,7 @@ struct run {
 	double start, next_drain, next_interval, next_check;	/* CLOCK_MONOTONIC s */
 	double interval_start_wall;
 	uint64_t printed;
+	bool signalled;			/* the run ends for a signal: print now */
 };
 
 static bool verbose;
@@ -78,6 +86,39 @@ static uint64_t now_wall_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Under -v: a file skipped or cut for its budget, or a debug file refused. */
+static void on_notice(const char *path, const char *why, void *ctx)
+{
+	(void)ctx;
+	/* a path any user can choose: no escape sequences to the terminal */
+	fputs("profile: ", stderr);
+	escape__text(stderr, path);
+	fputs(": ", stderr);
+	escape__text(stderr, why);
+	fputc('\n', stderr);
+}
+
+/*
+ * Let the loader finish the symbol files found so far, so the profile
+ * names them; after a signal only for SIGNAL_GRACE_MS, and a signal that
+ * comes while we wait ends the wait. What is left unread is cancelled:
+ * its frames print as "[file]".
+ */
+static void wait_for_symbols(struct run *run)
+{
+	int err;
+
+	if (run->signalled) {
+		err = usyms__wait(run->usyms, SIGNAL_GRACE_MS, -1);
+	} else {
+		err = usyms__wait(run->usyms, -1, run->sigfd);
+		if (err == -EINTR)
+			run->signalled = true;
+	}
+	if (err)
+		usyms__cancel(run->usyms);
 }
 
 static void print_header(const struct profile_env *env)
@@ -250,6 +291,7 @@ static int emit_interval(struct run *run)
 		return err;
 	}
 	sampler__forget_exited(run->sampler);
+	wait_for_symbols(run);
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d_%H:%M:%S", &tm);
 	if (run->env->format == FORMAT_TEXT && !run->env->output)
@@ -283,8 +325,8 @@ static int run_loop(struct run *run)
 		if (env->interval && now >= run->next_interval) {
 			int err = emit_interval(run);
 
-			if (err)
-				return err;
+			if (err || run->signalled)
+				return err;	/* a signal while symbols were read: done */
 			run->next_interval += env->interval;
 			continue;
 		}
@@ -322,8 +364,10 @@ static int run_loop(struct run *run)
 		if (n < 0 && errno != EINTR)
 			return -errno;
 		for (int i = 0; i < n; i++) {
-			if (evs[i].data.fd == run->sigfd)
+			if (evs[i].data.fd == run->sigfd) {
+				run->signalled = true;
 				return 0;
+			}
 			sampler__consume_new_pids(run->sampler, on_new_pid, run->usyms);
 		}
 	}
@@ -449,9 +493,24 @@ static int collect(struct run *run)
 		if (!i || gen_ref_cmp(&l.v[i], &l.v[i - 1]))
 			usyms__add_gen(run->usyms, l.v[i].pid, l.v[i].gen);
 	free(l.v);
+	wait_for_symbols(run);
 	if (err)
 		fprintf(stderr, "profile: cannot list the processes seen: %s\n", strerror(-err));
 	return err;
+}
+
+/*
+ * Files queued for the loader, and DWARF kept open for --lines, each hold
+ * a descriptor: a host with thousands of libraries needs more than 1024.
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }
 
 int main(int argc, char **argv)
@@ -485,11 +544,14 @@ int main(int argc, char **argv)
 	sigaddset(&sigs, SIGHUP);	/* the terminal went away (ssh): print what we have */
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 
+	raise_fd_limit();
 	run.usyms = usyms__new_opts(&(struct usyms_opts){
 		.debug_dirs = env.debug_dirs,
 		.nr_debug_dirs = env.nr_debug_dirs,
 		.demangle = env.demangle,
 		.lines = env.lines,
+		.async = true,
+		.notice = env.verbose ? on_notice : NULL,
 	});
 	run.agg = agg__new();
 	run.report = run.usyms ? report__new(&env, run.usyms) : NULL;

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #include "demangle.h"
 #include "elf_symtab.h"
 #include "map_history.h"
+#include "loader.h"
 #include "perfmap.h"
 #include "proc_maps.h"
 #include "rootfs.h"
@@ -63,14 +65,41 @@ struct line_entry {
 /* Marks a names[] slot that was looked at and is not mangled. */
 static const char NOT_MANGLED[] = "";
 
+enum module_state {
+	MOD_NEW,			/* not opened yet (or it could not be: try again) */
+	MOD_PENDING,			/* opened, its symbols being read by the loader */
+	MOD_DONE,			/* read: file is its table, NULL when unreadable */
+	MOD_OVER_BUDGET,		/* refused for a budget: why says which */
+	MOD_NOT_LOADED,			/* the run ended before the loader got to it */
+};
+
 struct module {
 	unsigned int dev_major, dev_minor;
 	uint64_t inode;
 	char *path;			/* as first seen in a maps file */
 	char *label;			/* "[basename]" */
-	struct symfile *file;		/* NULL until tried, or when unreadable */
-	bool tried;
+	/* written by the loader under u->lock, read under it */
+	enum module_state state;
+	struct symfile *file;
 	bool not_elf;			/* opened fine, but not ELF (memfd JIT code?) */
+};
+
+/* A perf map shared by the processes that name the same file. */
+struct shared_perfmap {
+	struct perfmap *pm;
+	size_t refs;
+	struct shared_perfmap *next;
+};
+
+/* Work for the loader thread: a mapped file's symbols, or a perf map. */
+struct load_job {
+	struct loader_job link;
+	int fd;				/* the file, opened on the caller's thread */
+	int root_fd;			/* the process's root (O_PATH), or -1: ours */
+	char *path;			/* as the process sees it */
+	struct module *mod;		/* a file's symbols for mod, or */
+	struct proc *proc;		/* a perf map for proc */
+	struct stat sb;			/* the perf map's */
 };
 
 struct proc {
@@ -80,7 +109,10 @@ struct proc {
 	struct map_history maps;
 	bool has_anon;			/* anonymous executable memory: look for a perf map */
 	bool retired;			/* no longer current at the last usyms__prune() */
-	struct perfmap *perfmap;
+	bool mappings_cut;		/* a reading had more mappings than the budget */
+	unsigned int pending;		/* loader jobs that will write perfmap */
+	struct shared_perfmap *perfmap;
+	uint64_t read_ns, read_cost_ns;	/* when its maps were last read, and what it took */
 };
 
 struct unresolved {
@@ -106,7 +138,37 @@ struct usyms {
 	void *unresolved;		/* tsearch tree of struct unresolved */
 	struct module vdso, anon;	/* pseudo-modules */
 	struct symfile vdso_file;
+	bool vdso_tried;
+	struct shared_perfmap *perfmaps, *retired_perfmaps;
+	struct budget budget;
+	int cancel;			/* budget.cancel points here */
+	usyms_notice_fn notice;
+	void *notice_ctx;
+	/*
+	 * With a loader, the loader thread writes modules' state and file,
+	 * procs' perfmap, and the symfile lists, under lock; every public
+	 * function holds it too. Without one everything runs on the caller's
+	 * thread and the lock is not used.
+	 */
+	struct loader *loader;
+	pthread_mutex_t lock;
 };
+
+static void run_job(struct loader_job *lj, void *ctx);
+static void drop_job(struct loader_job *lj, void *ctx);
+static void shared_perfmap__free_list(struct shared_perfmap *sp);
+
+static void u_lock(struct usyms *u)
+{
+	if (u->loader)
+		pthread_mutex_lock(&u->lock);
+}
+
+static void u_unlock(struct usyms *u)
+{
+	if (u->loader)
+		pthread_mutex_unlock(&u->lock);
+}
 
 const char *usym_reason__str(enum usym_reason r)
 {
@@ -118,6 +180,8 @@ const char *usym_reason__str(enum usym_reason r)
 	case USYM_NO_DEBUGINFO: return "stripped, no debuginfo found";
 	case USYM_NO_SYMBOL: return "no symbol covers the address";
 	case USYM_NO_PERFMAP: return "JIT code without /tmp/perf-PID.map";
+	case USYM_OVER_BUDGET: return "file over a budget (-v says which)";
+	case USYM_NOT_LOADED: return "run ended before its symbols were read";
 	}
 	return "?";
 }
@@ -189,6 +253,10 @@ struct usyms *usyms__new_opts(const struct usyms_opts *opts)
 		return NULL;
 	u->demangle = opts->demangle;
 	u->lines = opts->lines;
+	u->budget = *(opts->budget ? opts->budget : budget__default());
+	u->budget.cancel = &u->cancel;
+	u->notice = opts->notice;
+	u->notice_ctx = opts->notice_ctx;
 	u->proc_root = strdup(opts->proc_root ? opts->proc_root : "/proc");
 	u->vdso.path = strdup("[vdso]");
 	u->vdso.label = strdup("[vdso]");
@@ -206,6 +274,14 @@ struct usyms *usyms__new_opts(const struct usyms_opts *opts)
 			u->nr_debug_dirs++;
 		}
 	}
+	if (opts->async) {
+		pthread_mutex_init(&u->lock, NULL);
+		u->loader = loader__new(run_job, drop_job, u);
+		if (!u->loader) {
+			pthread_mutex_destroy(&u->lock);
+			goto nomem;
+		}
+	}
 	return u;
 nomem:
 	usyms__free(u);
@@ -220,12 +296,12 @@ struct usyms *usyms__new(const char *proc_root)
 	return usyms__new_opts(&opts);
 }
 
+/* Perf maps are freed with their list (shared_perfmap__put, usyms__free). */
 static void proc__free(void *p)
 {
 	struct proc *proc = p;
 
 	map_history__release(&proc->maps);
-	perfmap__free(proc->perfmap);
 	free(proc);
 }
 
@@ -279,6 +355,13 @@ void usyms__free(struct usyms *u)
 {
 	if (!u)
 		return;
+	if (u->loader) {
+		__atomic_store_n(&u->cancel, 1, __ATOMIC_RELAXED);
+		loader__free(u->loader);	/* its jobs are done or dropped */
+		pthread_mutex_destroy(&u->lock);
+	}
+	shared_perfmap__free_list(u->perfmaps);
+	shared_perfmap__free_list(u->retired_perfmaps);
 	tdestroy(u->procs, proc__free);
 	tdestroy(u->modules, module__free);
 	tdestroy(u->by_build_id, noop_free);	/* owned by files[] */
@@ -301,7 +384,12 @@ void usyms__free(struct usyms *u)
 
 size_t usyms__nr_files(const struct usyms *u)
 {
-	return u->nr_files;
+	size_t n;
+
+	u_lock((struct usyms *)u);
+	n = u->nr_files;
+	u_unlock((struct usyms *)u);
+	return n;
 }
 
 static struct proc *find_proc(struct usyms *u, pid_t pid, uint32_t gen)
@@ -321,9 +409,10 @@ static void load_vdso(struct usyms *u)
 	struct proc_maps self;
 	const struct map_entry *e;
 
-	if (u->vdso.tried)
+	if (u->vdso_tried)
 		return;
-	u->vdso.tried = true;
+	u->vdso_tried = true;
+	u->vdso.state = MOD_DONE;
 	u->vdso.file = &u->vdso_file;
 	base = getauxval(AT_SYSINFO_EHDR);
 	if (!base || proc_maps__load_file("/proc/self/maps", &self))
@@ -339,10 +428,10 @@ static int open_if_inode(const char *root, const char *path, uint64_t inode)
 	struct stat sb;
 	int fd;
 
-	fd = rootfs__open(root, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = rootfs__open_regular(root, path, 0, &sb);
 	if (fd < 0)
 		return -1;
-	if (!fstat(fd, &sb) && sb.st_ino == inode && S_ISREG(sb.st_mode))
+	if (sb.st_ino == inode)
 		return fd;
 	close(fd);	/* another file is at that path now */
 	return -1;
@@ -357,6 +446,7 @@ static int open_if_inode(const char *root, const char *path, uint64_t inode)
 static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *e)
 {
 	char path[4096 + 64];
+	struct stat sb;
 	int fd;
 
 	if (!e->deleted) {
@@ -367,23 +457,33 @@ static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *
 	}
 	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
 		 (unsigned long long)e->start, (unsigned long long)e->end);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = rootfs__open_regular(NULL, path, 0, &sb);
 	if (fd >= 0 || e->deleted)
-		return fd;
+		return fd < 0 ? -1 : fd;
 	return open_if_inode(NULL, e->path, e->inode);
 }
 
-/* The process's root when it is not ours (a container, a chroot), else NULL. */
-static const char *foreign_root(struct usyms *u, pid_t pid, char *buf, size_t size)
+/*
+ * The process's root when it is not ours (a container, a chroot), held
+ * open: the loader reads it later, maybe after the process (and its pid)
+ * is gone. -1 for our own root.
+ */
+static int open_root_fd(struct usyms *u, pid_t pid)
 {
 	struct stat theirs, ours;
+	char buf[4096];
+	int fd;
 
-	snprintf(buf, size, "%s/%d/root", u->proc_root, (int)pid);
-	if (stat(buf, &theirs) || stat("/", &ours))
-		return NULL;
-	if (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino)
-		return NULL;	/* searching it would repeat our own search */
-	return buf;
+	snprintf(buf, sizeof(buf), "%s/%d/root", u->proc_root, (int)pid);
+	fd = open(buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &theirs) || stat("/", &ours) ||
+	    (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino)) {
+		close(fd);	/* searching it would repeat our own search */
+		return -1;
+	}
+	return fd;
 }
 
 static int add_symfile(struct usyms *u, struct symfile *f)
@@ -412,61 +512,35 @@ static struct symfile *find_by_build_id(struct usyms *u, const uint8_t *id, size
 	return node ? *(struct symfile **)node : NULL;
 }
 
-/*
- * Parse the file open at fd, or share the table of a file with the same
- * build-id. A shared table that lacks full symbols does not stop us from
- * trying this copy (strip keeps the build-id): the better one is kept
- * for later users.
- */
-static struct symfile *load_symfile(struct usyms *u, pid_t pid, int fd, const char *path,
-				    bool *not_elf)
+static void notice(struct usyms *u, const char *path, const char *why)
 {
-	char rootbuf[4096];
-	struct debuginfo_opts opts = {
-		.root = foreign_root(u, pid, rootbuf, sizeof(rootbuf)),
-		.debug_dirs = (const char *const *)u->debug_dirs,
-		.nr_debug_dirs = u->nr_debug_dirs,
-	};
-	struct debuginfo_info info;
-	struct symfile *shared = NULL, *f;
-	uint8_t id[BUILD_ID_MAX];
-	int len;
+	if (u->notice && why && *why)
+		u->notice(path, why, u->notice_ctx);
+}
 
-	len = debuginfo__build_id_fd(fd, id, sizeof(id));
-	if (len == -ENOEXEC) {
-		*not_elf = true;
-		return NULL;
-	}
-	if (len > 0) {
-		shared = find_by_build_id(u, id, len);
-		if (shared && elf_symtab__kind(shared->st) == ELF_SYMTAB_FULL)
-			return shared;
-	}
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return shared;
-	f->st = debuginfo__load_fd(fd, path, &opts, &info);
-	if (!f->st) {
-		*not_elf = errno == ENOEXEC;
-		free(f);
-		return shared;
-	}
-	if (shared && elf_symtab__kind(f->st) <= elf_symtab__kind(shared->st)) {
-		elf_symtab__free(f->st);
-		free(f);
-		return shared;
-	}
-	if (u->lines) {
-		/* now, while the process (and its root) is still there */
-		f->sl = info.debug_path[0] ? srcline__open_file(info.debug_path) : NULL;
-		if (!f->sl)
-			f->sl = srcline__open_fd(fd, NULL);
-	}
-	f->source = info.source;
-	memcpy(f->build_id, info.build_id, info.build_id_len);
-	f->build_id_len = info.build_id_len;
-	if (add_symfile(u, f)) {
-		elf_symtab__free(f->st);
+static void load_job__free(struct load_job *job)
+{
+	if (job->fd >= 0)
+		close(job->fd);
+	if (job->root_fd >= 0)
+		close(job->root_fd);
+	free(job->path);
+	free(job);
+}
+
+/*
+ * Keep f, or the shared table with its build-id when that one is as good:
+ * strip keeps the build-id, so a stripped copy may come first and a full
+ * one later. Under u->lock. Returns the table to use.
+ */
+static struct symfile *symfile__publish(struct usyms *u, struct symfile *f)
+{
+	struct symfile *shared = f->build_id_len ? find_by_build_id(u, f->build_id,
+								    f->build_id_len) : NULL;
+
+	if ((shared && elf_symtab__kind(f->st) <= elf_symtab__kind(shared->st)) ||
+	    add_symfile(u, f)) {
+		symfile__release(f);
 		free(f);
 		return shared;
 	}
@@ -478,18 +552,288 @@ static struct symfile *load_symfile(struct usyms *u, pid_t pid, int fd, const ch
 	return f;
 }
 
+/* DWARF for --lines: the debug file's if one was used, else the file's own. */
+static struct srcline *open_lines(struct usyms *u, int fd, const struct debuginfo_info *info)
+{
+	struct srcline *sl = NULL;
+	struct stat sb;
+	int dfd;
+
+	if (info->debug_path[0]) {
+		dfd = rootfs__open_regular(NULL, info->debug_path, 0, &sb);
+		if (dfd >= 0) {
+			sl = srcline__open_fd(dfd, &u->budget);
+			close(dfd);
+		}
+	}
+	if (!sl)
+		sl = srcline__open_fd(fd, &u->budget);
+	if (!sl && errno == EFBIG)
+		notice(u, info->debug_path[0] ? info->debug_path : "(DWARF)", budget__why());
+	return sl;
+}
+
+/*
+ * Read the symbols of the file in job for its module, or share the table
+ * of a file with the same build-id: on the loader thread, or on the
+ * caller's without one.
+ */
+static void load_module(struct usyms *u, struct load_job *job)
+{
+	char root[64];
+	struct debuginfo_opts opts = {
+		.root = NULL,
+		.debug_dirs = (const char *const *)u->debug_dirs,
+		.nr_debug_dirs = u->nr_debug_dirs,
+		.budget = &u->budget,
+	};
+	enum module_state state = MOD_DONE;
+	struct symfile *shared = NULL, *f = NULL;
+	struct debuginfo_info info;
+	uint8_t id[BUILD_ID_MAX];
+	char why[sizeof(info.refused)] = "";
+	bool not_elf = false;
+	int len;
+
+	if (job->root_fd >= 0) {
+		/* the root as it was when the process was seen, whatever its pid is now */
+		snprintf(root, sizeof(root), "/proc/self/fd/%d", job->root_fd);
+		opts.root = root;
+	}
+	budget__clear();
+	len = debuginfo__build_id_fd(job->fd, id, sizeof(id));
+	if (len == -ENOEXEC || len == -EFBIG) {
+		not_elf = len == -ENOEXEC;
+		state = len == -EFBIG ? MOD_OVER_BUDGET : MOD_DONE;
+		snprintf(why, sizeof(why), "%s", budget__why());
+		goto publish;
+	}
+	if (len > 0) {
+		u_lock(u);
+		shared = find_by_build_id(u, id, len);
+		u_unlock(u);
+		if (shared && elf_symtab__kind(shared->st) == ELF_SYMTAB_FULL)
+			goto publish;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		goto publish;
+	f->st = debuginfo__load_fd(job->fd, job->path, &opts, &info);
+	if (!f->st) {
+		if (errno == EFBIG) {
+			state = MOD_OVER_BUDGET;
+			snprintf(why, sizeof(why), "%s", budget__why());
+		} else if (errno == ECANCELED) {
+			state = MOD_NOT_LOADED;
+		}
+		not_elf = errno == ENOEXEC;
+		free(f);
+		f = NULL;
+		goto publish;
+	}
+	notice(u, job->path, info.refused);
+	if (u->lines)
+		f->sl = open_lines(u, job->fd, &info);
+	f->source = info.source;
+	memcpy(f->build_id, info.build_id, info.build_id_len);
+	f->build_id_len = info.build_id_len;
+publish:
+	u_lock(u);
+	job->mod->file = f ? symfile__publish(u, f) : shared;
+	job->mod->not_elf = not_elf;
+	job->mod->state = state;
+	u_unlock(u);
+	notice(u, job->path, why);
+}
+
+/*
+ * Drop a process's reference. A map nobody uses moves to the retired
+ * list, freed at the next prune: names from it may be in a profile being
+ * printed right now. Under u->lock.
+ */
+static void shared_perfmap__put(struct usyms *u, struct shared_perfmap *sp)
+{
+	struct shared_perfmap **pp;
+
+	if (!sp || --sp->refs)
+		return;
+	for (pp = &u->perfmaps; *pp; pp = &(*pp)->next) {
+		if (*pp == sp) {
+			*pp = sp->next;
+			break;
+		}
+	}
+	sp->next = u->retired_perfmaps;
+	u->retired_perfmaps = sp;
+}
+
+static void shared_perfmap__free_list(struct shared_perfmap *sp)
+{
+	while (sp) {
+		struct shared_perfmap *next = sp->next;
+
+		perfmap__free(sp->pm);
+		free(sp);
+		sp = next;
+	}
+}
+
+/*
+ * Read a perf map for its process, or share the one already read from
+ * the same file (processes can name one file, by links).
+ */
+static void load_perfmap(struct usyms *u, struct load_job *job)
+{
+	struct shared_perfmap *sp;
+	struct perfmap *pm = NULL;
+	char name[128];
+
+	u_lock(u);
+	for (sp = u->perfmaps; sp && !perfmap__same_file(sp->pm, &job->sb); sp = sp->next)
+		;
+	if (sp)
+		sp->refs++;
+	u_unlock(u);
+	if (!sp) {
+		budget__clear();
+		pm = perfmap__load_fd(job->fd, &job->sb, &u->budget);
+		if (!pm && errno == EFBIG) {
+			snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)job->proc->pid);
+			notice(u, name, budget__why());
+		}
+		sp = pm ? calloc(1, sizeof(*sp)) : NULL;
+		if (sp) {
+			sp->pm = pm;
+			sp->refs = 1;
+		} else {
+			perfmap__free(pm);
+		}
+	}
+	u_lock(u);
+	if (pm && sp) {
+		sp->next = u->perfmaps;
+		u->perfmaps = sp;
+	}
+	if (sp) {
+		shared_perfmap__put(u, job->proc->perfmap);
+		job->proc->perfmap = sp;
+	}
+	job->proc->pending--;
+	u_unlock(u);
+}
+
+static void run_job(struct loader_job *lj, void *ctx)
+{
+	struct load_job *job = (struct load_job *)lj;
+
+	if (job->mod)
+		load_module(ctx, job);
+	else
+		load_perfmap(ctx, job);
+	load_job__free(job);
+}
+
+/* A job the loader will not run: the run is ending. */
+static void drop_job(struct loader_job *lj, void *ctx)
+{
+	struct load_job *job = (struct load_job *)lj;
+	struct usyms *u = ctx;
+
+	u_lock(u);
+	if (job->mod)
+		job->mod->state = MOD_NOT_LOADED;
+	else
+		job->proc->pending--;
+	u_unlock(u);
+	load_job__free(job);
+}
+
+/*
+ * Hand a job to the loader, or run it here without one. Under u->lock
+ * (the caller's): a job the loader refuses is dropped by us.
+ */
+static void submit(struct usyms *u, struct load_job *job)
+{
+	if (!u->loader) {
+		run_job(&job->link, u);
+		return;
+	}
+	if (loader__submit(u->loader, &job->link)) {
+		if (job->mod)
+			job->mod->state = MOD_NOT_LOADED;
+		else
+			job->proc->pending--;
+		load_job__free(job);
+	}
+}
+
+static bool is_elf(int fd)
+{
+	char magic[SELFMAG];
+
+	return pread(fd, magic, SELFMAG, 0) == SELFMAG && !memcmp(magic, ELFMAG, SELFMAG);
+}
+
+/* Open the file behind a module now, while its process lives; read it later. */
 static void module__load(struct usyms *u, struct module *m, pid_t pid, const struct map_entry *e)
 {
+	struct load_job *job;
 	int fd;
 
-	if (m->tried)
+	if (m->state != MOD_NEW)
 		return;
 	fd = open_mapped_file(u, pid, e);
 	if (fd < 0)
 		return;	/* try again through the next process that maps it */
-	m->tried = true;
-	m->file = load_symfile(u, pid, fd, e->path, &m->not_elf);
-	close(fd);
+	if (!is_elf(fd)) {
+		/* known now: whether its process needs a perf map depends on it */
+		m->not_elf = true;
+		m->state = MOD_DONE;
+		close(fd);
+		return;
+	}
+	job = calloc(1, sizeof(*job));
+	if (job)
+		job->path = strdup(e->path);
+	if (!job || !job->path) {
+		free(job);
+		close(fd);
+		return;
+	}
+	job->fd = fd;
+	job->root_fd = open_root_fd(u, pid);
+	job->mod = m;
+	m->state = MOD_PENDING;
+	submit(u, job);
+}
+
+/* Queue a read of proc's perf map, unless it is the file already read or being read. */
+static void proc__load_perfmap(struct usyms *u, struct proc *proc)
+{
+	struct load_job *job;
+	struct stat sb;
+	int fd;
+
+	if (proc->pending)
+		return;
+	fd = perfmap__open_pid(u->proc_root, proc->pid, &sb);
+	if (fd < 0)
+		return;
+	if (proc->perfmap && perfmap__same_file(proc->perfmap->pm, &sb)) {
+		close(fd);
+		return;
+	}
+	job = calloc(1, sizeof(*job));
+	if (!job) {
+		close(fd);
+		return;
+	}
+	job->fd = fd;
+	job->root_fd = -1;
+	job->sb = sb;
+	job->proc = proc;
+	proc->pending++;
+	submit(u, job);
 }
 
 /* The module for a mapped file, created on first sight. NULL: ENOMEM. */
@@ -527,14 +871,27 @@ static bool map_entry__is_file(const struct map_entry *e)
 /* Add a reading of pid's maps to proc's history, loading their files now. */
 static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps *maps)
 {
+	size_t nr = maps->nr;
 	struct umap *um;
 	bool has_anon = false;
 	int err;
 
-	um = calloc(maps->nr, sizeof(*um));
+	if (nr > u->budget.max_mappings) {
+		nr = u->budget.max_mappings;
+		if (!proc->mappings_cut) {
+			char name[64], why[160];
+
+			proc->mappings_cut = true;
+			snprintf(name, sizeof(name), "/proc/%d/maps", (int)proc->pid);
+			snprintf(why, sizeof(why), "%zu executable mappings, over the budget of %llu: the first %zu kept",
+				 maps->nr, (unsigned long long)u->budget.max_mappings, nr);
+			notice(u, name, why);
+		}
+	}
+	um = calloc(nr ? nr : 1, sizeof(*um));
 	if (!um)
 		return -ENOMEM;
-	for (size_t i = 0; i < maps->nr; i++) {
+	for (size_t i = 0; i < nr; i++) {
 		const struct map_entry *e = &maps->entries[i];
 
 		um[i].start = e->start;
@@ -558,7 +915,7 @@ static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps
 			has_anon = true;
 		}
 	}
-	err = map_history__update(&proc->maps, um, maps->nr, monotonic_ns());
+	err = map_history__update(&proc->maps, um, nr, monotonic_ns());
 	/* once JIT code, always: its perf map names samples of earlier readings */
 	proc->has_anon |= has_anon;
 	return err;
@@ -597,6 +954,7 @@ static int read_gen_maps(struct usyms *u, pid_t pid, uint32_t gen, struct proc_m
 /* Add a reading to proc; on failure proc keeps what it had. */
 static int proc__read_maps(struct usyms *u, struct proc *proc)
 {
+	uint64_t start = monotonic_ns();
 	struct proc_maps maps;
 	int err;
 
@@ -606,11 +964,13 @@ static int proc__read_maps(struct usyms *u, struct proc *proc)
 	err = proc__fill(u, proc, &maps);
 	proc_maps__release(&maps);
 	if (!err && proc->has_anon)
-		perfmap__refresh_pid(&proc->perfmap, u->proc_root, proc->pid);
+		proc__load_perfmap(u, proc);
+	proc->read_ns = monotonic_ns();
+	proc->read_cost_ns = proc->read_ns - start;
 	return err;
 }
 
-int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen)
+static int add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 {
 	struct proc *proc;
 	int err;
@@ -627,13 +987,24 @@ int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 		return -ENOMEM;
 	proc->pid = pid;
 	proc->gen = gen;
-	proc->err = proc__read_maps(u, proc);
-	if (proc->err == -ENOMEM || !tsearch(proc, &u->procs, proc_cmp)) {
+	/* in the tree first: a queued perf map read points at it */
+	if (!tsearch(proc, &u->procs, proc_cmp)) {
 		proc__free(proc);
 		return -ENOMEM;
 	}
 	u->nr_procs++;
+	proc->err = proc__read_maps(u, proc);
 	return proc->err;
+}
+
+int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen)
+{
+	int err;
+
+	u_lock(u);
+	err = add_gen(u, pid, gen);
+	u_unlock(u);
+	return err;
 }
 
 int usyms__add_pid(struct usyms *u, pid_t pid)
@@ -641,13 +1012,41 @@ int usyms__add_pid(struct usyms *u, pid_t pid)
 	return usyms__add_gen(u, pid, 0);
 }
 
+/*
+ * How much of one CPU re-reading a target's maps may take: a process with
+ * tens of thousands of mappings is re-read less often.
+ */
+#define REFRESH_COST_SHARE 20
+
 int usyms__refresh_pid(struct usyms *u, pid_t pid)
 {
 	uint32_t gen = u->gen_fn ? u->gen_fn(pid, u->gen_ctx) : 0;
+	struct proc *proc;
+	int err;
 
 	if (u->gen_fn && !gen)
 		return -ESRCH;	/* not sampled yet, or exited */
-	return usyms__add_gen(u, pid, gen);
+	u_lock(u);
+	proc = find_proc(u, pid, gen);
+	if (proc && !proc->err &&
+	    monotonic_ns() < proc->read_ns + REFRESH_COST_SHARE * proc->read_cost_ns)
+		err = 0;
+	else
+		err = add_gen(u, pid, gen);
+	u_unlock(u);
+	return err;
+}
+
+int usyms__wait(struct usyms *u, int timeout_ms, int watch_fd)
+{
+	return u->loader ? loader__wait(u->loader, timeout_ms, watch_fd) : 0;
+}
+
+void usyms__cancel(struct usyms *u)
+{
+	__atomic_store_n(&u->cancel, 1, __ATOMIC_RELAXED);
+	if (u->loader)
+		loader__cancel(u->loader);
 }
 
 void usyms__set_gen_fn(struct usyms *u, usyms_gen_fn fn, void *ctx)
@@ -658,7 +1057,12 @@ void usyms__set_gen_fn(struct usyms *u, usyms_gen_fn fn, void *ctx)
 
 size_t usyms__nr_gens(const struct usyms *u)
 {
-	return u->nr_procs;
+	size_t n;
+
+	u_lock((struct usyms *)u);
+	n = u->nr_procs;
+	u_unlock((struct usyms *)u);
+	return n;
 }
 
 struct prune {
@@ -673,7 +1077,7 @@ static void prune_one(const void *node, VISIT which, void *ctx)
 	struct prune *p = ctx;
 
 	/* generation 0 is never checked: re-read on demand once freed */
-	if ((which != postorder && which != leaf) ||
+	if ((which != postorder && which != leaf) || proc->pending ||
 	    (proc->gen && gen_current(p->u, proc->pid, proc->gen)))
 		return;
 	if (!proc->retired) {
@@ -690,12 +1094,18 @@ void usyms__prune(struct usyms *u)
 
 	if (!u->gen_fn)
 		return;
+	u_lock(u);
 	twalk_r(u->procs, prune_one, &p);
 	for (size_t i = 0; i < p.nr; i++) {
 		tdelete(p.doomed[i], &u->procs, proc_cmp);
+		shared_perfmap__put(u, p.doomed[i]->perfmap);
 		proc__free(p.doomed[i]);
 		u->nr_procs--;
 	}
+	/* whatever was printed from them is out */
+	shared_perfmap__free_list(u->retired_perfmaps);
+	u->retired_perfmaps = NULL;
+	u_unlock(u);
 	free(p.doomed);
 }
 
@@ -749,7 +1159,7 @@ static void count_unresolved(struct usyms *u, const struct module *mod, enum usy
 /* JIT code: the process's perf map, if it names addr. */
 static int resolve_perfmap(struct proc *proc, uint64_t addr, struct usym *out)
 {
-	const struct perfmap_sym *ps = perfmap__find(proc->perfmap, addr);
+	const struct perfmap_sym *ps = proc->perfmap ? perfmap__find(proc->perfmap->pm, addr) : NULL;
 
 	if (!ps)
 		return -ENOENT;
@@ -871,6 +1281,14 @@ static int resolve_file(struct usyms *u, const struct umap *m, uint64_t addr, st
 	const struct elf_sym *sym;
 	uint64_t vaddr;
 
+	if (m->mod->state == MOD_OVER_BUDGET) {
+		out->reason = USYM_OVER_BUDGET;
+		return -ENOENT;
+	}
+	if (m->mod->state == MOD_PENDING || m->mod->state == MOD_NOT_LOADED) {
+		out->reason = USYM_NOT_LOADED;
+		return -ENOENT;
+	}
 	if (!f || !f->st) {
 		out->reason = USYM_UNREADABLE;
 		return -ENOENT;
@@ -896,7 +1314,7 @@ static int resolve_file(struct usyms *u, const struct umap *m, uint64_t addr, st
 	return 0;
 }
 
-int usyms__resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t addr,
+static int resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t addr,
 		      uint64_t weight, struct usym *out)
 {
 	const struct module *counted = NULL;
@@ -908,7 +1326,7 @@ int usyms__resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 	proc = find_proc(u, w->pid, w->gen);
 	if (!proc) {
 		/* never announced: read now, if it is still the same image */
-		usyms__add_gen(u, w->pid, w->gen);
+		add_gen(u, w->pid, w->gen);
 		proc = find_proc(u, w->pid, w->gen);
 	}
 	if (!proc || proc->err) {
@@ -940,6 +1358,22 @@ int usyms__resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 out:
 	if (err)
 		count_unresolved(u, counted, out->reason, weight);
+	return err;
+}
+
+/*
+ * What out points at stays valid until usyms__prune() or usyms__free():
+ * symbol tables live as long as u, and a perf map replaced by the loader
+ * is freed only at the next prune.
+ */
+int usyms__resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t addr,
+		      uint64_t weight, struct usym *out)
+{
+	int err;
+
+	u_lock(u);
+	err = resolve_at(u, w, addr, weight, out);
+	u_unlock(u);
 	return err;
 }
 
@@ -1003,7 +1437,9 @@ int usyms__for_each_unresolved(const struct usyms *u, usyms_unresolved_fn cb, vo
 	struct collect c = {};
 	int err = 0;
 
+	u_lock((struct usyms *)u);
 	twalk_r(u->unresolved, collect_one, &c);
+	u_unlock((struct usyms *)u);
 	if (c.nomem) {
 		free(c.v);
 		return -ENOMEM;

@@ -39,7 +39,16 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "budget.h"
+
 struct usyms;
+
+/*
+ * A file skipped or cut for a budget, or a debug file refused: path as the
+ * process sees it (any bytes: escape it), why in words. Called from the
+ * loader thread when there is one.
+ */
+typedef void (*usyms_notice_fn)(const char *path, const char *why, void *ctx);
 
 struct usyms_opts {
 	const char *proc_root;		/* where /proc is (tests point it elsewhere); NULL: "/proc" */
@@ -47,6 +56,16 @@ struct usyms_opts {
 	size_t nr_debug_dirs;
 	bool demangle;			/* C++/Rust names made readable */
 	bool lines;			/* --lines: source lines and inlined functions from DWARF */
+	/*
+	 * Read symbol tables and perf maps on a thread of their own: the
+	 * caller's thread only opens files (while the process lives) and
+	 * queues them; usyms__wait() before resolving. Without it they are
+	 * read on the caller's thread, during the call that finds them.
+	 */
+	bool async;
+	const struct budget *budget;	/* NULL: the default (budget.h) */
+	usyms_notice_fn notice;		/* NULL: none */
+	void *notice_ctx;
 };
 
 /* Why a frame has no name; USYM_RESOLVED when it has one. */
@@ -58,6 +77,8 @@ enum usym_reason {
 	USYM_NO_DEBUGINFO,	/* stripped, and no debug file or MiniDebugInfo was found */
 	USYM_NO_SYMBOL,		/* symbols were found, but none covers the address */
 	USYM_NO_PERFMAP,	/* anonymous executable memory (JIT) with no usable /tmp/perf-PID.map */
+	USYM_OVER_BUDGET,	/* the file is over a budget (budget.h): skipped */
+	USYM_NOT_LOADED,	/* the run ended (a signal) before its symbols were read */
 };
 
 /* "stripped, no debuginfo found", ...: what the -v report prints in parentheses. */
@@ -131,6 +152,20 @@ int usyms__refresh_pid(struct usyms *u, pid_t pid);
 void usyms__prune(struct usyms *u);
 /* Generations held. */
 size_t usyms__nr_gens(const struct usyms *u);
+
+/*
+ * With opts->async: wait until every file queued so far is read, so that
+ * resolving finds them. Returns 0, -ETIMEDOUT after timeout_ms (< 0: no
+ * limit), or -EINTR as soon as watch_fd (>= 0, a signalfd) is readable.
+ * Without async: 0 at once.
+ */
+int usyms__wait(struct usyms *u, int timeout_ms, int watch_fd);
+/*
+ * Stop reading: queued files are left unread (their frames say
+ * USYM_NOT_LOADED), the one being read stops at its next budget check,
+ * and files found later are not read. For a run that must print now.
+ */
+void usyms__cancel(struct usyms *u);
 
 /* Where and when a stack was sampled. */
 struct usyms_where {

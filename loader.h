@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loader.h - one background thread that runs jobs in the order given, so
+ * the expensive part of symbolization (parsing symbol tables, searching
+ * and checksumming debug files, inflating sections, reading perf maps)
+ * never runs on the thread that reads signals and drains the BPF maps.
+ *
+ *	l = loader__new(run, ctx);
+ *	loader__submit(l, job);		   run(job, ctx) happens later, on the thread
+ *	loader__wait(l, timeout_ms, sigfd); until every job has run, or sigfd is readable
+ *	loader__cancel(l);		   queued jobs go to drop(job, ctx), not run
+ *	loader__free(l);
+ */
+#ifndef LOADER_H
+#define LOADER_H
+
+struct loader;
+
+/* A job: the caller's struct, starting with this link. */
+struct loader_job {
+	struct loader_job *next;
+};
+
+typedef void (*loader_fn)(struct loader_job *job, void *ctx);
+
+/*
+ * Start the thread. run does the job and owns it afterwards; drop is
+ * called instead for a job that is cancelled or left when the loader is
+ * freed. Returns NULL with errno set.
+ */
+struct loader *loader__new(loader_fn run, loader_fn drop, void *ctx);
+
+/* Queue a job. -ECANCELED after loader__cancel(): the job stays the caller's. */
+int loader__submit(struct loader *l, struct loader_job *job);
+
+/*
+ * Wait until no job is queued or running. Returns 0; -ETIMEDOUT after
+ * timeout_ms (< 0: no limit); -EINTR as soon as watch_fd (>= 0) is
+ * readable, such as a signalfd: a signal must not wait for a file.
+ */
+int loader__wait(struct loader *l, int timeout_ms, int watch_fd);
+
+/*
+ * Drop every queued job (drop runs on the caller's thread); the running
+ * one finishes, or stops early if it watches a cancel flag of its own.
+ */
+void loader__cancel(struct loader *l);
+
+/* Cancel, stop and join the thread. Accepts NULL. */
+void loader__free(struct loader *l);
+
+#endif /* LOADER_H */
