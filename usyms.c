@@ -84,12 +84,26 @@ struct module {
 	bool not_elf;			/* opened fine, but not ELF (memfd JIT code?) */
 };
 
-/* A perf map shared by the processes that name the same file. */
+/*
+ * A perf map shared by the processes that name the same file (links), as
+ * it was when read: a changed file is read again. One refused for its
+ * budget is kept too, with pm NULL, so it is not read again.
+ */
 struct shared_perfmap {
 	struct perfmap *pm;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
 	size_t refs;
 	struct shared_perfmap *next;
 };
+
+static bool shared_perfmap__is(const struct shared_perfmap *sp, const struct stat *sb)
+{
+	return sp && sp->dev == sb->st_dev && sp->ino == sb->st_ino && sp->size == sb->st_size &&
+	       sp->mtime.tv_sec == sb->st_mtim.tv_sec && sp->mtime.tv_nsec == sb->st_mtim.tv_nsec;
+}
 
 /* Work for the loader thread: a mapped file's symbols, or a perf map. */
 struct load_job {
@@ -688,8 +702,10 @@ static void load_perfmap(struct usyms *u, struct load_job *job)
 	struct perfmap *pm = NULL;
 	char name[128];
 
+	bool fresh = false;
+
 	u_lock(u);
-	for (sp = u->perfmaps; sp && !perfmap__same_file(sp->pm, &job->sb); sp = sp->next)
+	for (sp = u->perfmaps; sp && !shared_perfmap__is(sp, &job->sb); sp = sp->next)
 		;
 	if (sp)
 		sp->refs++;
@@ -701,16 +717,21 @@ static void load_perfmap(struct usyms *u, struct load_job *job)
 			snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)job->proc->pid);
 			notice(u, name, budget__why());
 		}
-		sp = pm ? calloc(1, sizeof(*sp)) : NULL;
+		/* a refusal is kept as well: the same file is not read again */
+		sp = pm || errno == EFBIG ? calloc(1, sizeof(*sp)) : NULL;
 		if (sp) {
-			sp->pm = pm;
-			sp->refs = 1;
+			*sp = (struct shared_perfmap){
+				.pm = pm, .refs = 1,
+				.dev = job->sb.st_dev, .ino = job->sb.st_ino, .size = job->sb.st_size,
+				.mtime = job->sb.st_mtim,
+			};
+			fresh = true;
 		} else {
 			perfmap__free(pm);
 		}
 	}
 	u_lock(u);
-	if (pm && sp) {
+	if (fresh) {
 		sp->next = u->perfmaps;
 		u->perfmaps = sp;
 	}
@@ -819,7 +840,7 @@ static void proc__load_perfmap(struct usyms *u, struct proc *proc)
 	fd = perfmap__open_pid(u->proc_root, proc->pid, &sb);
 	if (fd < 0)
 		return;
-	if (proc->perfmap && perfmap__same_file(proc->perfmap->pm, &sb)) {
+	if (shared_perfmap__is(proc->perfmap, &sb)) {
 		close(fd);
 		return;
 	}
@@ -1159,7 +1180,8 @@ static void count_unresolved(struct usyms *u, const struct module *mod, enum usy
 /* JIT code: the process's perf map, if it names addr. */
 static int resolve_perfmap(struct proc *proc, uint64_t addr, struct usym *out)
 {
-	const struct perfmap_sym *ps = proc->perfmap ? perfmap__find(proc->perfmap->pm, addr) : NULL;
+	const struct perfmap_sym *ps = proc->perfmap && proc->perfmap->pm ?
+				       perfmap__find(proc->perfmap->pm, addr) : NULL;
 
 	if (!ps)
 		return -ENOENT;
@@ -1346,7 +1368,8 @@ static int resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 		counted = &u->anon;
 		err = resolve_perfmap(proc, addr, out);
 		if (err)
-			out->reason = proc->perfmap ? USYM_NO_SYMBOL : USYM_NO_PERFMAP;
+			out->reason = !proc->perfmap ? USYM_NO_PERFMAP :
+				      !proc->perfmap->pm ? USYM_OVER_BUDGET : USYM_NO_SYMBOL;
 		goto out;
 	}
 	counted = m->mod;

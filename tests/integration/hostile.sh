@@ -1,0 +1,235 @@
+#!/bin/sh
+# hostile.sh - a local user (uid 65534) hands the root profiler files made
+# to cost it: a sparse debug file of 40 GB, debug links that are symlinks
+# to root-only files, FIFOs and device nodes, a compressed .symtab that
+# inflates to 1 GiB, a 256 MiB perf map shared by three processes, a bind
+# mount over a perf map in a user namespace, 60,000 executable mappings,
+# and debug files that take seconds to checksum while SIGINT comes in.
+# Each test bounds wall time, max RSS and the exit status. Root needed;
+# prints "hostile: N passed, N failed" last.
+set -u
+
+SUITE=hostile
+. "$(dirname "$0")/lib.sh"
+NOBODY=65534
+# the user's files live in a directory of theirs that they can reach
+chmod 755 "$TMP"
+H=$TMP/h
+mkdir -p "$H"
+chown $NOBODY:$NOBODY "$H"
+RSS_MIB=200
+[ -n "${ASAN_OPTIONS:-}" ] && RSS_MIB=400
+
+as_user() {
+	setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups "$@"
+}
+
+# start_user CMD...: start as the user; setpriv execs CMD, so $LAST is its pid
+start_user() {
+	start setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups "$@"
+}
+
+# measure OUT CMD...: run CMD with its wall time, max RSS (KiB), user+sys
+# CPU seconds and exit status in OUT ("wall rss cpu rc")
+measure() {
+	out=$1
+	shift
+	/usr/bin/time -f "%e %M %U %S %x" -o "$out.time" "$@"
+	awk '{ printf "%s %s %.2f %s\n", $1, $2, $3 + $4, $5 }' "$out.time" > "$out"
+}
+
+# bounded OUT WALL_S CPU_S: the run ended in time, within RSS_MIB, exit 0
+bounded() {
+	read -r wall rss cpu rc < "$1"
+	echo "  wall ${wall}s, max RSS $((rss / 1024)) MiB, CPU ${cpu}s, exit $rc"
+	[ "$rc" -eq 0 ] || fail "exit status $rc" || return 1
+	awk -v w="$wall" -v m="$2" 'BEGIN { exit !(w <= m) }' || fail "took ${wall}s, over $2 s" || return 1
+	awk -v c="$cpu" -v m="$3" 'BEGIN { exit !(c <= m) }' || fail "used ${cpu}s of CPU, over $3 s" || return 1
+	[ "$rss" -le $((RSS_MIB * 1024)) ] || fail "max RSS $rss KiB, over $RSS_MIB MiB" || return 1
+}
+
+# user_binary NAME: a stripped copy of the hostile workload in the user's
+# directory, with a .gnu_debuglink to NAME.debug (made real, then removed)
+user_binary() {
+	d=$H/$1
+	mkdir -p "$d"
+	cp $W/hostile "$d/$1"
+	objcopy --only-keep-debug "$d/$1" "$d/$1.debug"
+	strip --strip-all "$d/$1"
+	objcopy --add-gnu-debuglink="$d/$1.debug" "$d/$1"
+	rm -f "$d/$1.debug"
+	chown -R $NOBODY:$NOBODY "$d"
+	BIN=$d/$1
+}
+
+# A debug link that names a 40 GB sparse file: it is not checksummed (the
+# CRC budget is 4 GiB), the run takes its time, and -v says why.
+t_sparse_debuglink() {
+	user_binary sparse
+	truncate -s 40G "$BIN.debug"
+	chown $NOBODY:$NOBODY "$BIN.debug"
+	start_user "$BIN" burn 8
+	wl=$LAST
+	sleep 0.3
+	measure "$TMP/sparse.m" $PROFILE -F 199 -f -v -p "$wl" 2 > "$TMP/sparse.folded" 2> "$TMP/sparse.err"
+	stop "$wl"
+	bounded "$TMP/sparse.m" 5 3 || return 1
+	grep -q "sparse.debug.*over the budget" "$TMP/sparse.err" ||
+		fail "no -v notice for the oversized debug file: $(grep -v samples "$TMP/sparse.err" | head -3)" || return 1
+	[ "$(sum_matching '\[sparse\]' "$TMP/sparse.folded")" -gt 100 ] ||
+		fail "the binary's samples are not there as [sparse]" || return 1
+}
+
+# Debug links that are a symlink to /etc/shadow, a FIFO and a device node:
+# none of them is opened for reading (strace: only O_PATH opens of them),
+# the FIFO's writer is never released, and -v names each refusal.
+t_debuglink_not_a_file() {
+	user_binary linked
+	ln -s /etc/shadow "$BIN.debug"
+	chown -h $NOBODY:$NOBODY "$BIN.debug"
+	b1=$BIN
+	user_binary fifo
+	mkfifo "$BIN.debug"
+	chown $NOBODY:$NOBODY "$BIN.debug"
+	b2=$BIN
+	# a reader that opens the FIFO lets this writer through
+	(echo planted > "$b2.debug" && touch "$TMP/fifo_opened") &
+	writer=$!
+	user_binary device
+	mknod "$BIN.debug" c 1 3
+	b3=$BIN
+	start_user "$b1" burn 6
+	p1=$LAST
+	start_user "$b2" burn 6
+	p2=$LAST
+	start_user "$b3" burn 6
+	p3=$LAST
+	sleep 0.3
+	measure "$TMP/nf.m" strace -f -qq -e trace=open,openat,openat2 -o "$TMP/nf.strace" \
+		$PROFILE -F 199 -f -v -p "$p1,$p2,$p3" 2 > "$TMP/nf.folded" 2> "$TMP/nf.err"
+	stop "$p1"
+	stop "$p2"
+	stop "$p3"
+	kill "$writer" 2>/dev/null
+	bounded "$TMP/nf.m" 8 8 || return 1
+	opened=$(grep -E '(linked|fifo|device)\.debug' "$TMP/nf.strace" | grep -v O_PATH | grep -v ' = -1 ')
+	[ -z "$opened" ] || fail "opened for reading: $opened" || return 1
+	! grep -q 'shadow' "$TMP/nf.strace" || fail "/etc/shadow was opened" || return 1
+	[ ! -e "$TMP/fifo_opened" ] || fail "the FIFO was opened" || return 1
+	grep -q "linked.debug.*symlink" "$TMP/nf.err" || fail "no notice for the symlink" || return 1
+	grep -q "fifo.debug.*not a regular file" "$TMP/nf.err" || fail "no notice for the FIFO" || return 1
+	grep -q "device.debug.*not a regular file" "$TMP/nf.err" || fail "no notice for the device" || return 1
+}
+
+# A .symtab that is a compressed section of 1 MiB claiming 1 GiB: refused
+# before inflating (ratio and size budgets), RSS stays small.
+t_compressed_bomb() {
+	mkdir -p "$H/bomb"
+	cp $W/hostile "$H/bomb/bomb"
+	python3 tests/integration/tools/zbomb.py "$H/bomb/bomb" 1024 > /dev/null || fail "zbomb.py" || return 1
+	chown -R $NOBODY:$NOBODY "$H/bomb"
+	start_user "$H/bomb/bomb" burn 8
+	wl=$LAST
+	sleep 0.3
+	measure "$TMP/bomb.m" $PROFILE -F 199 -f -v -p "$wl" 3 > "$TMP/bomb.folded" 2> "$TMP/bomb.err"
+	stop "$wl"
+	bounded "$TMP/bomb.m" 6 3 || return 1
+	grep -q "bomb/bomb.*inflates to 1073741824" "$TMP/bomb.err" ||
+		fail "no -v notice for the bomb: $(grep -v samples "$TMP/bomb.err" | head -3)" || return 1
+	[ "$(sum_matching '\[bomb\]' "$TMP/bomb.folded")" -gt 100 ] ||
+		fail "the bomb's samples are not there as [bomb]" || return 1
+}
+
+# Three processes with JIT memory share one 256 MiB perf map of one-byte
+# entries (hard links): over the entry budget, refused, read once at most.
+t_huge_perfmap() {
+	pids=""
+	for i in 1 2 3; do
+		start_user $W/hostile anon 8
+		pids="$pids $LAST"
+	done
+	set -- $pids
+	yes '1 1 a' | head -c 268435456 > "/tmp/perf-$1.map"
+	chown $NOBODY:$NOBODY "/tmp/perf-$1.map"
+	ln -f "/tmp/perf-$1.map" "/tmp/perf-$2.map"
+	ln -f "/tmp/perf-$1.map" "/tmp/perf-$3.map"
+	sleep 0.3
+	measure "$TMP/pm.m" $PROFILE -F 199 -f -v 3 > "$TMP/pm.folded" 2> "$TMP/pm.err"
+	for p in $pids; do stop "$p"; rm -f "/tmp/perf-$p.map"; done
+	bounded "$TMP/pm.m" 10 8 || return 1
+	grep -q "perf-[0-9]*.map: perf map of more than" "$TMP/pm.err" ||
+		fail "no -v notice for the perf map: $(grep -v samples "$TMP/pm.err" | head -3)" || return 1
+}
+
+# In a user namespace of its own, a user bind-mounts /etc/shadow over their
+# perf map: the file is root's, the process is not, so it is not read.
+t_userns_bind_mount() {
+	if ! as_user unshare -Urm true 2> /dev/null; then
+		echo "  no unprivileged user namespaces here: the bind mount cannot be made"
+		return 0
+	fi
+	# unshare without --fork and sh's exec keep one pid: the workload's
+	start_user unshare -Urm sh -c \
+		"touch /tmp/perf-\$\$.map && mount --bind /etc/shadow /tmp/perf-\$\$.map && exec $W/hostile anon 6"
+	wl=$LAST
+	sleep 0.5
+	measure "$TMP/ns.m" $PROFILE -F 199 -f -v -p "$wl" 2 > "$TMP/ns.folded" 2> "$TMP/ns.err"
+	stop "$wl"
+	rm -f "/tmp/perf-$wl.map"
+	bounded "$TMP/ns.m" 5 3 || return 1
+	[ "$(sum_matching 'hostile' "$TMP/ns.folded")" -gt 100 ] || fail "the workload was not sampled" || return 1
+	! grep -q 'root:' "$TMP/ns.folded" || fail "/etc/shadow shown as symbol names" || return 1
+}
+
+# 60,000 executable mappings: the first 32,768 are kept (-v says so), and
+# re-reading them every second does not eat the CPU.
+t_many_mappings() {
+	start_user $W/hostile maps 60000 10
+	wl=$LAST
+	sleep 1
+	measure "$TMP/maps.m" $PROFILE -F 99 -f -v -p "$wl" 5 > "$TMP/maps.folded" 2> "$TMP/maps.err"
+	stop "$wl"
+	bounded "$TMP/maps.m" 8 2.5 || return 1
+	grep -q "executable mappings, over the budget" "$TMP/maps.err" ||
+		fail "no -v notice for the mappings" || return 1
+	[ "$(sum_matching ';hostile_burn ' "$TMP/maps.folded")" -gt 100 ] ||
+		fail "hostile_burn not named" || return 1
+}
+
+# Three binaries whose debug files take seconds each to checksum (3.9 GB,
+# within the budget): SIGINT a second in is answered within about a second,
+# with the profile printed (the files not read by then show as [file]).
+t_sigint_during_loading() {
+	pids=""
+	for n in slow1 slow2 slow3; do
+		user_binary $n
+		truncate -s 3900M "$BIN.debug"
+		chown $NOBODY:$NOBODY "$BIN.debug"
+		start_user "$BIN" burn 20
+		pids="$pids,$LAST"
+	done
+	sleep 0.3
+	$PROFILE -F 199 -f -p "${pids#,}" 30 > "$TMP/slow.folded" 2> "$TMP/slow.err" &
+	prof=$!
+	sleep 1.5
+	t0=$(date +%s.%N)
+	kill -INT "$prof"
+	wait "$prof"
+	rc=$?
+	t1=$(date +%s.%N)
+	for p in $(echo "$pids" | tr , ' '); do stop "$p"; done
+	took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	echo "  SIGINT answered in ${took}s, exit $rc"
+	[ "$rc" -eq 0 ] || fail "exit status $rc: $(cat "$TMP/slow.err")" || return 1
+	awk -v t="$took" 'BEGIN { exit !(t <= 1.5) }' || fail "took ${took}s after SIGINT" || return 1
+	[ "$(sum_matching 'slow' "$TMP/slow.folded")" -gt 100 ] || fail "no profile printed" || return 1
+}
+
+run_test "a 40 GB sparse debug file is not checksummed" t_sparse_debuglink
+run_test "debug links to /etc/shadow, a FIFO, a device: never opened" t_debuglink_not_a_file
+run_test "a compressed .symtab claiming 1 GiB is not inflated" t_compressed_bomb
+run_test "a 256 MiB perf map shared by three processes" t_huge_perfmap
+run_test "a root file bind-mounted over a perf map in a user namespace" t_userns_bind_mount
+run_test "60,000 executable mappings" t_many_mappings
+run_test "SIGINT while debug files are checksummed" t_sigint_during_loading
+finish
