@@ -47,9 +47,11 @@ fail() {
 	return 1
 }
 
+# run_test "what it checks" t_function; ONLY=t_function runs that one alone
 run_test() {
 	name=$1
 	shift
+	[ -n "${ONLY:-}" ] && [ "$1" != "$ONLY" ] && return 0
 	echo "test: $name"
 	if "$@"; then
 		passed=$((passed + 1))

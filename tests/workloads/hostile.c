@@ -2,21 +2,48 @@
  * hostile - what a local user's process can make the profiler read:
  *
  *   hostile burn SECS        burn CPU in hostile_burn()
- *   hostile anon SECS        the same, with anonymous executable memory
- *                            mapped (so its /tmp/perf-PID.map is read)
+ *   hostile anon SECS        spin in anonymous executable memory (a
+ *                            thread in "jmp ."), so its frames are named
+ *                            by /tmp/perf-PID.map, if at all
  *   hostile maps N SECS      the same, with N more executable mappings of
  *                            its own file
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "burn.h"
 
 __attribute__((noinline)) void hostile_burn(double seconds)
 {
 	BURN_FOR(seconds);
+}
+
+static void *run_jit(void *code)
+{
+	((void (*)(void))code)();	/* never returns */
+	return NULL;
+}
+
+/* JIT code of the simplest kind: "jmp ." spinning until the process exits. */
+static int spin_in_anon(double seconds)
+{
+	static const unsigned char jmp_self[] = { 0xeb, 0xfe };
+	pthread_t t;
+	void *code;
+
+	code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (code == MAP_FAILED)
+		return 1;
+	memcpy(code, jmp_self, sizeof(jmp_self));
+	if (pthread_create(&t, NULL, run_jit, code))
+		return 1;
+	usleep(seconds * 1e6);
+	return 0;
 }
 
 static int map_self(long n)
@@ -41,10 +68,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "burn")) {
 		hostile_burn(atof(argv[2]));
 	} else if (argc == 3 && !strcmp(argv[1], "anon")) {
-		if (mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
-			return 1;
-		hostile_burn(atof(argv[2]));
+		return spin_in_anon(atof(argv[2]));
 	} else if (argc == 4 && !strcmp(argv[1], "maps")) {
 		if (map_self(atol(argv[2])))
 			return 1;
