@@ -490,3 +490,61 @@ Test(usyms_fake, pid_without_maps)
 	cr_assert_eq(usyms__add_pid(u, 7), -ESRCH);
 	usyms__free(u);
 }
+
+/* With a loader thread: the process's files are read off this thread; after a wait they resolve. */
+Test(usyms_live, async_loads_resolve_after_wait)
+{
+	struct usyms_opts opts = { .demangle = true, .async = true };
+	struct fixture_proc p;
+	struct usyms *u;
+
+	spawn(FIXTURE_PIE, &p);
+	u = usyms__new_opts(&opts);
+	cr_assert_not_null(u);
+	cr_assert_eq(usyms__add_pid(u, p.pid), 0);
+	cr_assert_eq(usyms__wait(u, 10000, -1), 0);
+	assert_resolves(u, p.pid, p.prog_alpha, "prog_alpha", 0, "/fixture_pie");
+	assert_resolves(u, p.pid, p.lib_func, "fixture_lib_func", 0, "/libfixture.so");
+	cr_assert_geq(usyms__nr_files(u), 2);
+	usyms__free(u);
+}
+
+/* Cancelled before anything is read: frames say why they have no name, nothing hangs. */
+Test(usyms_live, async_cancelled_loads_say_not_loaded)
+{
+	struct usyms_opts opts = { .demangle = true, .async = true };
+	struct fixture_proc p;
+	struct usym sym;
+	struct usyms *u;
+	int err;
+
+	spawn(FIXTURE_PIE, &p);
+	u = usyms__new_opts(&opts);
+	cr_assert_not_null(u);
+	usyms__cancel(u);
+	cr_assert_eq(usyms__add_pid(u, p.pid), 0);
+	cr_assert_eq(usyms__wait(u, 10000, -1), 0);
+	err = usyms__resolve(u, p.pid, p.prog_alpha, &sym);
+	cr_assert_eq(err, -ENOENT);
+	cr_assert_eq(sym.reason, USYM_NOT_LOADED, "reason %d", sym.reason);
+	cr_assert_not_null(sym.label);
+	usyms__free(u);
+}
+
+/* A wait gives up when the watched descriptor is readable (a signal came). */
+Test(usyms_live, async_wait_ends_on_watched_fd)
+{
+	struct usyms_opts opts = { .demangle = true, .async = true };
+	struct usyms *u;
+	int fds[2];
+
+	u = usyms__new_opts(&opts);
+	cr_assert_not_null(u);
+	cr_assert_eq(pipe(fds), 0);
+	cr_assert_eq(write(fds[1], "x", 1), 1);
+	/* nothing queued: done at once, whatever the fd says */
+	cr_assert_eq(usyms__wait(u, 1000, fds[0]), 0);
+	close(fds[0]);
+	close(fds[1]);
+	usyms__free(u);
+}
