@@ -7,6 +7,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 #include "perfmap.h"
@@ -65,6 +67,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_queries(pm, data, size);
 	fd = write_file(data, size, path);
 	if (fd >= 0) {
+		struct budget tiny = BUDGET_DEFAULT_INIT;
+		struct perfmap *small;
+		struct stat sb;
+
+		tiny.max_perfmap_entries = 3;
+		tiny.max_perfmap_bytes = 4096;
+		if (!fstat(fd, &sb) && !lseek(fd, 0, SEEK_SET)) {
+			small = perfmap__load_fd(fd, &sb, &tiny);
+			/* within budget all of it, or refused whole */
+			FUZZ_CHECK(small ? perfmap__count(small) == perfmap__count(pm) : errno == EFBIG);
+			perfmap__free(small);
+		}
 		from_file = perfmap__load_file(path);
 		unlink(path);
 		close(fd);
