@@ -45,7 +45,7 @@ struct budget {
 	.max_symbols = 8u << 20,					\
 	.max_perfmap_bytes = 256ull << 20,				\
 	.max_perfmap_entries = 2u << 20,				\
-	.max_mappings = 1 << 15,					\
+	.max_mappings = 1 << 18,					\
 }
 
 /* The defaults, for callers that pass no budget. */

@@ -18,7 +18,11 @@ H=$TMP/h
 mkdir -p "$H"
 chown $NOBODY:$NOBODY "$H"
 RSS_MIB=200
-[ -n "${ASAN_OPTIONS:-}" ] && RSS_MIB=400
+SLOW=1	# time bounds are multiplied by it: ASan runs 2-4 times slower
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+	RSS_MIB=400
+	SLOW=3
+fi
 
 as_user() {
 	setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups "$@"
@@ -35,7 +39,8 @@ measure() {
 	out=$1
 	shift
 	/usr/bin/time -f "%e %M %U %S %x" -o "$out.time" "$@"
-	awk '{ printf "%s %s %.2f %s\n", $1, $2, $3 + $4, $5 }' "$out.time" > "$out"
+	# a failed command adds a line "Command exited with non-zero status N" first
+	tail -n 1 "$out.time" | awk '{ printf "%s %s %.2f %s\n", $1, $2, $3 + $4, $5 }' > "$out"
 }
 
 # bounded OUT WALL_S CPU_S: the run ended in time, within RSS_MIB, exit 0
@@ -43,8 +48,10 @@ bounded() {
 	read -r wall rss cpu rc < "$1"
 	echo "  wall ${wall}s, max RSS $((rss / 1024)) MiB, CPU ${cpu}s, exit $rc"
 	[ "$rc" -eq 0 ] || fail "exit status $rc" || return 1
-	awk -v w="$wall" -v m="$2" 'BEGIN { exit !(w <= m) }' || fail "took ${wall}s, over $2 s" || return 1
-	awk -v c="$cpu" -v m="$3" 'BEGIN { exit !(c <= m) }' || fail "used ${cpu}s of CPU, over $3 s" || return 1
+	awk -v w="$wall" -v m="$2" -v k=$SLOW 'BEGIN { exit !(w <= m * k) }' ||
+		fail "took ${wall}s, over $2 s (x$SLOW)" || return 1
+	awk -v c="$cpu" -v m="$3" -v k=$SLOW 'BEGIN { exit !(c <= m * k) }' ||
+		fail "used ${cpu}s of CPU, over $3 s (x$SLOW)" || return 1
 	[ "$rss" -le $((RSS_MIB * 1024)) ] || fail "max RSS $rss KiB, over $RSS_MIB MiB" || return 1
 }
 
@@ -105,6 +112,8 @@ t_debuglink_not_a_file() {
 	start_user "$b3" burn 6
 	p3=$LAST
 	sleep 0.3
+	# LeakSanitizer cannot run under ptrace: no leak check for this run
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	measure "$TMP/nf.m" strace -f -qq -e trace=open,openat,openat2 -o "$TMP/nf.strace" \
 		$PROFILE -F 199 -f -v -p "$p1,$p2,$p3" 2 > "$TMP/nf.folded" 2> "$TMP/nf.err"
 	stop "$p1"
@@ -184,23 +193,26 @@ t_userns_bind_mount() {
 	! grep -q 'secret_root_name' "$TMP/ns.folded" || fail "a root-only file shown as symbol names" || return 1
 }
 
-# 60,000 executable mappings: the first 32,768 are kept (-v says so), and
-# re-reading them every second does not eat the CPU.
+# 60,000 executable mappings (vm.max_map_count allows ~65,000): re-reading
+# them every second as a -p target does not eat the CPU, and they all name.
 t_many_mappings() {
-	start_user $W/hostile maps 60000 10
+	start_user $W/hostile maps 60000 18
 	wl=$LAST
-	sleep 1
-	measure "$TMP/maps.m" $PROFILE -F 99 -f -v -p "$wl" 5 > "$TMP/maps.folded" 2> "$TMP/maps.err"
+	# until it burns: every mapping made
+	i=0
+	while [ "$(grep -c . /proc/$wl/maps 2> /dev/null || echo 0)" -lt 60000 ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	measure "$TMP/maps.m" $PROFILE -F 99 -f -v -p "$wl" 10 > "$TMP/maps.folded" 2> "$TMP/maps.err"
 	stop "$wl"
-	bounded "$TMP/maps.m" 8 2.5 || return 1
-	grep -q "executable mappings, over the budget" "$TMP/maps.err" ||
-		fail "no -v notice for the mappings" || return 1
+	bounded "$TMP/maps.m" 12 1.2 || return 1
 	[ "$(sum_matching ';hostile_burn ' "$TMP/maps.folded")" -gt 100 ] ||
 		fail "hostile_burn not named" || return 1
 }
 
 # Three binaries whose debug files take seconds each to checksum (3.9 GB,
-# within the budget): SIGINT a second in is answered within about a second,
+# within the budget): SIGINT 2.5 s in is answered within about a second,
 # with the profile printed (the files not read by then show as [file]).
 t_sigint_during_loading() {
 	pids=""
@@ -214,7 +226,7 @@ t_sigint_during_loading() {
 	sleep 0.3
 	$PROFILE -F 199 -f -p "${pids#,}" 30 > "$TMP/slow.folded" 2> "$TMP/slow.err" &
 	prof=$!
-	sleep 1.5
+	sleep 2.5
 	t0=$(date +%s.%N)
 	kill -INT "$prof"
 	wait "$prof"
@@ -224,8 +236,10 @@ t_sigint_during_loading() {
 	took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 	echo "  SIGINT answered in ${took}s, exit $rc"
 	[ "$rc" -eq 0 ] || fail "exit status $rc: $(cat "$TMP/slow.err")" || return 1
-	awk -v t="$took" 'BEGIN { exit !(t <= 1.5) }' || fail "took ${took}s after SIGINT" || return 1
-	[ "$(sum_matching 'slow' "$TMP/slow.folded")" -gt 100 ] || fail "no profile printed" || return 1
+	awk -v t="$took" -v k=$SLOW 'BEGIN { exit !(t <= 1.5 * k) }' ||
+		fail "took ${took}s after SIGINT" || return 1
+	[ "$(sum_matching 'slow' "$TMP/slow.folded")" -gt 100 ] ||
+		fail "no profile printed: $(head -c 300 "$TMP/slow.folded")" || return 1
 }
 
 run_test "a 40 GB sparse debug file is not checksummed" t_sparse_debuglink
