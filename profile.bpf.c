@@ -168,21 +168,56 @@ static __always_inline void stat_inc(__u32 idx)
 }
 
 /*
+ * Keys an overflow stack may take: its hash (made odd) and the next odd
+ * ones. A user picks their own frames, so different stacks with the same
+ * hash are easy to make (FNV-1a per word is invertible): a stack whose
+ * keys all hold other stacks is lost and counted, never merged into one.
+ */
+#define OVERFLOW_PROBES 4
+
+/*
+ * Whether two stacks are the same: all stack_depth words, as both were
+ * zero-filled past their end by bpf_get_stack(). Stopping at the end of a
+ * stack would compare fewer words, but that exit on every word doubles the
+ * verifier's work, and this only runs on the slow path.
+ */
+static __always_inline bool same_stack(const __u64 *a, const __u64 *b)
+{
+	__u32 depth = stack_depth;
+	__u64 diff = 0;
+
+	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
+		if (i >= depth)
+			break;
+		diff |= a[i] ^ b[i];
+	}
+	return !diff;
+}
+
+/*
  * Take the stack again with bpf_get_stack() and keep it in the overflow
- * hash under a 64-bit FNV-1a hash of its frames. Returns the key, or 0.
+ * hash under a 64-bit FNV-1a hash of its frames, or under one of the next
+ * OVERFLOW_PROBES - 1 keys when other stacks hold the first ones: a stack
+ * found under a key is reused only if its frames are the same. Returns
+ * the key, or 0 (never a key) when the stack was kept nowhere. Runs only
+ * when the stack map refused the stack.
  */
 static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 flags)
 {
 	__u32 zero = 0, bytes = stack_depth * sizeof(__u64);
 	__u64 h = 0xcbf29ce484222325ULL;
-	__u64 *buf;
+	__u64 *buf, *old;
 	long n;
 
 	buf = bpf_map_lookup_elem(&scratch, &zero);
 	if (!buf)
 		return 0;
 	n = bpf_get_stack(ctx, buf, bytes, flags);	/* zero-fills the rest */
-	if (n <= 0)
+	/*
+	 * Less than a frame is no stack. (With n <= 0 alone, h would be
+	 * constant on one path and the verifier would walk the probes twice.)
+	 */
+	if (n < (long)sizeof(__u64))
 		return 0;
 	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
 		if (i >= stack_depth || i >= n / sizeof(__u64))
@@ -190,12 +225,32 @@ static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 f
 		h ^= buf[i];
 		h *= 0x100000001b3ULL;
 	}
-	if (!h)
-		h = 1;
-	if (bpf_map_update_elem(overflow, &h, buf, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(overflow, &h))
-		return 0;
-	return h;
+	/* odd keys: never 0 ("no overflow stack"), and no branch to verify */
+	h |= 1;
+	for (__u32 p = 0; p < OVERFLOW_PROBES; p++, h += 2) {
+		old = bpf_map_lookup_elem(overflow, &h);
+		if (!old) {
+			long err = bpf_map_update_elem(overflow, &h, buf, BPF_NOEXIST);
+
+			if (!err)
+				return h;
+			/*
+			 * Full. A stack goes under a later key only when
+			 * this one is taken, and keys are freed only with
+			 * the whole map (userspace drains it): this stack
+			 * is under no later key either.
+			 */
+			if (err != -EEXIST)
+				return 0;
+			/* another CPU stored a stack here first: maybe this one */
+			old = bpf_map_lookup_elem(overflow, &h);
+			if (!old)
+				return 0;
+		}
+		if (same_stack(old, buf))
+			return h;
+	}
+	return 0;
 }
 
 /*

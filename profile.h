@@ -14,8 +14,11 @@
 
 /*
  * A stack the STACK_TRACE map could not keep (its hash bucket holds another
- * stack, or the map is full) is stored in the "overflow" hash instead,
- * keyed by a 64-bit hash of its frames; its id is then STACK_ID_OVERFLOW.
+ * stack, or the map is full) is stored in the "overflow" hash instead; its
+ * id is then STACK_ID_OVERFLOW. The key is a hash of its frames, or one of
+ * the next few keys when other stacks hold that one (profile.bpf.c): the
+ * frames are compared, two stacks are never merged. Keys are opaque to
+ * userspace and never 0.
  */
 #define STACK_ID_OVERFLOW (-4096)
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # faults.sh - what must not cost the profile that was collected: tiny maps,
-# signals while printing, a corrupt ELF file under a running process.
+# stacks crafted to collide in the overflow hash, signals while printing, a
+# corrupt ELF file under a running process.
 # (Process churn is in processes.sh.) (Bad options, a target that exits, closed pipes, full disks and
 # missing privileges are in run.sh.) Root needed; prints
 # "faults: N passed, N failed" last.
@@ -30,6 +31,55 @@ t_tiny_maps() {
 	echo "  kernel counted $s, printed $p, dropped $d"
 	[ -n "$s" ] && [ "$p" -gt 0 ] && [ "$s" -eq $((p + d)) ] ||
 		fail "printed + dropped != counted" || return 1
+}
+
+# Samples of "fnvcollide;[unknown];root_X;spin", fnvcollide's stack X.
+fnv_samples() {
+	sum_matching "^fnvcollide;[[]unknown[]];root_$1;spin [0-9]+\$" "$2"
+}
+
+# Different user stacks with the same FNV-1a hash of their frames, which
+# any user can make (fnvcollide crafts three with its frame pointers), and
+# a stack map of one stack: two or three of them go to the overflow hash
+# under the same hash. Each is printed as itself, none merged into another.
+t_overflow_same_hash() {
+	start $W/fnvcollide 30 3 > "$TMP/fnv3.out"
+	sleep 0.3
+	$PROFILE -U -F 999 -f -v --stack-storage-size 1 -p "$LAST" 2 \
+		> "$TMP/fnv3.folded" 2> "$TMP/fnv3.err" || fail "profile exited $?" || return 1
+	stop "$LAST"
+	grep -q '^fnvcollide: 3 stacks' "$TMP/fnv3.out" || fail "no colliding stacks made" || return 1
+	grep -Eq '\+[1-9][0-9]* kernel\+user stacks kept in the overflow map' "$TMP/fnv3.err" ||
+		fail "overflow map unused" || return 1
+	for r in a b c; do
+		n=$(fnv_samples $r "$TMP/fnv3.folded")
+		echo "  root_$r: $n samples"
+		[ "$n" -gt 0 ] || fail "stack root_$r merged into another: $(cat "$TMP/fnv3.folded")" ||
+			return 1
+	done
+	! grep -q 'Missed' "$TMP/fnv3.folded" || fail "stacks lost" || return 1
+}
+
+# Six such stacks: one fits in the stack map, four take the keys an
+# overflow stack may try (its hash and the next three, profile.bpf.c); the
+# sixth finds them all taken by other stacks and is lost and counted, not
+# merged into one of them.
+t_overflow_keys_taken() {
+	start $W/fnvcollide 30 6 > "$TMP/fnv6.out"
+	sleep 0.3
+	$PROFILE -U -F 999 -f -v --stack-storage-size 1 -p "$LAST" 2 \
+		> "$TMP/fnv6.folded" 2> "$TMP/fnv6.err" || fail "profile exited $?" || return 1
+	stop "$LAST"
+	grep -q '^fnvcollide: 6 stacks' "$TMP/fnv6.out" || fail "no colliding stacks made" || return 1
+	named=0
+	for r in a b c d e f; do
+		[ "$(fnv_samples $r "$TMP/fnv6.folded")" -gt 0 ] && named=$((named + 1))
+	done
+	lost=$(sum_matching '^fnvcollide;[[]Missed User Stack[]] [0-9]+$' "$TMP/fnv6.folded")
+	echo "  $named stacks printed, $lost samples without their stack"
+	[ "$named" -eq 5 ] || fail "$named stacks printed, want 5: $(cat "$TMP/fnv6.folded")" || return 1
+	[ "$lost" -gt 0 ] || fail "no stack lost" || return 1
+	grep -q '[1-9][0-9]* user stacks lost' "$TMP/fnv6.err" || fail "losses not reported" || return 1
 }
 
 # A second SIGINT while the profile is being resolved and printed does not
@@ -77,6 +127,8 @@ t_corrupt_elf() {
 }
 
 run_test "tiny maps: what fits is printed, losses add up" t_tiny_maps
+run_test "stacks with the same overflow hash are not merged" t_overflow_same_hash
+run_test "stacks whose overflow keys are all taken are lost, not merged" t_overflow_keys_taken
 run_test "signals while printing: output complete" t_signal_while_printing
 run_test "corrupt ELF under a running process" t_corrupt_elf
 finish
