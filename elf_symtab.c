@@ -85,21 +85,35 @@ static int load_segments(Elf *elf, struct elf_symtab *st)
 	return 0;
 }
 
-struct raw_sym {
-	uint64_t addr, size;
-	uint32_t index;		/* in the symbol table: count <= max_symbols */
-	int32_t rank;
-};
-
-static int raw_sym_cmp(const void *a, const void *b)
+/*
+ * While a table is built, each elf_sym's name holds its symbol's index
+ * and rank (index << 2 | rank) instead of a pointer: the table is sorted
+ * in place, without a second array as big as it.
+ */
+static const char *sym_tag(size_t index, int rank)
 {
-	const struct raw_sym *x = a, *y = b;
+	return (const char *)(uintptr_t)((uint64_t)index << 2 | (unsigned int)rank);
+}
+
+static size_t tag_index(const struct elf_sym *s)
+{
+	return (uintptr_t)s->name >> 2;
+}
+
+static int tag_rank(const struct elf_sym *s)
+{
+	return (uintptr_t)s->name & 3;
+}
+
+static int tagged_sym_cmp(const void *a, const void *b)
+{
+	const struct elf_sym *x = a, *y = b;
 
 	if (x->addr != y->addr)
 		return (x->addr > y->addr) - (x->addr < y->addr);
 	/* best first among equals */
-	if (x->rank != y->rank)
-		return (y->rank > x->rank) - (y->rank < x->rank);
+	if (tag_rank(x) != tag_rank(y))
+		return (tag_rank(y) > tag_rank(x)) - (tag_rank(y) < tag_rank(x));
 	return (y->size > x->size) - (y->size < x->size);
 }
 
@@ -133,12 +147,11 @@ static int count_functions(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size
 static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symtab *st,
 			const struct budget *b)
 {
-	struct raw_sym *raw = NULL;
-	size_t nr_raw = 0, nr_func, pool_len, count;
+	size_t nr = 0, nr_func, pool_len, count;
 	Elf_Scn *strscn;
 	GElf_Shdr strshdr;
 	Elf_Data *data;
-	int err = 0;
+	int err;
 
 	if (!shdr->sh_entsize || shdr->sh_type == SHT_NOBITS)
 		return 0;
@@ -162,10 +175,11 @@ static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symt
 	err = count_functions(elf, data, shdr, count, b, &nr_func, &pool_len);
 	if (err || !nr_func)
 		return err;
-	raw = calloc(nr_func, sizeof(*raw));
-	if (!raw)
-		return -ENOMEM;
-	for (size_t i = 0; i < count && nr_raw < nr_func; i++) {
+	st->syms = calloc(nr_func, sizeof(*st->syms));
+	st->pool = malloc(pool_len);
+	if (!st->syms || !st->pool)
+		return -ENOMEM;	/* the caller frees st */
+	for (size_t i = 0; i < count && nr < nr_func; i++) {
 		GElf_Sym sym;
 		const char *name;
 
@@ -174,47 +188,43 @@ static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symt
 		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		raw[nr_raw++] = (struct raw_sym){
+		st->syms[nr++] = (struct elf_sym){
 			.addr = sym.st_value,
 			.size = sym.st_size,
-			.index = i,
-			.rank = elf_sym__rank(&sym),
+			.name = sym_tag(i, elf_sym__rank(&sym)),
 		};
 	}
-	qsort(raw, nr_raw, sizeof(*raw), raw_sym_cmp);
+	qsort(st->syms, nr, sizeof(*st->syms), tagged_sym_cmp);
 
-	st->pool = malloc(pool_len);
-	st->syms = calloc(nr_raw, sizeof(*st->syms));
-	if (!st->pool || !st->syms) {
-		err = -ENOMEM;
-		goto out;
-	}
+	/* names from their tags; the first (best) of several symbols at one address */
 	pool_len = 0;
-	for (size_t i = 0; i < nr_raw; i++) {
+	for (size_t i = 0; i < nr; i++) {
+		struct elf_sym s = st->syms[i];
 		GElf_Sym sym;
 		const char *name;
 		size_t len;
 
-		/* keep the first (best) of several symbols at one address */
-		if (st->nr && st->syms[st->nr - 1].addr == raw[i].addr)
+		if (st->nr && st->syms[st->nr - 1].addr == s.addr)
 			continue;
-		if (!gelf_getsym(data, raw[i].index, &sym))
+		if (!gelf_getsym(data, tag_index(&s), &sym))
 			continue;
 		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
 		if (!name)
 			continue;
 		len = strlen(name) + 1;
 		memcpy(st->pool + pool_len, name, len);
-		st->syms[st->nr++] = (struct elf_sym){
-			.addr = raw[i].addr,
-			.size = raw[i].size,
-			.name = st->pool + pool_len,
-		};
+		s.name = st->pool + pool_len;
+		st->syms[st->nr++] = s;	/* st->nr <= i: compacting in place */
 		pool_len += len;
 	}
-out:
-	free(raw);
-	return err;
+	if (!st->nr) {
+		/* nothing usable after all: .dynsym may still be tried */
+		free(st->syms);
+		free(st->pool);
+		st->syms = NULL;
+		st->pool = NULL;
+	}
+	return 0;
 }
 
 static struct elf_symtab *load_elf(Elf *elf, const struct budget *b)

@@ -2,7 +2,8 @@
 # hostile.sh - a local user (uid 65534) hands the root profiler files made
 # to cost it: a sparse debug file of 40 GB, debug links that are symlinks
 # to root-only files, FIFOs and device nodes, a compressed .symtab that
-# inflates to 1 GiB, a 256 MiB perf map shared by three processes, a bind
+# inflates to 1 GiB, a .symtab of 5 M symbols, a 256 MiB perf map shared
+# by three processes, a bind
 # mount over a perf map in a user namespace, 60,000 executable mappings,
 # and debug files that take seconds to checksum while SIGINT comes in.
 # Each test bounds wall time, max RSS and the exit status. Root needed;
@@ -170,6 +171,26 @@ t_huge_perfmap() {
 		fail "no -v notice for the perf map: $(grep -v samples "$TMP/pm.err" | head -3)" || return 1
 }
 
+# A mapped ELF file whose .symtab holds 5 M symbols (165 MB): within the
+# symbol budget, read at about twice the file's size at most.
+t_huge_symtab() {
+	mkdir -p "$H/big"
+	python3 tests/integration/tools/bigsymtab.py "$H/big/big.elf" 5000000 || fail "bigsymtab.py" || return 1
+	chown -R $NOBODY:$NOBODY "$H/big"
+	start_user $W/hostile mapfile "$H/big/big.elf" 12
+	wl=$LAST
+	sleep 0.3
+	measure "$TMP/big.m" $PROFILE -F 99 -f -v -p "$wl" 2 > "$TMP/big.folded" 2> "$TMP/big.err"
+	stop "$wl"
+	rm -f "$H/big/big.elf"
+	keep=$RSS_MIB
+	RSS_MIB=$((RSS_MIB * 2))	# 400 MiB: 2.4 times the file
+	bounded "$TMP/big.m" 8 6
+	rc=$?
+	RSS_MIB=$keep
+	return $rc
+}
+
 # In a user namespace of its own, a user bind-mounts a root-only file over
 # their perf map; it parses as a map naming every address. The file is
 # root's and the process is not: it is not read, its name never printed.
@@ -246,6 +267,7 @@ run_test "a 40 GB sparse debug file is not checksummed" t_sparse_debuglink
 run_test "debug links to /etc/shadow, a FIFO, a device: never opened" t_debuglink_not_a_file
 run_test "a compressed .symtab claiming 1 GiB is not inflated" t_compressed_bomb
 run_test "a 256 MiB perf map shared by three processes" t_huge_perfmap
+run_test "a .symtab of 5 M symbols" t_huge_symtab
 run_test "a root file bind-mounted over a perf map in a user namespace" t_userns_bind_mount
 run_test "60,000 executable mappings" t_many_mappings
 run_test "SIGINT while debug files are checksummed" t_sigint_during_loading

@@ -7,11 +7,14 @@
  *                            by /tmp/perf-PID.map, if at all
  *   hostile maps N SECS      the same, with N more executable mappings of
  *                            its own file
+ *   hostile mapfile PATH SECS  the same, with PATH mapped executable (a
+ *                            crafted ELF file the profiler then reads)
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -73,8 +76,14 @@ int main(int argc, char **argv)
 		if (map_self(atol(argv[2])))
 			return 1;
 		hostile_burn(atof(argv[3]));
+	} else if (argc == 4 && !strcmp(argv[1], "mapfile")) {
+		int fd = open(argv[2], O_RDONLY);
+
+		if (fd < 0 || mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0) == MAP_FAILED)
+			return 1;
+		hostile_burn(atof(argv[3]));
 	} else {
-		fprintf(stderr, "usage: hostile burn|anon SECS | maps N SECS\n");
+		fprintf(stderr, "usage: hostile burn|anon SECS | maps N SECS | mapfile PATH SECS\n");
 		return 2;
 	}
 	return 0;
