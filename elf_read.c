@@ -9,19 +9,27 @@
 #include <byteswap.h>
 #include <endian.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "elf_read.h"
 
+static bool libelf_ok;
+
+static void libelf_init(void)
+{
+	libelf_ok = elf_version(EV_CURRENT) != EV_NONE;
+}
+
+/* Once, whichever thread (the loader's, the main one) gets here first. */
 bool elf_read__ready(void)
 {
-	static int ok = -1;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (ok < 0)
-		ok = elf_version(EV_CURRENT) != EV_NONE;
-	return ok;
+	pthread_once(&once, libelf_init);
+	return libelf_ok;
 }
 
 static const struct budget *budget_or_default(const struct budget *b)

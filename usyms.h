@@ -2,9 +2,10 @@
 /*
  * usyms.h - user-space symbolization for many processes.
  *
- * usyms__add_gen() reads a process's executable mappings and, right away,
- * the symbols of every file they map, so its frames resolve after it has
- * exited. A process is seen as generations (profile.h: a new one at each
+ * usyms__add_gen() reads a process's executable mappings and opens every
+ * file they map, right away, so its frames resolve after it has exited;
+ * the files' symbols are read then too, or, with opts->async, on a loader
+ * thread (usyms__wait() before resolving). A process is seen as generations (profile.h: a new one at each
  * exec, and when a pid is reused); each keeps every mapping any of its
  * readings saw (map_history.h), so a library dlclose()d later still names
  * the samples taken in it. Symbol tables are shared between processes: keyed by build-id
