@@ -46,7 +46,7 @@ endif
 
 # Library objects: everything but main(), linked into the tool and the tests.
 LIB_SRCS := trace_helpers.c cli.c ksyms.c proc_maps.c map_history.c elf_symtab.c usyms.c stack_fmt.c \
-	rootfs.c perfmap.c demangle.c debuginfo.c srcline.c aggregate.c report.c keymap.c protobuf.c escape.c outfile.c pprof.c flamegraph.c speedscope.c
+	rootfs.c perfmap.c demangle.c debuginfo.c srcline.c aggregate.c report.c keymap.c protobuf.c escape.c pathwalk.c outfile.c pprof.c flamegraph.c speedscope.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%.o,$(UNIT_SRCS))
