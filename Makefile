@@ -225,7 +225,8 @@ clean:
 FUZZ_SECONDS ?= 30
 FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli
-FUZZ_LIB_SRCS := trace_helpers.c cli.c ksyms.c proc_maps.c elf_symtab.c rootfs.c perfmap.c debuginfo.c
+FUZZ_LIB_SRCS := trace_helpers.c cli.c ksyms.c proc_maps.c elf_symtab.c rootfs.c perfmap.c debuginfo.c \
+	escape.c outfile.c pathwalk.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))

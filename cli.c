@@ -13,6 +13,8 @@
 #include <linux/types.h>
 
 #include "cli.h"
+#include "escape.h"
+#include "outfile.h"
 #include "profile.h"
 #include "trace_helpers.h"
 
@@ -439,6 +441,15 @@ enum cli_result cli__validate(const struct profile_env *env, const char *proc_ro
 		return CLI_USAGE;
 	}
 	return CLI_RUN;
+}
+
+void cli__print_outfile_error(FILE *err, const struct outfile_diag *diag)
+{
+	fputs("profile: cannot write '", err);
+	escape__text(err, diag->path);
+	fputs("': ", err);
+	escape__text(err, diag->msg);
+	fputc('\n', err);
 }
 
 void cli__release(struct profile_env *env)

@@ -343,6 +343,35 @@ t_output_atomic() {
 	[ $? -eq 1 ] && grep -q nonexistent-dir "$TMP/nodir.err" || fail "missing directory: $(cat "$TMP/nodir.err")" || return 1
 }
 
+# -o to a device or to /dev/stdout writes to it in place: the device node
+# and the symlink stay what they were. (Should either be replaced, it is put
+# back for the rest of the machine, and the test fails.)
+t_output_dev_null() {
+	$PROFILE -F 499 -I -f -o /dev/null 1 2> "$TMP/null.err"
+	rc=$?
+	if [ ! -c /dev/null ]; then
+		was=$(ls -l /dev/null)
+		rm -f /dev/null && mknod -m 666 /dev/null c 1 3
+		fail "/dev/null replaced: $was" || return 1
+	fi
+	[ "$rc" -eq 0 ] || fail "exit $rc: $(cat "$TMP/null.err")" || return 1
+}
+t_output_dev_stdout() {
+	start $W/hotspots 30
+	sleep 0.3
+	{ $PROFILE -F 499 -f -p "$LAST" -o /dev/stdout 1 2> "$TMP/stdout.err"; echo $? > "$TMP/stdout.rc"; } |
+		cat > "$TMP/stdout.folded"
+	kill "$LAST"
+	if [ ! -L /dev/stdout ]; then
+		was=$(ls -l /dev/stdout)
+		rm -f /dev/stdout && ln -s /proc/self/fd/1 /dev/stdout
+		fail "/dev/stdout replaced: $was" || return 1
+	fi
+	[ "$(cat "$TMP/stdout.rc")" -eq 0 ] ||
+		fail "exit $(cat "$TMP/stdout.rc"): $(cat "$TMP/stdout.err")" || return 1
+	grep -q '^hotspots;.*;hot_a [0-9]*$' "$TMP/stdout.folded" || fail "no profile on stdout" || return 1
+}
+
 # -q: nothing on stderr but errors; strftime patterns in -o give one file
 # per interval.
 t_quiet_interval_files() {
@@ -423,6 +452,8 @@ run_test "-i interval snapshots add up" t_interval
 run_test "-o in every format loads in its client" t_output_formats
 run_test "SVG flame graph renders in Chromium" t_svg_renders
 run_test "-o on a full disk keeps the previous file" t_output_atomic
+run_test "-o /dev/null: still a device, exit 0" t_output_dev_null
+run_test "-o /dev/stdout: the profile on stdout, still a symlink" t_output_dev_stdout
 run_test "-q and one file per interval" t_quiet_interval_files
 run_test "bad input: one line, exit 2" t_bad_input
 run_test "--help and --version" t_help_and_version
