@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <linux/types.h>
 
@@ -439,6 +440,14 @@ enum cli_result cli__validate(const struct profile_env *env, const char *proc_ro
 			env->stack_storage_size, env->hash_storage_size, env->max_stack_depth,
 			cli__map_bytes(env) >> 20, MAX_MAP_MIB);
 		return CLI_USAGE;
+	}
+	if (env->output) {
+		struct outfile_diag diag;
+
+		if (outfile__check(env->output, time(NULL), &diag)) {
+			cli__print_outfile_error(err, &diag);
+			return CLI_USAGE;
+		}
 	}
 	return CLI_RUN;
 }
