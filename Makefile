@@ -46,7 +46,7 @@ endif
 
 # Library objects: everything but main(), linked into the tool and the tests.
 LIB_SRCS := trace_helpers.c budget.c elf_read.c loader.c cli.c ksyms.c proc_maps.c map_history.c elf_symtab.c usyms.c stack_fmt.c \
-	rootfs.c perfmap.c demangle.c debuginfo.c srcline.c aggregate.c report.c keymap.c protobuf.c escape.c outfile.c pprof.c flamegraph.c speedscope.c
+	rootfs.c perfmap.c demangle.c debuginfo.c srcline.c aggregate.c report.c keymap.c protobuf.c escape.c pathwalk.c outfile.c pprof.c flamegraph.c speedscope.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%.o,$(UNIT_SRCS))
@@ -227,7 +227,8 @@ clean:
 FUZZ_SECONDS ?= 30
 FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli
-FUZZ_LIB_SRCS := trace_helpers.c budget.c elf_read.c cli.c ksyms.c proc_maps.c elf_symtab.c rootfs.c perfmap.c debuginfo.c
+FUZZ_LIB_SRCS := trace_helpers.c budget.c elf_read.c cli.c ksyms.c proc_maps.c elf_symtab.c rootfs.c perfmap.c debuginfo.c \
+	escape.c outfile.c pathwalk.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))

@@ -9,10 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <linux/types.h>
 
 #include "cli.h"
+#include "escape.h"
+#include "outfile.h"
 #include "profile.h"
 #include "trace_helpers.h"
 
@@ -438,7 +441,24 @@ enum cli_result cli__validate(const struct profile_env *env, const char *proc_ro
 			cli__map_bytes(env) >> 20, MAX_MAP_MIB);
 		return CLI_USAGE;
 	}
+	if (env->output) {
+		struct outfile_diag diag;
+
+		if (outfile__check(env->output, time(NULL), &diag)) {
+			cli__print_outfile_error(err, &diag);
+			return CLI_USAGE;
+		}
+	}
 	return CLI_RUN;
+}
+
+void cli__print_outfile_error(FILE *err, const struct outfile_diag *diag)
+{
+	fputs("profile: cannot write '", err);
+	escape__text(err, diag->path);
+	fputs("': ", err);
+	escape__text(err, diag->msg);
+	fputc('\n', err);
 }
 
 void cli__release(struct profile_env *env)

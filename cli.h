@@ -79,11 +79,18 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 /*
  * Checks against the running system: pids/tids exist, the CPU exists and is
  * online, the stack depth is within kernel.perf_event_max_stack, the maps
- * fit in MAX_MAP_MIB. proc_root
- * and sys_root are "/proc" and "/sys" except in tests.
+ * fit in MAX_MAP_MIB, and -o FILE (expanded now) can be written
+ * (outfile__check()), so that a missing directory does not throw away a
+ * run at its end. proc_root and sys_root are "/proc" and "/sys" except in
+ * tests.
  */
 enum cli_result cli__validate(const struct profile_env *env, const char *proc_root,
 			      const char *sys_root, FILE *err);
+
+struct outfile_diag;
+
+/* "profile: cannot write 'FILE': why", one line, control characters defused. */
+void cli__print_outfile_error(FILE *err, const struct outfile_diag *diag);
 
 /*
  * Kernel memory the BPF maps take when full: two sets of stack map, count

@@ -227,9 +227,10 @@ static void make_title(const struct run *run, char *buf, size_t size)
 }
 
 /*
- * Write the aggregate to stdout, or atomically to -o FILE (its strftime
- * patterns expanded with the start of what it covers): a reader never sees
- * half a profile, and a failed write leaves the previous file in place.
+ * Write the aggregate to stdout, or to -o FILE (its strftime patterns
+ * expanded with the start of what it covers): a regular file atomically, so
+ * a reader never sees half a profile and a failed write leaves the previous
+ * file in place; a device, FIFO or /dev/stdout in place (outfile.h).
  */
 static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint64_t duration_ns)
 {
@@ -240,6 +241,7 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 		.event = sampler__event(run->sampler),
 		.time_root = time_root,
 	};
+	struct outfile_diag diag;
 	struct outfile *of = NULL;
 	char title[512] = "profile", path[4096];
 	uint64_t printed = 0;
@@ -250,10 +252,13 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 	meta.title = title;
 	if (env->output) {
 		err = outfile__expand_path(env->output, start_ns / 1000000000ULL, path, sizeof(path));
-		if (!err)
-			err = outfile__open(path, &of);
 		if (err) {
 			fprintf(stderr, "profile: cannot write '%s': %s\n", env->output, strerror(-err));
+			return err;
+		}
+		err = outfile__open(path, &of, &diag);
+		if (err) {
+			cli__print_outfile_error(stderr, &diag);
 			return err;
 		}
 		out = outfile__stream(of);

@@ -339,8 +339,60 @@ t_output_atomic() {
 	grep -q "p.folded" "$TMP/full.err" || fail "error does not name the file: $(cat "$TMP/full.err")" || return 1
 	[ "$content" = "previous profile 1" ] || fail "previous file changed" || return 1
 	[ "$left" -eq 0 ] || fail "temporary file left behind" || return 1
-	$PROFILE -F 99 -o /nonexistent-dir/p.folded 1 2> "$TMP/nodir.err"
-	[ $? -eq 1 ] && grep -q nonexistent-dir "$TMP/nodir.err" || fail "missing directory: $(cat "$TMP/nodir.err")" || return 1
+}
+
+# -o to a device or to /dev/stdout writes to it in place: the device node
+# and the symlink stay what they were. (Should either be replaced, it is put
+# back for the rest of the machine, and the test fails.)
+t_output_dev_null() {
+	$PROFILE -F 499 -I -f -o /dev/null 1 2> "$TMP/null.err"
+	rc=$?
+	if [ ! -c /dev/null ]; then
+		was=$(ls -l /dev/null)
+		rm -f /dev/null && mknod -m 666 /dev/null c 1 3
+		fail "/dev/null replaced: $was" || return 1
+	fi
+	[ "$rc" -eq 0 ] || fail "exit $rc: $(cat "$TMP/null.err")" || return 1
+}
+t_output_dev_stdout() {
+	start $W/hotspots 30
+	sleep 0.3
+	{ $PROFILE -F 499 -f -p "$LAST" -o /dev/stdout 1 2> "$TMP/stdout.err"; echo $? > "$TMP/stdout.rc"; } |
+		cat > "$TMP/stdout.folded"
+	kill "$LAST"
+	if [ ! -L /dev/stdout ]; then
+		was=$(ls -l /dev/stdout)
+		rm -f /dev/stdout && ln -s /proc/self/fd/1 /dev/stdout
+		fail "/dev/stdout replaced: $was" || return 1
+	fi
+	[ "$(cat "$TMP/stdout.rc")" -eq 0 ] ||
+		fail "exit $(cat "$TMP/stdout.rc"): $(cat "$TMP/stdout.err")" || return 1
+	grep -q '^hotspots;.*;hot_a [0-9]*$' "$TMP/stdout.folded" || fail "no profile on stdout" || return 1
+}
+
+# -o into a missing directory, or through another user's symlink to a
+# directory of root's, is refused before anything is sampled: exit 2 at
+# once, not after the 30 seconds asked for; nothing is written.
+refused_at_once() {
+	t0=$(date +%s%N)
+	expect_usage_error "$@"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "  refused after $ms ms"
+	[ "$rc" -eq 0 ] || return 1
+	[ "$ms" -lt 3000 ] || fail "refused after $ms ms: sampled first" || return 1
+}
+t_output_missing_dir() {
+	refused_at_once "'$TMP/missing': No such file or directory" -F 99 -o "$TMP/missing/p.folded" 30
+}
+t_output_untrusted_link() {
+	mkdir "$TMP/rootdir" && ln -s "$TMP/rootdir" "$TMP/theirs" && chown -h 65534 "$TMP/theirs" ||
+		fail "cannot make the symlink" || return 1
+	refused_at_once "'$TMP/theirs' is a symlink owned by uid 65534, not followed" \
+		-F 99 -i 1 -o "$TMP/theirs/p-%H%M%S.folded" 3
+	rc=$?
+	[ -z "$(ls -A "$TMP/rootdir")" ] || fail "written through the link: $(ls -A "$TMP/rootdir")" || return 1
+	return $rc
 }
 
 # -q: nothing on stderr but errors; strftime patterns in -o give one file
@@ -423,6 +475,10 @@ run_test "-i interval snapshots add up" t_interval
 run_test "-o in every format loads in its client" t_output_formats
 run_test "SVG flame graph renders in Chromium" t_svg_renders
 run_test "-o on a full disk keeps the previous file" t_output_atomic
+run_test "-o /dev/null: still a device, exit 0" t_output_dev_null
+run_test "-o /dev/stdout: the profile on stdout, still a symlink" t_output_dev_stdout
+run_test "-o into a missing directory: exit 2 at once" t_output_missing_dir
+run_test "-o through another user's symlink: exit 2 at once, nothing written" t_output_untrusted_link
 run_test "-q and one file per interval" t_quiet_interval_files
 run_test "bad input: one line, exit 2" t_bad_input
 run_test "--help and --version" t_help_and_version

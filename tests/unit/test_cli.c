@@ -628,3 +628,34 @@ Test(cli_validate, rejects_a_frequency_above_the_max_sample_rate)
 	/* -c samples by event count: the rate limit is not about it */
 	ASSERT_ACCEPTED("-c", "1000000");
 }
+
+/* -o FILE is checked before anything is loaded, not after an hour of sampling. */
+Test(cli_validate, rejects_an_output_file_that_cannot_be_written)
+{
+	char *missing, *ok, *link, *real = path_in(tmp, "rootdir/x"), want[8400];
+
+	free(real);
+	cr_assert_neq(asprintf(&missing, "%s/missing/p.folded", tmp), -1);
+	snprintf(want, sizeof(want),
+		 "profile: cannot write '%s': '%s/missing': No such file or directory\n", missing, tmp);
+	ASSERT_REJECTED(want, "-o", missing, "30");
+
+	cr_assert_neq(asprintf(&real, "%s/rootdir", tmp), -1);
+	cr_assert_neq(asprintf(&link, "%s/link", tmp), -1);
+	cr_assert_eq(symlink(real, link), 0);
+	cr_assert_eq(lchown(link, 65534, -1), 0);
+	free(real);
+	cr_assert_neq(asprintf(&real, "%s/p.folded", link), -1);
+	snprintf(want, sizeof(want),
+		 "profile: cannot write '%s': '%s' is a symlink owned by uid 65534, not followed\n",
+		 real, link);
+	ASSERT_REJECTED(want, "-o", real, "-i", "1");
+
+	cr_assert_neq(asprintf(&ok, "%s/p.folded", tmp), -1);
+	ASSERT_ACCEPTED("-o", ok);
+	cr_assert_eq(access(ok, F_OK), -1, "the check left '%s' behind", ok);
+	free(ok);
+	free(real);
+	free(link);
+	free(missing);
+}
