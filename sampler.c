@@ -48,6 +48,8 @@ struct sampler {
 	struct ovf_ref *ovf;
 	uint64_t *ovf_stacks;
 	size_t nr_ovf, cap_ovf;
+	__u32 *stack_ids;		/* clear_stackmap()'s list */
+	size_t cap_stack_ids;
 };
 
 static const char *privilege_hint(void)
@@ -355,6 +357,7 @@ void sampler__free(struct sampler *s)
 	free(s->uips);
 	free(s->ovf);
 	free(s->ovf_stacks);
+	free(s->stack_ids);
 	free(s);
 }
 
@@ -460,18 +463,31 @@ static int add_key(struct sampler *s, const struct map_set *set, const struct pr
 			&kern, &user, count);
 }
 
-/* Delete every stack of a stack map. */
-static void clear_stackmap(const struct map_set *set)
+/*
+ * Delete every stack of a stack map: list the ids, then delete them. The
+ * kernel finds the key after a missing one by scanning from bucket 0, so
+ * deleting while walking would be quadratic in the map's size. Where the
+ * list cannot grow, the rest is deleted the slow way.
+ */
+static void clear_stackmap(struct sampler *s, const struct map_set *set)
 {
 	int fd = bpf_map__fd(set->stackmap);
 	__u32 key, next, *prev = NULL;
+	size_t n = 0;
 
-	/* a stack map's next key is found from any id, present or not */
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		bpf_map_delete_elem(fd, &next);
+		if (array_reserve((void **)&s->stack_ids, &s->cap_stack_ids, n,
+				  sizeof(*s->stack_ids))) {
+			bpf_map_delete_elem(fd, &next);	/* restarts at 0: slow, but done */
+			prev = NULL;
+			continue;
+		}
+		s->stack_ids[n++] = next;
 		key = next;
 		prev = &key;
 	}
+	for (size_t i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &s->stack_ids[i]);
 }
 
 /* Move one set into agg and empty it. No program may be writing to it. */
@@ -501,7 +517,7 @@ static int drain_set(struct sampler *s, const struct map_set *set, struct agg *a
 		in = out;
 		in_batch = &in;
 	}
-	clear_stackmap(set);
+	clear_stackmap(s, set);
 	return err;
 }
 
