@@ -26,6 +26,8 @@
 #include "rootfs.h"
 
 #define DEFAULT_MAX_DEBUGDATA (64u << 20)
+/* Notes are read whole to find the build-id: real ones are a few KiB. */
+#define MAX_NOTES (1u << 20)
 
 const char *debuginfo_source__str(enum debuginfo_source s)
 {
@@ -86,7 +88,8 @@ int debuginfo__build_id(Elf *elf, uint8_t *id, size_t cap)
 
 	/* sections first: a debug file's program headers point at nothing */
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE ||
+		    shdr.sh_size > MAX_NOTES)
 			continue;
 		len = note_build_id(elf_getdata(scn, NULL), id, cap);
 		if (len > 0)
@@ -97,7 +100,7 @@ int debuginfo__build_id(Elf *elf, uint8_t *id, size_t cap)
 	for (size_t i = 0; i < nr_phdrs; i++) {
 		GElf_Phdr ph;
 
-		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_NOTE)
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_NOTE || ph.p_filesz > MAX_NOTES)
 			continue;
 		len = note_build_id(elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR),
 				    id, cap);
@@ -130,7 +133,8 @@ int debuginfo__debuglink(Elf *elf, const char **name, uint32_t *crc)
 	GElf_Ehdr eh;
 
 	scn = section_by_name(elf, ".gnu_debuglink", &shdr);
-	if (!scn || shdr.sh_type == SHT_NOBITS || !gelf_getehdr(elf, &eh))
+	if (!scn || shdr.sh_type == SHT_NOBITS || shdr.sh_size > PATH_MAX + 8 ||
+	    !gelf_getehdr(elf, &eh))
 		return -ENOENT;
 	data = elf_getdata(scn, NULL);
 	if (!data || !data->d_buf)
@@ -388,6 +392,8 @@ static struct elf_symtab *search_root(const struct search *s, const char *root,
 			if (fd < 0)
 				continue;
 			st = try_debug_file(s, fd, &sb, true, false, cand, info);
+			if (st && s->opts->keep_debug_fd)
+				info->debug_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 			close(fd);
 			if (st) {
 				info->source = DEBUGINFO_BUILD_ID;
@@ -416,6 +422,8 @@ static struct elf_symtab *search_root(const struct search *s, const char *root,
 		if (fd < 0)
 			continue;
 		st = try_debug_file(s, fd, &sb, false, i < 2, cand, info);
+		if (st && s->opts->keep_debug_fd)
+			info->debug_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 		close(fd);
 		if (st) {
 			info->source = DEBUGINFO_DEBUGLINK;
@@ -502,6 +510,9 @@ static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
 		/* keep what the file itself has */
 		info->source = DEBUGINFO_NONE;
 		info->debug_path[0] = '\0';
+		if (info->debug_fd >= 0)
+			close(info->debug_fd);
+		info->debug_fd = -1;
 	}
 	return st;
 }
@@ -520,6 +531,7 @@ struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct deb
 	if (!info)
 		info = &scratch;
 	memset(info, 0, sizeof(*info));
+	info->debug_fd = -1;
 	elf = elf_read__begin(fd, opts->budget);
 	if (!elf)
 		return NULL;

@@ -29,6 +29,7 @@
 
 #include <libelf.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,8 @@ struct debuginfo_opts {
 	size_t nr_debug_dirs;
 	size_t max_debugdata;		/* cap on inflated MiniDebugInfo; 0: 64 MiB */
 	const struct budget *budget;	/* NULL: the default budget */
+	/* hand back the debug file used, open, in info->debug_fd (for --lines) */
+	bool keep_debug_fd;
 };
 
 enum debuginfo_source {
@@ -59,6 +62,12 @@ struct debuginfo_info {
 	uint8_t build_id[BUILD_ID_MAX];
 	size_t build_id_len;		/* 0: the file has none */
 	char debug_path[PATH_MAX];	/* the debug file opened, "" when none */
+	/*
+	 * With opts->keep_debug_fd, that file as it was checked, open (the
+	 * caller closes it): never reopen it by path, which may name another
+	 * file by now. -1 when none.
+	 */
+	int debug_fd;
 	/* a candidate that was there but refused, and why ("" when none): for -v */
 	char refused[PATH_MAX + 256];
 };

@@ -77,7 +77,8 @@ typedef ssize_t (*read_at_fn)(void *src, void *buf, size_t len, uint64_t off);
  * Section and program header counts, extended numbering included (a
  * count of 0 or PN_XNUM is in the first section header), against b.
  */
-static int check_header(read_at_fn read_at, void *src, const struct budget *b)
+static int check_header(read_at_fn read_at, void *src, const struct budget *b,
+			size_t *nr_sections)
 {
 	unsigned char eh[sizeof(Elf64_Ehdr)], sh0[sizeof(Elf64_Shdr)];
 	struct raw_header h = { .p = eh };
@@ -117,6 +118,7 @@ static int check_header(read_at_fn read_at, void *src, const struct budget *b)
 		return budget__refuse("%llu program headers, over the budget of %llu",
 				      (unsigned long long)phnum,
 				      (unsigned long long)b->max_sections);
+	*nr_sections = shnum;
 	return 0;
 }
 
@@ -147,11 +149,30 @@ static ssize_t mem_read_at(void *src, void *buf, size_t len, uint64_t off)
 	return len;
 }
 
-static Elf *checked(Elf *elf)
+/*
+ * libelf's handle for what was checked. The file's owner can rewrite the
+ * header between our read and libelf's (libelf may then allocate for a
+ * count we did not see; that window is all it gets): a count that differs
+ * now, or a section name table over budget, and the handle is refused.
+ */
+static Elf *checked(Elf *elf, size_t nr_sections, const struct budget *b)
 {
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+	size_t n, shstrndx;
+	GElf_Shdr shdr;
+	Elf_Scn *scn;
+
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrnum(elf, &n) || n != nr_sections) {
 		elf_end(elf);
 		errno = ENOEXEC;
+		return NULL;
+	}
+	if (!elf_getshdrstrndx(elf, &shstrndx) && (scn = elf_getscn(elf, shstrndx)) &&
+	    gelf_getshdr(scn, &shdr) && shdr.sh_size > b->max_section_bytes) {
+		elf_end(elf);
+		budget__refuse("section names of %llu bytes, over the budget of %llu",
+			       (unsigned long long)shdr.sh_size,
+			       (unsigned long long)b->max_section_bytes);
+		errno = EFBIG;
 		return NULL;
 	}
 	return elf;
@@ -165,12 +186,15 @@ Elf *elf_read__begin(int fd, const struct budget *b)
 		errno = ENOSYS;
 		return NULL;
 	}
-	err = check_header(fd_read_at, &fd, budget_or_default(b));
+	size_t nr_sections;
+
+	b = budget_or_default(b);
+	err = check_header(fd_read_at, &fd, b, &nr_sections);
 	if (err) {
 		errno = -err;
 		return NULL;
 	}
-	return checked(elf_begin(fd, ELF_C_READ, NULL));
+	return checked(elf_begin(fd, ELF_C_READ, NULL), nr_sections, b);
 }
 
 Elf *elf_read__memory(char *image, size_t size, const struct budget *b)
@@ -182,12 +206,15 @@ Elf *elf_read__memory(char *image, size_t size, const struct budget *b)
 		errno = ENOSYS;
 		return NULL;
 	}
-	err = check_header(mem_read_at, &m, budget_or_default(b));
+	size_t nr_sections;
+
+	b = budget_or_default(b);
+	err = check_header(mem_read_at, &m, b, &nr_sections);
 	if (err) {
 		errno = -err;
 		return NULL;
 	}
-	return checked(elf_memory(image, size));
+	return checked(elf_memory(image, size), nr_sections, b);
 }
 
 /*
@@ -208,14 +235,17 @@ static int section_cost(Elf_Scn *scn, const GElf_Shdr *shdr, const char *what,
 		return 0;
 	if (!gelf_getchdr(scn, &ch))
 		return -ENOEXEC;
+	/* small sections inflate by large ratios honestly: the ratio is for big ones */
 	if (ch.ch_size > b->max_inflate_bytes ||
-	    ch.ch_size / b->max_inflate_ratio > shdr->sh_size)
+	    (ch.ch_size > (1u << 20) && b->max_inflate_ratio &&
+	     ch.ch_size / b->max_inflate_ratio > shdr->sh_size))
 		return budget__refuse("compressed section %s of %llu bytes inflates to %llu, over the budget of %llu (or %llux)",
 				      what, (unsigned long long)shdr->sh_size,
 				      (unsigned long long)ch.ch_size,
 				      (unsigned long long)b->max_inflate_bytes,
 				      (unsigned long long)b->max_inflate_ratio);
-	*cost = ch.ch_size;
+	/* libelf holds the compressed bytes too while it inflates */
+	*cost = shdr->sh_size + ch.ch_size;
 	return 0;
 }
 

@@ -117,24 +117,53 @@ static int tagged_sym_cmp(const void *a, const void *b)
 	return (y->size > x->size) - (y->size < x->size);
 }
 
-/* How many function symbols, and how many name bytes they need. */
+/* Longer names are not kept: no real symbol has one, and each costs a scan. */
+#define MAX_NAME 65536
+
+/* The symbol's name when it is one to keep, else NULL. */
+static const char *function_name(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size_t i,
+				 GElf_Sym *sym, size_t *len)
+{
+	const char *name;
+
+	if (!gelf_getsym(data, i, sym) || !elf_sym__is_function(sym))
+		return NULL;
+	name = elf_strptr(elf, shdr->sh_link, sym->st_name);
+	if (!name)
+		return NULL;
+	*len = strnlen(name, MAX_NAME);
+	return *len && *len < MAX_NAME ? name : NULL;
+}
+
+/*
+ * How many function symbols, and how many name bytes they need: names
+ * may share bytes in the string table, so their total is budgeted too.
+ */
 static int count_functions(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size_t count,
 			   const struct budget *b, size_t *nr, size_t *pool_len)
 {
+	uint64_t scanned = 0;
+
 	*nr = *pool_len = 0;
 	for (size_t i = 0; i < count; i++) {
 		GElf_Sym sym;
-		const char *name;
+		size_t len;
 
 		if (!(i & 0xffff) && budget__cancelled(b))
 			return -ECANCELED;
-		if (!gelf_getsym(data, i, &sym) || !elf_sym__is_function(&sym))
-			continue;
-		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
-		if (!name || !*name)
+		if (!function_name(elf, data, shdr, i, &sym, &len))
 			continue;
 		(*nr)++;
-		*pool_len += strlen(name) + 1;
+		*pool_len += len + 1;
+		if (*pool_len > b->max_section_bytes)
+			return budget__refuse("symbol names of more than %llu bytes, over the budget",
+					      (unsigned long long)b->max_section_bytes);
+		scanned += len;
+		if (scanned > (64u << 20)) {
+			scanned = 0;
+			if (budget__cancelled(b))
+				return -ECANCELED;
+		}
 	}
 	return 0;
 }
@@ -181,12 +210,9 @@ static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symt
 		return -ENOMEM;	/* the caller frees st */
 	for (size_t i = 0; i < count && nr < nr_func; i++) {
 		GElf_Sym sym;
-		const char *name;
+		size_t len;
 
-		if (!gelf_getsym(data, i, &sym) || !elf_sym__is_function(&sym))
-			continue;
-		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
-		if (!name || !*name)
+		if (!function_name(elf, data, shdr, i, &sym, &len))
 			continue;
 		st->syms[nr++] = (struct elf_sym){
 			.addr = sym.st_value,
@@ -206,16 +232,14 @@ static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symt
 
 		if (st->nr && st->syms[st->nr - 1].addr == s.addr)
 			continue;
-		if (!gelf_getsym(data, tag_index(&s), &sym))
-			continue;
-		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+		name = function_name(elf, data, shdr, tag_index(&s), &sym, &len);
 		if (!name)
 			continue;
-		len = strlen(name) + 1;
 		memcpy(st->pool + pool_len, name, len);
+		st->pool[pool_len + len] = '\0';
 		s.name = st->pool + pool_len;
 		st->syms[st->nr++] = s;	/* st->nr <= i: compacting in place */
-		pool_len += len;
+		pool_len += len + 1;
 	}
 	if (!st->nr) {
 		/* nothing usable after all: .dynsym may still be tried */

@@ -166,18 +166,27 @@ void loader__cancel(struct loader *l)
 	}
 }
 
-void loader__free(struct loader *l)
+int loader__free(struct loader *l, int timeout_ms)
 {
+	bool busy;
+
 	if (!l)
-		return;
+		return 0;
 	loader__cancel(l);
 	pthread_mutex_lock(&l->lock);
 	l->stop = true;
 	pthread_cond_broadcast(&l->work);
 	pthread_mutex_unlock(&l->lock);
+	/* a job that does not watch its cancel flag may run on: do not wait for it */
+	busy = loader__wait(l, timeout_ms, -1) == -ETIMEDOUT;
+	if (busy) {
+		pthread_detach(l->thread);
+		return -EBUSY;
+	}
 	pthread_join(l->thread, NULL);
 	pthread_cond_destroy(&l->idle);
 	pthread_cond_destroy(&l->work);
 	pthread_mutex_destroy(&l->lock);
 	free(l);
+	return 0;
 }

@@ -9,7 +9,7 @@
  *	loader__submit(l, job);		   run(job, ctx) happens later, on the thread
  *	loader__wait(l, timeout_ms, sigfd); until every job has run, or sigfd is readable
  *	loader__cancel(l);		   queued jobs go to drop(job, ctx), not run
- *	loader__free(l);
+ *	loader__free(l, timeout_ms);
  */
 #ifndef LOADER_H
 #define LOADER_H
@@ -46,7 +46,12 @@ int loader__wait(struct loader *l, int timeout_ms, int watch_fd);
  */
 void loader__cancel(struct loader *l);
 
-/* Cancel, stop and join the thread. Accepts NULL. */
-void loader__free(struct loader *l);
+/*
+ * Cancel, stop and join the thread. A job still running after timeout_ms
+ * (< 0: no limit) is left to run: the thread is detached, l is not freed
+ * and -EBUSY returned, so what the job uses must stay too (the process is
+ * about to exit). Accepts NULL.
+ */
+int loader__free(struct loader *l, int timeout_ms);
 
 #endif /* LOADER_H */

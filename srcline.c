@@ -12,9 +12,11 @@
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "elf_read.h"
@@ -25,6 +27,37 @@ struct srcline {
 	Dwarf *dw;
 	int fd;			/* ours: libelf reads sections from it as asked */
 };
+
+/*
+ * What libdw would read past our checks: a supplementary file it opens by
+ * the path the file names (.gnu_debugaltlink, .debug_sup: a FIFO there
+ * would hang us), and sections it inflates by their own size header
+ * (.zdebug_*, the old GNU compression) or reads besides .debug_*.
+ */
+static int refuse_outside_budget(Elf *elf)
+{
+	static const char *const prefixes[] = {
+		".gnu_debugaltlink", ".debug_sup", ".zdebug", ".gnu.debuglto_",
+	};
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr shdr;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return -ENOEXEC;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr) ||
+		    !(name = elf_strptr(elf, shstrndx, shdr.sh_name)))
+			continue;
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+				return budget__refuse("section %s: DWARF in another file or form, not read for --lines",
+						      name);
+	}
+	return 0;
+}
 
 struct srcline *srcline__open_fd(int fd, const struct budget *b)
 {
@@ -49,7 +82,9 @@ struct srcline *srcline__open_fd(int fd, const struct budget *b)
 		return NULL;
 	}
 	/* libdw reads and inflates every .debug_ section itself: check them first */
-	err = elf_read__check_sections(sl->elf, ".debug_", b);
+	err = refuse_outside_budget(sl->elf);
+	if (!err)
+		err = elf_read__check_sections(sl->elf, ".debug_", b);
 	if (err) {
 		srcline__free(sl);
 		errno = -err;

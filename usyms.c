@@ -39,6 +39,9 @@
 #include "trace_helpers.h"
 #include "usyms.h"
 
+/* How long usyms__free() waits for a loader job that ignores cancelling. */
+#define LOADER_EXIT_MS 300
+
 /* Inlining deeper than this is cut at the innermost frames kept. */
 #define MAX_INLINE_DEPTH 16
 
@@ -127,6 +130,7 @@ struct proc {
 	unsigned int pending;		/* loader jobs that will write perfmap */
 	struct shared_perfmap *perfmap;
 	uint64_t read_ns, read_cost_ns;	/* when its maps were last read, and what it took */
+	uint64_t perfmap_cost_ns;	/* what its perf map's last parse took the loader */
 };
 
 struct unresolved {
@@ -371,7 +375,13 @@ void usyms__free(struct usyms *u)
 		return;
 	if (u->loader) {
 		__atomic_store_n(&u->cancel, 1, __ATOMIC_RELAXED);
-		loader__free(u->loader);	/* its jobs are done or dropped */
+		/*
+		 * Its jobs are done or dropped, or one is stuck where it cannot
+		 * see the cancel flag (a read from a hung file system): then
+		 * everything stays for it, and the exit that follows ends it.
+		 */
+		if (loader__free(u->loader, LOADER_EXIT_MS))
+			return;
 		pthread_mutex_destroy(&u->lock);
 	}
 	shared_perfmap__free_list(u->perfmaps);
@@ -566,20 +576,16 @@ static struct symfile *symfile__publish(struct usyms *u, struct symfile *f)
 	return f;
 }
 
-/* DWARF for --lines: the debug file's if one was used, else the file's own. */
+/*
+ * DWARF for --lines: the debug file's if one was used (the descriptor that
+ * was checked, never its path again), else the file's own.
+ */
 static struct srcline *open_lines(struct usyms *u, int fd, const struct debuginfo_info *info)
 {
 	struct srcline *sl = NULL;
-	struct stat sb;
-	int dfd;
 
-	if (info->debug_path[0]) {
-		dfd = rootfs__open_regular(NULL, info->debug_path, 0, &sb);
-		if (dfd >= 0) {
-			sl = srcline__open_fd(dfd, &u->budget);
-			close(dfd);
-		}
-	}
+	if (info->debug_fd >= 0)
+		sl = srcline__open_fd(info->debug_fd, &u->budget);
 	if (!sl)
 		sl = srcline__open_fd(fd, &u->budget);
 	if (!sl && errno == EFBIG)
@@ -600,6 +606,7 @@ static void load_module(struct usyms *u, struct load_job *job)
 		.debug_dirs = (const char *const *)u->debug_dirs,
 		.nr_debug_dirs = u->nr_debug_dirs,
 		.budget = &u->budget,
+		.keep_debug_fd = u->lines,
 	};
 	enum module_state state = MOD_DONE;
 	struct symfile *shared = NULL, *f = NULL;
@@ -648,6 +655,8 @@ static void load_module(struct usyms *u, struct load_job *job)
 	notice(u, job->path, info.refused);
 	if (u->lines)
 		f->sl = open_lines(u, job->fd, &info);
+	if (info.debug_fd >= 0)
+		close(info.debug_fd);
 	f->source = info.source;
 	memcpy(f->build_id, info.build_id, info.build_id_len);
 	f->build_id_len = info.build_id_len;
@@ -662,7 +671,7 @@ publish:
 
 /*
  * Drop a process's reference. A map nobody uses moves to the retired
- * list, freed at the next prune: names from it may be in a profile being
+ * list, freed by free_retired(): names from it may be in a profile being
  * printed right now. Under u->lock.
  */
 static void shared_perfmap__put(struct usyms *u, struct shared_perfmap *sp)
@@ -693,6 +702,17 @@ static void shared_perfmap__free_list(struct shared_perfmap *sp)
 }
 
 /*
+ * Free the perf maps no process uses any more. Only from the public calls
+ * made between profiles (adding or refreshing a process, pruning), never
+ * while one is printed: its names may come from them.
+ */
+static void free_retired(struct usyms *u)
+{
+	shared_perfmap__free_list(u->retired_perfmaps);
+	u->retired_perfmaps = NULL;
+}
+
+/*
  * Read a perf map for its process, or share the one already read from
  * the same file (processes can name one file, by links).
  */
@@ -700,8 +720,8 @@ static void load_perfmap(struct usyms *u, struct load_job *job)
 {
 	struct shared_perfmap *sp;
 	struct perfmap *pm = NULL;
+	uint64_t cost = 0;
 	char name[128];
-
 	bool fresh = false;
 
 	u_lock(u);
@@ -711,14 +731,19 @@ static void load_perfmap(struct usyms *u, struct load_job *job)
 		sp->refs++;
 	u_unlock(u);
 	if (!sp) {
+		uint64_t start = monotonic_ns();
+		int err;
+
 		budget__clear();
 		pm = perfmap__load_fd(job->fd, &job->sb, &u->budget);
-		if (!pm && errno == EFBIG) {
+		err = pm ? 0 : errno;
+		cost = monotonic_ns() - start;
+		if (err == EFBIG) {
 			snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)job->proc->pid);
 			notice(u, name, budget__why());
 		}
 		/* a refusal is kept as well: the same file is not read again */
-		sp = pm || errno == EFBIG ? calloc(1, sizeof(*sp)) : NULL;
+		sp = pm || err == EFBIG ? calloc(1, sizeof(*sp)) : NULL;
 		if (sp) {
 			*sp = (struct shared_perfmap){
 				.pm = pm, .refs = 1,
@@ -739,6 +764,7 @@ static void load_perfmap(struct usyms *u, struct load_job *job)
 		shared_perfmap__put(u, job->proc->perfmap);
 		job->proc->perfmap = sp;
 	}
+	job->proc->perfmap_cost_ns = cost;
 	job->proc->pending--;
 	u_unlock(u);
 }
@@ -1023,6 +1049,7 @@ int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 	int err;
 
 	u_lock(u);
+	free_retired(u);
 	err = add_gen(u, pid, gen);
 	u_unlock(u);
 	return err;
@@ -1049,8 +1076,10 @@ int usyms__refresh_pid(struct usyms *u, pid_t pid)
 		return -ESRCH;	/* not sampled yet, or exited */
 	u_lock(u);
 	proc = find_proc(u, pid, gen);
+	free_retired(u);
 	if (proc && !proc->err &&
-	    monotonic_ns() < proc->read_ns + REFRESH_COST_SHARE * proc->read_cost_ns)
+	    monotonic_ns() < proc->read_ns +
+			     REFRESH_COST_SHARE * (proc->read_cost_ns + proc->perfmap_cost_ns))
 		err = 0;
 	else
 		err = add_gen(u, pid, gen);
@@ -1123,9 +1152,7 @@ void usyms__prune(struct usyms *u)
 		proc__free(p.doomed[i]);
 		u->nr_procs--;
 	}
-	/* whatever was printed from them is out */
-	shared_perfmap__free_list(u->retired_perfmaps);
-	u->retired_perfmaps = NULL;
+	free_retired(u);
 	u_unlock(u);
 	free(p.doomed);
 }

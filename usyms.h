@@ -206,6 +206,11 @@ int usyms__for_each_unresolved(const struct usyms *u, usyms_unresolved_fn cb, vo
 
 /* Distinct ELF files whose symbols were read so far (for -v). */
 size_t usyms__nr_files(const struct usyms *u);
+/*
+ * With a loader whose job does not end within 300 ms of being cancelled
+ * (a file system that hangs a read), u is left allocated for it: call
+ * this just before exiting.
+ */
 void usyms__free(struct usyms *u);
 
 #endif /* USYMS_H */

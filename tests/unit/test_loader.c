@@ -60,7 +60,7 @@ Test(loader, jobs_run_in_order_on_another_thread)
 	for (int i = 0; i < 3; i++)
 		cr_assert_eq(l.ran[i], i + 1);
 	cr_assert(!pthread_equal(l.thread, pthread_self()));
-	loader__free(ld);
+	loader__free(ld, -1);
 }
 
 Test(loader, wait_ends_on_timeout_and_on_a_readable_fd)
@@ -86,7 +86,7 @@ Test(loader, wait_ends_on_timeout_and_on_a_readable_fd)
 	cr_assert_eq(loader__wait(ld, 5000, -1), 0);
 	cr_assert_eq(l.nr_ran, 1);
 	cr_assert_eq(l.ran[0], 1);
-	loader__free(ld);
+	loader__free(ld, -1);
 	close(fds[0]);
 	close(fds[1]);
 }
