@@ -50,6 +50,12 @@ struct symfile {
 	enum debuginfo_source source;
 	uint8_t build_id[BUILD_ID_MAX];
 	size_t build_id_len;
+	/*
+	 * Who owns the file it was read from: shared by build-id only with
+	 * files of the same owner, or from root's. Anyone can write a file
+	 * with libc's build-id and names of their choosing.
+	 */
+	uid_t owner;
 	const char **names;		/* demangled names by symbol index, filled on demand */
 	struct srcline *sl;		/* DWARF for --lines, or NULL */
 	void *lines;			/* tsearch tree of struct line_entry, by vaddr */
@@ -232,7 +238,9 @@ static int build_id_cmp(const void *a, const void *b)
 
 	if (c)
 		return (c > 0) - (c < 0);
-	return (x->build_id_len > y->build_id_len) - (x->build_id_len < y->build_id_len);
+	if (x->build_id_len != y->build_id_len)
+		return (x->build_id_len > y->build_id_len) - (x->build_id_len < y->build_id_len);
+	return (x->owner > y->owner) - (x->owner < y->owner);
 }
 
 static int unresolved_cmp(const void *a, const void *b)
@@ -526,14 +534,30 @@ static int add_symfile(struct usyms *u, struct symfile *f)
 }
 
 /* A shared table with this build-id, or NULL. */
-static struct symfile *find_by_build_id(struct usyms *u, const uint8_t *id, size_t len)
+/* The table with this build-id read from a file of exactly this owner, or NULL. */
+static struct symfile *find_exact(struct usyms *u, const uint8_t *id, size_t len, uid_t owner)
 {
-	struct symfile key = { .build_id_len = len };
+	struct symfile key = { .build_id_len = len, .owner = owner };
 	void *node;
 
 	memcpy(key.build_id, id, len);
 	node = tfind(&key, &u->by_build_id, build_id_cmp);
 	return node ? *(struct symfile **)node : NULL;
+}
+
+/* A table a file of owner may use: root's, else the owner's own. */
+static struct symfile *find_by_build_id(struct usyms *u, const uint8_t *id, size_t len,
+					uid_t owner)
+{
+	struct symfile *f = find_exact(u, id, len, 0);
+
+	if (owner && (!f || elf_symtab__kind(f->st) != ELF_SYMTAB_FULL)) {
+		struct symfile *own = find_exact(u, id, len, owner);
+
+		if (own && (!f || elf_symtab__kind(own->st) > elf_symtab__kind(f->st)))
+			f = own;
+	}
+	return f;
 }
 
 static void notice(struct usyms *u, const char *path, const char *why)
@@ -559,8 +583,8 @@ static void load_job__free(struct load_job *job)
  */
 static struct symfile *symfile__publish(struct usyms *u, struct symfile *f)
 {
-	struct symfile *shared = f->build_id_len ? find_by_build_id(u, f->build_id,
-								    f->build_id_len) : NULL;
+	struct symfile *shared = f->build_id_len ? find_exact(u, f->build_id, f->build_id_len,
+							      f->owner) : NULL;
 
 	if ((shared && elf_symtab__kind(f->st) <= elf_symtab__kind(shared->st)) ||
 	    add_symfile(u, f)) {
@@ -614,8 +638,11 @@ static void load_module(struct usyms *u, struct load_job *job)
 	uint8_t id[BUILD_ID_MAX];
 	char why[sizeof(info.refused)] = "";
 	bool not_elf = false;
+	struct stat sb;
+	uid_t owner;
 	int len;
 
+	owner = fstat(job->fd, &sb) ? (uid_t)-1 : sb.st_uid;
 	if (job->root_fd >= 0) {
 		/* the root as it was when the process was seen, whatever its pid is now */
 		snprintf(root, sizeof(root), "/proc/self/fd/%d", job->root_fd);
@@ -631,7 +658,7 @@ static void load_module(struct usyms *u, struct load_job *job)
 	}
 	if (len > 0) {
 		u_lock(u);
-		shared = find_by_build_id(u, id, len);
+		shared = find_by_build_id(u, id, len, owner);
 		u_unlock(u);
 		if (shared && elf_symtab__kind(shared->st) == ELF_SYMTAB_FULL)
 			goto publish;
@@ -658,6 +685,7 @@ static void load_module(struct usyms *u, struct load_job *job)
 	if (info.debug_fd >= 0)
 		close(info.debug_fd);
 	f->source = info.source;
+	f->owner = owner;
 	memcpy(f->build_id, info.build_id, info.build_id_len);
 	f->build_id_len = info.build_id_len;
 publish:

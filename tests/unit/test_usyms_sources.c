@@ -362,3 +362,46 @@ Test(usyms_sources, many_processes_share_one_table)
 	assert_resolves(u, 399, BIAS + alpha, "prog_alpha");
 	usyms__free(u);
 }
+
+/*
+ * Anyone can write a file with the build-id of root's binary and names of
+ * their choosing: a user's table is shared with that user's files only,
+ * never with root's. (Root's own tables are shared with everyone.)
+ */
+Test(usyms_sources, build_id_twin_of_another_owner_is_not_shared)
+{
+	char *dbg = buildid_debug_file(), *planted = path_in(tmp, "planted"),
+	     *own = path_in(tmp, "own-stripped");
+	struct usyms *u = new_usyms(no_dirs, 1);
+	uint64_t local = BIAS + addr_of(dbg, "dbg_local");
+	struct usym sym;
+	char cmd[8400];
+	char *maps;
+
+	if (geteuid() != 0)
+		cr_assert_fail("needs root, to give files another owner");
+
+	/* the stripped binary and its debug file made one again: full symbols, same build-id */
+	snprintf(cmd, sizeof(cmd), "eu-unstrip -o '%s' '%s' '%s'", planted, FIXTURE_BUILDID, dbg);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	copy_file(FIXTURE_BUILDID, own);
+	cr_assert_eq(chown(planted, 4242, 4242), 0);
+	cr_assert_eq(chown(own, 4242, 4242), 0);
+	cr_assert_eq(stat(FIXTURE_BUILDID, &(struct stat){}), 0);
+	map_one(41, planted, NULL, NULL);
+	map_one(42, FIXTURE_BUILDID, NULL, NULL);
+	maps = exec_mapping_line(own, BIAS, NULL);
+	fake_process(proc_root, 43, maps, 4242, 43, NULL);
+	free(maps);
+	cr_assert_eq(usyms__add_pid(u, 41), 0);
+	assert_resolves(u, 41, local, "dbg_local");
+	/* root's stripped binary does not take the user's names */
+	cr_assert_eq(usyms__resolve(u, 42, local, &sym), -ENOENT);
+	cr_assert_eq(sym.reason, USYM_NO_DEBUGINFO, "reason '%s'", usym_reason__str(sym.reason));
+	/* the user's own stripped copy does */
+	assert_resolves(u, 43, local, "dbg_local");
+	usyms__free(u);
+	free(dbg);
+	free(planted);
+	free(own);
+}
