@@ -160,6 +160,7 @@ int debuginfo__crc32_fd(int fd, const struct budget *b, uint32_t *crc)
 {
 	unsigned char buf[1 << 16];
 	uLong c = crc32(0L, Z_NULL, 0);
+	unsigned int reads = 0;
 	struct stat sb;
 	off_t off = 0;
 
@@ -180,7 +181,7 @@ int debuginfo__crc32_fd(int fd, const struct budget *b, uint32_t *crc)
 		if ((uint64_t)off > b->max_crc_bytes)
 			return budget__refuse("file grew past the checksum budget of %llu bytes",
 					      (unsigned long long)b->max_crc_bytes);
-		if (!(off & ((1 << 24) - 1)) && budget__cancelled(b))
+		if (!(++reads & 0xff) && budget__cancelled(b))	/* every 16 MiB */
 			return -ECANCELED;
 		n = pread(fd, buf, sizeof(buf), off);
 

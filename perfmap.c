@@ -335,16 +335,33 @@ static int read_status(const char *proc_root, pid_t pid, struct proc_ids *ids)
 
 /*
  * Written by the process itself: owned by one of its uids. A root-owned
- * map only for a process running with uid 0 somewhere: another user's
- * process could otherwise show any root file bind-mounted over its map
- * (in a user namespace of its own) as symbol names.
+ * map only for a process running with uid 0 somewhere, or in our own user
+ * namespace: another user's process could otherwise show any root file
+ * bind-mounted over its map (in a user namespace of its own) as symbol
+ * names.
  */
-static bool owner_ok(const struct stat *sb, const struct proc_ids *ids)
+static bool owner_ok(const struct stat *sb, const struct proc_ids *ids, bool our_userns)
 {
 	for (int i = 0; i < ids->nr_uids; i++)
 		if (sb->st_uid == ids->uids[i])
 			return true;
-	return false;
+	/*
+	 * Tools such as FlameGraph's jmaps chown the map to root, as perf
+	 * wants. A process in our own user namespace cannot mount anything
+	 * over its map, so root's file there is one root put there.
+	 */
+	return sb->st_uid == 0 && our_userns;
+}
+
+/* Is pid in the user namespace we are in? Not when it cannot be told. */
+static bool same_userns(const char *proc_root, pid_t pid)
+{
+	struct stat theirs, ours;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%d/ns/user", proc_root, (int)pid);
+	return !stat(path, &theirs) && !stat("/proc/self/ns/user", &ours) &&
+	       theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino;
 }
 
 int perfmap__open_pid(const char *proc_root, pid_t pid, struct stat *sb)
@@ -363,7 +380,7 @@ int perfmap__open_pid(const char *proc_root, pid_t pid, struct stat *sb)
 	fd = rootfs__open_regular(root, path, ROOTFS_NOFOLLOW, sb);
 	if (fd < 0)
 		return fd == -ELOOP ? -EPERM : fd;
-	if (!owner_ok(sb, &ids)) {
+	if (!owner_ok(sb, &ids, sb->st_uid == 0 && same_userns(proc_root, pid))) {
 		close(fd);
 		return -EPERM;
 	}

@@ -92,12 +92,15 @@ static uint64_t now_wall_ns(void)
 static void on_notice(const char *path, const char *why, void *ctx)
 {
 	(void)ctx;
+	/* from the loader thread: one line, not mixed with the main thread's */
+	flockfile(stderr);
 	/* a path any user can choose: no escape sequences to the terminal */
 	fputs("profile: ", stderr);
 	escape__text(stderr, path);
 	fputs(": ", stderr);
 	escape__text(stderr, why);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 /*
@@ -282,6 +285,67 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 	return err;
 }
 
+struct gen_ref {
+	pid_t pid;
+	uint32_t gen;
+};
+
+struct gen_list {
+	struct gen_ref *v;
+	size_t nr, cap;
+};
+
+static int note_gen(const struct agg_entry *e, void *ctx)
+{
+	struct gen_list *l = ctx;
+
+	if (!e->nr_uips)
+		return 0;
+	if (l->nr && l->v[l->nr - 1].pid == (pid_t)e->pid && l->v[l->nr - 1].gen == e->gen)
+		return 0;	/* cheap filter; duplicates are removed below */
+	if (array_reserve((void **)&l->v, &l->cap, l->nr, sizeof(*l->v)))
+		return -ENOMEM;
+	l->v[l->nr++] = (struct gen_ref){ .pid = e->pid, .gen = e->gen };
+	return 0;
+}
+
+static int gen_ref_cmp(const void *a, const void *b)
+{
+	const struct gen_ref *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->gen > y->gen) - (x->gen < y->gen);
+}
+
+/*
+ * Read the mappings of every generation with user stacks in the
+ * aggregate: all of them again (libraries loaded since), or only those
+ * never read (their announcement was lost), so their files are queued
+ * before the loader is waited for.
+ */
+static int read_gens(struct run *run, bool only_new)
+{
+	struct gen_list l = {};
+	int err;
+
+	err = agg__for_each(run->agg, note_gen, &l);
+	if (!err && l.nr)
+		qsort(l.v, l.nr, sizeof(*l.v), gen_ref_cmp);
+	for (size_t i = 0; !err && i < l.nr; i++) {
+		if (i && !gen_ref_cmp(&l.v[i], &l.v[i - 1]))
+			continue;
+		if (only_new)
+			usyms__add_gen_once(run->usyms, l.v[i].pid, l.v[i].gen);
+		else
+			usyms__add_gen(run->usyms, l.v[i].pid, l.v[i].gen);
+	}
+	free(l.v);
+	if (err)
+		fprintf(stderr, "profile: cannot list the processes seen: %s\n", strerror(-err));
+	return err;
+}
+
 static int emit_interval(struct run *run)
 {
 	uint64_t end_ns = now_wall_ns();
@@ -296,6 +360,7 @@ static int emit_interval(struct run *run)
 		return err;
 	}
 	sampler__forget_exited(run->sampler);
+	read_gens(run, true);
 	wait_for_symbols(run);
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d_%H:%M:%S", &tm);
@@ -442,43 +507,9 @@ static void report_losses(const struct run *run)
 			(unsigned long long)t[STAT_EXECS]);
 }
 
-struct gen_ref {
-	pid_t pid;
-	uint32_t gen;
-};
-
-struct gen_list {
-	struct gen_ref *v;
-	size_t nr, cap;
-};
-
-static int note_gen(const struct agg_entry *e, void *ctx)
-{
-	struct gen_list *l = ctx;
-
-	if (!e->nr_uips)
-		return 0;
-	if (l->nr && l->v[l->nr - 1].pid == (pid_t)e->pid && l->v[l->nr - 1].gen == e->gen)
-		return 0;	/* cheap filter; duplicates are removed below */
-	if (array_reserve((void **)&l->v, &l->cap, l->nr, sizeof(*l->v)))
-		return -ENOMEM;
-	l->v[l->nr++] = (struct gen_ref){ .pid = e->pid, .gen = e->gen };
-	return 0;
-}
-
-static int gen_ref_cmp(const void *a, const void *b)
-{
-	const struct gen_ref *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return (x->pid > y->pid) - (x->pid < y->pid);
-	return (x->gen > y->gen) - (x->gen < y->gen);
-}
-
 /* After sampling: the last counts, then the mappings of every process seen. */
 static int collect(struct run *run)
 {
-	struct gen_list l = {};
 	int err;
 
 	sampler__consume_new_pids(run->sampler, on_new_pid, run->usyms);
@@ -491,16 +522,8 @@ static int collect(struct run *run)
 	 * Read each generation still running once more: libraries loaded
 	 * since it was first seen. Earlier readings are kept (dlclose).
 	 */
-	err = agg__for_each(run->agg, note_gen, &l);
-	if (!err && l.nr)
-		qsort(l.v, l.nr, sizeof(*l.v), gen_ref_cmp);
-	for (size_t i = 0; !err && i < l.nr; i++)
-		if (!i || gen_ref_cmp(&l.v[i], &l.v[i - 1]))
-			usyms__add_gen(run->usyms, l.v[i].pid, l.v[i].gen);
-	free(l.v);
+	err = read_gens(run, false);
 	wait_for_symbols(run);
-	if (err)
-		fprintf(stderr, "profile: cannot list the processes seen: %s\n", strerror(-err));
 	return err;
 }
 

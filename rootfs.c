@@ -80,7 +80,13 @@ int rootfs__open_regular(const char *root, const char *path, unsigned int flags,
 			    O_PATH | O_CLOEXEC | (flags & ROOTFS_NOFOLLOW ? O_NOFOLLOW : 0), resolve);
 	if (pfd < 0)
 		return pfd;
-	if (fstat(pfd, sb) || !S_ISREG(sb->st_mode)) {
+	if (fstat(pfd, sb)) {
+		int err = -errno;
+
+		close(pfd);
+		return err;
+	}
+	if (!S_ISREG(sb->st_mode)) {
 		close(pfd);
 		return S_ISLNK(sb->st_mode) ? -ELOOP : -EPERM;
 	}

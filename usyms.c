@@ -1083,6 +1083,19 @@ int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 	return err;
 }
 
+int usyms__add_gen_once(struct usyms *u, pid_t pid, uint32_t gen)
+{
+	int err = 0;
+
+	u_lock(u);
+	if (!find_proc(u, pid, gen)) {
+		free_retired(u);
+		err = add_gen(u, pid, gen);
+	}
+	u_unlock(u);
+	return err;
+}
+
 int usyms__add_pid(struct usyms *u, pid_t pid)
 {
 	return usyms__add_gen(u, pid, 0);

@@ -141,6 +141,8 @@ void usyms__set_gen_fn(struct usyms *u, usyms_gen_fn fn, void *ctx);
  * Generation 0 is never checked: usyms__add_pid() reads whatever pid runs.
  */
 int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen);
+/* The same, only for a generation never added before; 0 otherwise. */
+int usyms__add_gen_once(struct usyms *u, pid_t pid, uint32_t gen);
 int usyms__add_pid(struct usyms *u, pid_t pid);
 /* Another reading of the generation pid runs now; -ESRCH when it has none. */
 int usyms__refresh_pid(struct usyms *u, pid_t pid);
