@@ -82,6 +82,17 @@ void report__prefetch_kernel_symbols(struct report *r)
 	r->loading = !pthread_create(&r->loader, NULL, load_ksyms, r);
 }
 
+void report__use_ksyms(struct report *r, struct ksyms *ks)
+{
+	if (r->loading) {
+		pthread_join(r->loader, NULL);
+		r->loading = false;
+	}
+	ksyms__free(r->ksyms);
+	r->ksyms = ks;
+	r->ksyms_tried = true;
+}
+
 static const struct ksym *find_ksym(struct report *r, uint64_t addr)
 {
 	if (!r->ksyms_tried) {
@@ -100,10 +111,15 @@ static const struct ksym *find_ksym(struct report *r, uint64_t addr)
 	return ksyms__find(r->ksyms, addr);
 }
 
+/*
+ * Return addresses (every frame but the leaf) are looked up one byte back,
+ * in the call instruction, as user ones are: a call that ends a function
+ * returns to the next function's first byte.
+ */
 static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct ksym *ks = find_ksym(r, ips[i]);
+		const struct ksym *ks = find_ksym(r, ips[i] - (i > 0));
 
 		/* module symbols carry their module: "func [module]" */
 		r->kframes[i] = ks ? ks->label : UNKNOWN;

@@ -14,6 +14,7 @@
 #include "usyms.h"
 
 struct report;
+struct ksyms;
 
 /* What the profile covers, for headers and metadata. */
 struct report_meta {
@@ -27,6 +28,9 @@ struct report_meta {
 /* usyms stays the caller's; kernel symbols are loaded on first use. */
 struct report *report__new(const struct profile_env *env, struct usyms *usyms);
 void report__free(struct report *r);
+
+/* Kernel symbols from elsewhere than /proc/kallsyms (tests); r owns ks. */
+void report__use_ksyms(struct report *r, struct ksyms *ks);
 
 /* Start reading kernel symbols in the background (when kernel stacks are sampled). */
 void report__prefetch_kernel_symbols(struct report *r);
