@@ -178,42 +178,41 @@ static Elf *checked(Elf *elf, size_t nr_sections, const struct budget *b)
 	return elf;
 }
 
-Elf *elf_read__begin(int fd, const struct budget *b)
+/* libelf usable, and the header within b: 0, or -1 with errno set. */
+static int precheck(read_at_fn read_at, void *src, const struct budget *b, size_t *nr_sections)
 {
 	int err;
 
 	if (!elf_read__ready()) {
 		errno = ENOSYS;
-		return NULL;
+		return -1;
 	}
+	err = check_header(read_at, src, b, nr_sections);
+	if (err) {
+		errno = -err;
+		return -1;
+	}
+	return 0;
+}
+
+Elf *elf_read__begin(int fd, const struct budget *b)
+{
 	size_t nr_sections;
 
 	b = budget_or_default(b);
-	err = check_header(fd_read_at, &fd, b, &nr_sections);
-	if (err) {
-		errno = -err;
+	if (precheck(fd_read_at, &fd, b, &nr_sections))
 		return NULL;
-	}
 	return checked(elf_begin(fd, ELF_C_READ, NULL), nr_sections, b);
 }
 
 Elf *elf_read__memory(char *image, size_t size, const struct budget *b)
 {
 	struct mem_src m = { .image = image, .size = size };
-	int err;
-
-	if (!elf_read__ready()) {
-		errno = ENOSYS;
-		return NULL;
-	}
 	size_t nr_sections;
 
 	b = budget_or_default(b);
-	err = check_header(mem_read_at, &m, b, &nr_sections);
-	if (err) {
-		errno = -err;
+	if (precheck(mem_read_at, &m, b, &nr_sections))
 		return NULL;
-	}
 	return checked(elf_memory(image, size), nr_sections, b);
 }
 
