@@ -196,7 +196,10 @@ t_huge_symtab() {
 # root's and the process is not: it is not read, its name never printed.
 t_userns_bind_mount() {
 	if ! as_user unshare -Urm true 2> /dev/null; then
-		echo "  no unprivileged user namespaces here: the bind mount cannot be made"
+		# CI's machine has them (make check sets PROFILE_CI): a skip there checks nothing
+		[ -z "${PROFILE_CI:-}" ] ||
+			fail "no unprivileged user namespaces, which make check needs" || return 1
+		echo "  skipped: no unprivileged user namespaces here, the bind mount cannot be made"
 		return 0
 	fi
 	printf '0 7fffffffffff secret_root_name\n' > "$TMP/secret.map"
