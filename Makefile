@@ -25,8 +25,9 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -llzma -ldw)
 
 CFLAGS ?= -O2 -g
+SRC_INCLUDES := -I. -Icollect -Isymbols -Ioutput
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
-	-D_GNU_SOURCE -DPROFILE_VERSION='"$(VERSION)"' -I$(OUTPUT) -I. $(PKG_CFLAGS)
+	-D_GNU_SOURCE -DPROFILE_VERSION='"$(VERSION)"' -I$(OUTPUT) $(SRC_INCLUDES) $(PKG_CFLAGS)
 DEPFLAGS = -MMD -MP
 # libiberty (the demangler) has no pkg-config file: Debian ships only libiberty.a
 LDLIBS += $(PKG_LIBS) -liberty
@@ -45,8 +46,17 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 # Library objects: everything but main(), linked into the tool and the tests.
-LIB_SRCS := trace_helpers.c budget.c elf_read.c loader.c cli.c ksyms.c proc_maps.c map_history.c elf_symtab.c usyms.c stack_fmt.c \
-	rootfs.c perfmap.c demangle.c debuginfo.c srcline.c aggregate.c report.c keymap.c protobuf.c escape.c pathwalk.c outfile.c pprof.c flamegraph.c speedscope.c
+# The sources sit by the stage of the data path they serve: collect/ (perf
+# events, the BPF maps, the aggregate), symbols/ (kernel and user symbols and
+# the files they come from), output/ (the report and its writers).
+COLLECT_SRCS := collect/aggregate.c
+SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c \
+	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/usyms.c \
+	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c
+OUTPUT_SRCS := output/stack_fmt.c output/report.c output/keymap.c output/protobuf.c \
+	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
+	output/speedscope.c
+LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%.o,$(UNIT_SRCS))
@@ -104,11 +114,12 @@ $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name profile_bpf > $@
 
 # Objects of the tool only (they include the BPF skeleton).
-TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/sampler.o
+TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/collect/sampler.o
 $(TOOL_OBJS): $(OUTPUT)/profile.skel.h
 
 $(OUTPUT)/%.o: %.c | deps $(OUTPUT)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(OUTPUT)/libprofile.a: $(LIB_OBJS)
@@ -230,20 +241,22 @@ clean:
 FUZZ_SECONDS ?= 30
 FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli
-FUZZ_LIB_SRCS := trace_helpers.c budget.c elf_read.c cli.c ksyms.c proc_maps.c elf_symtab.c rootfs.c perfmap.c debuginfo.c \
-	escape.c outfile.c pathwalk.c
+FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/elf_read.c symbols/ksyms.c \
+	symbols/proc_maps.c symbols/elf_symtab.c symbols/rootfs.c symbols/perfmap.c \
+	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))
 FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
-	-D_GNU_SOURCE -DPROFILE_VERSION='"$(VERSION)"' -I. -Itests/fuzz $(PKG_CFLAGS)
+	-D_GNU_SOURCE -DPROFILE_VERSION='"$(VERSION)"' $(SRC_INCLUDES) -Itests/fuzz $(PKG_CFLAGS)
 .PHONY: fuzz fuzz-build $(FUZZ_RUNS)
 
 $(FUZZ_OUT)/obj $(FUZZ_OUT)/harness:
 	$(Q)mkdir -p $@
 $(FUZZ_OUT)/obj/%.o: %.c | deps-test $(FUZZ_OUT)/obj
 	$(call msg,CC-FUZZ,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $(DEPFLAGS) -c $< -o $@
 $(FUZZ_OUT)/harness/%.o: tests/fuzz/%.c | deps-test $(FUZZ_OUT)/harness
 	$(call msg,CC-FUZZ,$@)
@@ -264,6 +277,6 @@ $(FUZZ_RUNS): fuzz-run-%: $(FUZZ_OUT)/fuzz_% $(FUZZ_OUT)/corpus/.seeded
 	$(Q)sh tests/fuzz/run.sh $* $(FUZZ_SECONDS) $(FUZZ_OUT)
 fuzz: $(FUZZ_RUNS)
 
--include $(wildcard $(FUZZ_OUT)/obj/*.d $(FUZZ_OUT)/harness/*.d)
+-include $(wildcard $(FUZZ_OUT)/obj/*.d $(FUZZ_OUT)/obj/*/*.d $(FUZZ_OUT)/harness/*.d)
 
--include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/unit/*.d build/workloads/*.d)
+-include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/*/*.d build/workloads/*.d)
