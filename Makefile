@@ -74,6 +74,8 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
+# run.sh leaves the browser rendering to the normal pass (same bytes)
+integration: export PROFILE_SANITIZED = 1
 # every sanitizer report fails the test, also a leak after a passing test
 SAN_RUN := sh tests/san-run.sh
 else

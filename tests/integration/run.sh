@@ -281,11 +281,18 @@ t_interval() {
 t_output_formats() {
 	start $W/hotspots 30
 	sleep 0.3
+	# the four at once, over the same two seconds
+	runs=""
 	for f in p.pb.gz p.svg p.json p.folded; do
-		$PROFILE -F 499 -p "$LAST" -o "$TMP/$f" 2 2> "$TMP/o.err" || fail "-o $f exited $?: $(cat "$TMP/o.err")" || return 1
+		{ $PROFILE -F 499 -p "$LAST" -o "$TMP/$f" 2 2> "$TMP/$f.err"; echo $? > "$TMP/$f.rc"; } &
+		runs="$runs $!"
+	done
+	wait $runs
+	kill "$LAST"
+	for f in p.pb.gz p.svg p.json p.folded; do
+		[ "$(cat "$TMP/$f.rc")" = 0 ] || fail "-o $f exited $(cat "$TMP/$f.rc"): $(cat "$TMP/$f.err")" || return 1
 		[ -s "$TMP/$f" ] || fail "$f empty" || return 1
 	done
-	kill "$LAST"
 	# pprof: the hottest functions in the 5:3:2 order, as go tool pprof sees them
 	go tool pprof -top "$TMP/p.pb.gz" > "$TMP/top.txt" 2>&1 || fail "go tool pprof: $(cat "$TMP/top.txt")" || return 1
 	order=$(grep -Eo 'hot_[abc]$' "$TMP/top.txt" | tr '\n' ' ')
@@ -311,6 +318,12 @@ t_svg_renders() {
 	sleep 0.3
 	$PROFILE -F 499 -p "$LAST" -o "$TMP/r.svg" 2 || fail "profile exited $?" || return 1
 	kill "$LAST"
+	if [ -n "${PROFILE_SANITIZED:-}" ]; then
+		# the sanitized tool writes the bytes the normal pass rendered
+		grep -q hot_a "$TMP/r.svg" || fail "no hot_a in the SVG" || return 1
+		echo "  rendering checked in the normal pass"
+		return 0
+	fi
 	chromium_headless --screenshot="$TMP/r.png" --window-size=1200,300 "file://$TMP/r.svg" > /dev/null
 	[ -s "$TMP/r.png" ] || fail "no screenshot" || return 1
 	ink=$(python3 tests/integration/tools/png_ink.py "$TMP/r.png")
