@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * diagnose.h - what to tell the user when the kernel refuses to load the
+ * BPF program or to open a perf event.
+ */
+#ifndef DIAGNOSE_H
+#define DIAGNOSE_H
+
+/* What is missing when the kernel says EPERM or EACCES. */
+const char *diagnose__privilege_hint(void);
+
+/* /proc/sys/kernel/NAME, -1 when it cannot be read. */
+long diagnose__sysctl(const char *name);
+
+#endif /* DIAGNOSE_H */

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * map_config.h - the BPF maps as one run needs them, set between open and
+ * load: the sizes of a map set, and the pids or tids of the filter maps.
+ */
+#ifndef MAP_CONFIG_H
+#define MAP_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "cli.h"
+
+struct bpf_map;
+
+/* One of the two sets the BPF program counts into, in turn. */
+struct map_set {
+	struct bpf_map *counts, *stackmap, *overflow;
+};
+
+/* Size a set's maps for env (before load). */
+void map_set__size(const struct profile_env *env, struct map_set *set, bool used);
+
+/* Put ids into the filter map map_fd (after load). */
+void id_filter__fill(int map_fd, const pid_t *ids, size_t nr);
+
+#endif /* MAP_CONFIG_H */
