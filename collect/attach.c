@@ -43,6 +43,44 @@ static void attach_gen_tracking(struct sampler *s)
 	}
 }
 
+static void print_open_error(const struct cpu_events *ce, int err)
+{
+	if (ce->failed_cpu < 0 && err == -ENODEV)
+		fprintf(stderr, "profile: no online CPU to sample\n");
+	else if (ce->failed_cpu < 0)
+		fprintf(stderr, "profile: cannot open perf events: %s\n", strerror(-err));
+	else if (err == -EACCES || err == -EPERM)
+		fprintf(stderr, "profile: cannot open perf event on cpu %d: %s (%s; kernel.perf_event_paranoid=%ld)\n",
+			ce->failed_cpu, strerror(-err), diagnose__privilege_hint(),
+			diagnose__sysctl("perf_event_paranoid"));
+	else
+		fprintf(stderr, "profile: cannot open perf event on cpu %d: %s\n",
+			ce->failed_cpu, strerror(-err));
+}
+
+/* The sampling program on every event; an attached event's fd belongs to its link. */
+static int attach_events(struct sampler *s, struct cpu_events *ce)
+{
+	s->links = calloc(ce->nr, sizeof(*s->links));
+	if (!s->links) {
+		fprintf(stderr, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	for (int i = 0; i < ce->nr; i++) {
+		s->links[i] = bpf_program__attach_perf_event(s->obj->progs.do_sample, ce->fds[i]);
+		if (!s->links[i]) {
+			int err = -errno;
+
+			fprintf(stderr, "profile: cannot attach to perf event on cpu %d: %s\n",
+				ce->cpus[i], strerror(-err));
+			return err;
+		}
+		ce->fds[i] = -1;
+		s->nr_links++;
+	}
+	return 0;
+}
+
 /*
  * One system-wide event per online CPU (per-task events are filtered in
  * BPF instead). Hardware cycles where the machine has a PMU, else the
@@ -50,10 +88,10 @@ static void attach_gen_tracking(struct sampler *s)
  */
 int sampler__attach(struct sampler *s)
 {
-	const struct profile_env *env = s->env;
 	int nr_cpus = libbpf_num_possible_cpus();
+	struct cpu_events ce;
 	bool *online;
-	int err = 0;
+	int err;
 
 	/* first, so that no exec after the first sample goes unseen */
 	attach_gen_tracking(s);
@@ -62,55 +100,22 @@ int sampler__attach(struct sampler *s)
 		return -EINVAL;
 	}
 	online = calloc(nr_cpus, sizeof(*online));
-	s->links = calloc(nr_cpus, sizeof(*s->links));
-	if (!online || !s->links) {
-		free(online);
+	if (!online) {
 		fprintf(stderr, "profile: out of memory\n");
 		return -ENOMEM;
 	}
 	if (read_online_cpus(online, nr_cpus) < 0)
 		memset(online, 1, nr_cpus * sizeof(*online));
-
-	s->hardware = true;
 	s->last_flip_ns = monotonic_ns();	/* the first window opens with the first event */
-	for (int cpu = 0; cpu < nr_cpus; cpu++) {
-		int fd;
-
-		if (!online[cpu] || (env->cpu >= 0 && cpu != env->cpu))
-			continue;
-		fd = sample_event__open(env, s->hardware, cpu);
-		if (fd < 0 && s->hardware && fd != -ENODEV && fd != -EACCES && fd != -EPERM) {
-			s->hardware = false;	/* no PMU (e.g. a VM): fall back for every CPU */
-			fd = sample_event__open(env, s->hardware, cpu);
-		}
-		if (fd == -ENODEV)
-			continue;	/* went offline meanwhile */
-		if (fd < 0) {
-			err = fd;
-			if (err == -EACCES || err == -EPERM)
-				fprintf(stderr, "profile: cannot open perf event on cpu %d: %s (%s; kernel.perf_event_paranoid=%ld)\n",
-					cpu, strerror(-err), diagnose__privilege_hint(),
-					diagnose__sysctl("perf_event_paranoid"));
-			else
-				fprintf(stderr, "profile: cannot open perf event on cpu %d: %s\n",
-					cpu, strerror(-err));
-			break;
-		}
-		s->links[s->nr_links] = bpf_program__attach_perf_event(s->obj->progs.do_sample, fd);
-		if (!s->links[s->nr_links]) {
-			err = -errno;
-			fprintf(stderr, "profile: cannot attach to perf event on cpu %d: %s\n",
-				cpu, strerror(-err));
-			close(fd);
-			break;
-		}
-		s->nr_links++;
-	}
+	err = cpu_events__open(&ce, s->env, online, nr_cpus, sample_event__open_cpu, NULL);
 	free(online);
-	if (!err && !s->nr_links) {
-		fprintf(stderr, "profile: no online CPU to sample\n");
-		err = -ENODEV;
+	if (err) {
+		print_open_error(&ce, err);
+		return err;
 	}
+	s->hardware = ce.event == SAMPLE_EVENT_CYCLES;
+	err = attach_events(s, &ce);
+	cpu_events__close(&ce);
 	return err;
 }
 
