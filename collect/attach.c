@@ -45,17 +45,20 @@ static void attach_gen_tracking(struct sampler *s)
 
 static void print_open_error(const struct cpu_events *ce, int err)
 {
+	const char *hint = diagnose__event_hint(ce->event, err);
+
 	if (ce->failed_cpu < 0 && err == -ENODEV)
 		fprintf(stderr, "profile: no online CPU to sample\n");
 	else if (ce->failed_cpu < 0)
 		fprintf(stderr, "profile: cannot open perf events: %s\n", strerror(-err));
 	else if (err == -EACCES || err == -EPERM)
-		fprintf(stderr, "profile: cannot open perf event on cpu %d: %s (%s; kernel.perf_event_paranoid=%ld)\n",
-			ce->failed_cpu, strerror(-err), diagnose__privilege_hint(),
+		fprintf(stderr, "profile: cannot open %s event on cpu %d: %s (%s; kernel.perf_event_paranoid=%ld)\n",
+			sample_event__name(ce->event), ce->failed_cpu, strerror(-err), hint,
 			diagnose__sysctl("perf_event_paranoid"));
 	else
-		fprintf(stderr, "profile: cannot open perf event on cpu %d: %s\n",
-			ce->failed_cpu, strerror(-err));
+		fprintf(stderr, "profile: cannot open %s event on cpu %d: %s%s%s%s\n",
+			sample_event__name(ce->event), ce->failed_cpu, strerror(-err),
+			hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
 }
 
 /* The sampling program on every event; an attached event's fd belongs to its link. */
@@ -83,8 +86,7 @@ static int attach_events(struct sampler *s, struct cpu_events *ce)
 
 /*
  * One system-wide event per online CPU (per-task events are filtered in
- * BPF instead). Hardware cycles where the machine has a PMU, else the
- * cpu-clock software event.
+ * BPF instead), of the event -e chose: the same on every CPU.
  */
 int sampler__attach(struct sampler *s)
 {
@@ -113,7 +115,7 @@ int sampler__attach(struct sampler *s)
 		print_open_error(&ce, err);
 		return err;
 	}
-	s->hardware = ce.event == SAMPLE_EVENT_CYCLES;
+	s->event = ce.event;
 	err = attach_events(s, &ce);
 	cpu_events__close(&ce);
 	return err;
@@ -121,7 +123,7 @@ int sampler__attach(struct sampler *s)
 
 const char *sampler__event(const struct sampler *s)
 {
-	return s->hardware ? "cycles" : "cpu-clock";
+	return sample_event__name(s->event);
 }
 
 void sampler__detach(struct sampler *s)

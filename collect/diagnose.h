@@ -6,8 +6,16 @@
 #ifndef DIAGNOSE_H
 #define DIAGNOSE_H
 
+#include "sample_event.h"
+
 /* What is missing when the kernel says EPERM or EACCES. */
 const char *diagnose__privilege_hint(void);
+
+/*
+ * Why perf_event_open(2) of ev failed with err (-errno), when the errno
+ * alone does not say it; NULL when it does.
+ */
+const char *diagnose__event_hint(enum sample_event ev, int err);
 
 /* /proc/sys/kernel/NAME, -1 when it cannot be read. */
 long diagnose__sysctl(const char *name);

@@ -8,7 +8,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "sample_event.h"
+
+int sample_event__parse(const char *name)
+{
+	if (!strcmp(name, "cpu-clock"))
+		return SAMPLE_EVENT_CPU_CLOCK;
+	if (!strcmp(name, "cycles") || !strcmp(name, "cpu-cycles"))
+		return SAMPLE_EVENT_CYCLES;
+	return -EINVAL;
+}
 
 const char *sample_event__name(enum sample_event ev)
 {
@@ -41,21 +51,14 @@ int sample_event__open_cpu(const struct perf_event_attr *attr, int cpu, void *ct
 	return fd < 0 ? -errno : fd;
 }
 
-static int open_one(enum sample_event ev, const struct profile_env *env, int cpu,
-		    sample_event_open_fn open_fn, void *ctx)
-{
-	struct perf_event_attr attr;
-
-	sample_event__attr(ev, env, &attr);
-	return open_fn(&attr, cpu, ctx);
-}
-
 int cpu_events__open(struct cpu_events *ce, const struct profile_env *env, const bool *online,
 		     int nr_cpus, sample_event_open_fn open_fn, void *ctx)
 {
+	struct perf_event_attr attr;
 	int err = 0;
 
-	*ce = (struct cpu_events){ .event = SAMPLE_EVENT_CYCLES, .failed_cpu = -1 };
+	*ce = (struct cpu_events){ .event = env->event, .failed_cpu = -1 };
+	sample_event__attr(ce->event, env, &attr);
 	ce->fds = calloc(nr_cpus, sizeof(*ce->fds));
 	ce->cpus = calloc(nr_cpus, sizeof(*ce->cpus));
 	if (!ce->fds || !ce->cpus) {
@@ -67,13 +70,7 @@ int cpu_events__open(struct cpu_events *ce, const struct profile_env *env, const
 
 		if (!online[cpu] || (env->cpu >= 0 && cpu != env->cpu))
 			continue;
-		fd = open_one(ce->event, env, cpu, open_fn, ctx);
-		if (fd < 0 && ce->event == SAMPLE_EVENT_CYCLES && fd != -ENODEV &&
-		    fd != -EACCES && fd != -EPERM) {
-			/* no PMU (e.g. a VM): fall back for every CPU */
-			ce->event = SAMPLE_EVENT_CPU_CLOCK;
-			fd = open_one(ce->event, env, cpu, open_fn, ctx);
-		}
+		fd = open_fn(&attr, cpu, ctx);
 		if (fd == -ENODEV)
 			continue;	/* went offline meanwhile */
 		if (fd < 0) {

@@ -11,13 +11,20 @@
 
 #include <linux/perf_event.h>
 
-#include "cli.h"
+struct profile_env;
 
+/*
+ * -e: the default is BCC profile's cpu-clock, so that -F and -c count time
+ * on every machine; cycles only when asked for, and then on every CPU or
+ * not at all: one run never mixes events.
+ */
 enum sample_event {
 	SAMPLE_EVENT_CPU_CLOCK,	/* the software timer */
 	SAMPLE_EVENT_CYCLES,	/* hardware CPU cycles: needs a PMU */
 };
 
+/* perf's names: "cpu-clock", "cycles" (or "cpu-cycles"); -EINVAL for others. */
+int sample_event__parse(const char *name);
 /* "cpu-clock" or "cycles". */
 const char *sample_event__name(enum sample_event ev);
 
@@ -42,11 +49,11 @@ struct cpu_events {
 };
 
 /*
- * Open the sampling event on every CPU online[] (nr_cpus of them) says is
- * online, on env->cpu alone with -C: cycles, or cpu-clock from the first
- * CPU without a PMU on. A CPU that goes offline meanwhile is skipped. 0;
- * or -errno with failed_cpu set and nothing left open (-ENODEV and
- * failed_cpu -1: no CPU to sample).
+ * Open env->event on every CPU online[] (nr_cpus of them) says is online,
+ * on env->cpu alone with -C. A CPU that goes offline meanwhile is
+ * skipped. 0; or -errno with failed_cpu set and nothing left open
+ * (-ENODEV and failed_cpu -1: no CPU to sample). No fallback to another
+ * event: cycles where a CPU has no PMU for them is an error.
  */
 int cpu_events__open(struct cpu_events *ce, const struct profile_env *env, const bool *online,
 		     int nr_cpus, sample_event_open_fn open_fn, void *ctx);

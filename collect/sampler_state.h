@@ -24,7 +24,7 @@ struct sampler {
 	int nr_links;
 	struct bpf_link *exec_link, *exit_link;	/* generations: kept until freed */
 	uint64_t last_flip_ns;	/* CLOCK_MONOTONIC: since then, samples go to the active set */
-	bool hardware;
+	enum sample_event event;	/* what the perf events count, once attached */
 	struct map_set sets[2];
 	struct ring_buffer *rb;
 	void (*new_pid_fn)(pid_t pid, uint32_t gen, void *ctx);
