@@ -2,6 +2,8 @@
 /*
  * map_config.c - sizes and filter contents of the BPF maps (map_config.h).
  */
+#include <errno.h>
+
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -29,12 +31,16 @@ void map_set__size(const struct profile_env *env, struct map_set *set, bool used
 	bpf_map__set_max_entries(set->counts, env->hash_storage_size);
 }
 
-void id_filter__fill(int map_fd, const pid_t *ids, size_t nr)
+int id_filter__fill(int map_fd, const pid_t *ids, size_t nr, pid_t *failed)
 {
 	for (size_t i = 0; i < nr; i++) {
 		__u32 id = ids[i];
 		__u8 one = 1;
 
-		bpf_map_update_elem(map_fd, &id, &one, BPF_ANY);
+		if (bpf_map_update_elem(map_fd, &id, &one, BPF_ANY)) {
+			*failed = ids[i];
+			return -errno;
+		}
 	}
+	return 0;
 }

@@ -22,7 +22,10 @@ struct map_set {
 /* Size a set's maps for env (before load). */
 void map_set__size(const struct profile_env *env, struct map_set *set, bool used);
 
-/* Put ids into the filter map map_fd (after load). */
-void id_filter__fill(int map_fd, const pid_t *ids, size_t nr);
+/*
+ * Put ids into the filter map map_fd (after load). 0; or -errno with the
+ * id that could not be put in *failed.
+ */
+int id_filter__fill(int map_fd, const pid_t *ids, size_t nr, pid_t *failed);
 
 #endif /* MAP_CONFIG_H */

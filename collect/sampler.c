@@ -75,6 +75,26 @@ static struct profile_bpf *open_configured(struct sampler *s, bool prealloc)
 	return obj;
 }
 
+/* The ids of -p or -L into their filter maps. Prints one line on failure. */
+static int fill_filters(struct sampler *s)
+{
+	const struct profile_env *env = s->env;
+	pid_t failed;
+	int err;
+
+	err = id_filter__fill(bpf_map__fd(s->obj->maps.pids), env->pids, env->nr_pids, &failed);
+	if (err) {
+		fprintf(stderr, "profile: cannot add pid %d to the BPF filter map: %s\n",
+			(int)failed, strerror(-err));
+		return err;
+	}
+	err = id_filter__fill(bpf_map__fd(s->obj->maps.tids), env->tids, env->nr_tids, &failed);
+	if (err)
+		fprintf(stderr, "profile: cannot add tid %d to the BPF filter map: %s\n",
+			(int)failed, strerror(-err));
+	return err;
+}
+
 struct sampler *sampler__load(const struct profile_env *env)
 {
 	struct profile_bpf *obj;
@@ -112,8 +132,8 @@ struct sampler *sampler__load(const struct profile_env *env)
 		goto fail;
 	}
 	obj = s->obj;
-	id_filter__fill(bpf_map__fd(obj->maps.pids), env->pids, env->nr_pids);
-	id_filter__fill(bpf_map__fd(obj->maps.tids), env->tids, env->nr_tids);
+	if (fill_filters(s))
+		goto fail;
 	s->rb = ring_buffer__new(bpf_map__fd(obj->maps.new_pids), on_new_pid, s, NULL);
 	if (!s->rb || map_drain__init(&s->drain, env->max_stack_depth)) {
 		fprintf(stderr, "profile: cannot set up the sampler: %s\n", strerror(errno ? errno : ENOMEM));
