@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "diagnose.h"
 #include "trace_helpers.h"
 
@@ -23,6 +25,21 @@ const char *diagnose__event_hint(enum sample_event ev, int err)
 	if (ev == SAMPLE_EVENT_CYCLES && (err == -ENOENT || err == -EOPNOTSUPP))
 		return "no hardware PMU counts cycles there; the default cpu-clock needs none";
 	return NULL;
+}
+
+void diagnose__load_error(int err, char *buf, size_t size)
+{
+	char why[128];
+
+	/* libbpf_strerror knows libbpf's own codes, which strerror calls unknown */
+	if (libbpf_strerror(err, why, sizeof(why)))
+		snprintf(why, sizeof(why), "unknown error");
+	/* as root, EACCES is the verifier's refusal */
+	if (err == -EPERM || (err == -EACCES && geteuid()))
+		snprintf(buf, size, "%s (%s)", why, diagnose__privilege_hint());
+	else
+		snprintf(buf, size, "%s (libbpf error %d; -v shows libbpf's log and the verifier's)",
+			 why, err);
 }
 
 long diagnose__sysctl(const char *name)

@@ -120,15 +120,10 @@ struct sampler *sampler__load(const struct profile_env *env)
 		s->obj = NULL;
 	}
 	if (err) {
-		if (err == -EPERM || err == -EACCES)
-			fprintf(stderr, "profile: cannot load BPF program: %s (%s)\n",
-				strerror(-err), diagnose__privilege_hint());
-		else if (access("/sys/kernel/btf/vmlinux", R_OK))
-			fprintf(stderr, "profile: cannot load BPF program: %s (no kernel BTF at /sys/kernel/btf/vmlinux)\n",
-				strerror(-err));
-		else
-			fprintf(stderr, "profile: cannot load BPF program: %s (-v shows the verifier log)\n",
-				strerror(-err));
+		char why[256];
+
+		diagnose__load_error(err, why, sizeof(why));
+		fprintf(stderr, "profile: cannot load BPF program: %s\n", why);
 		goto fail;
 	}
 	obj = s->obj;

@@ -2,10 +2,12 @@
 /*
  * test_sampler_maps.c - the filter maps of -p and -L (map_config.c): every
  * id goes in, and the first that does not is reported with its errno.
- * Real BPF maps need root (CAP_BPF).
+ * Real BPF maps need root (CAP_BPF). And the one line a failed load prints.
  */
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
+#include "diagnose.h"
 #include "map_config.h"
 #include "test_util.h"
 
@@ -66,4 +68,24 @@ Test(sampler_maps, no_ids_touch_nothing)
 
 	cr_assert_eq(id_filter__fill(-1, NULL, 0, &failed), 0);
 	cr_assert_eq(failed, -1);
+}
+
+/* The load error says what libbpf says, with its code; no stale BTF hint. */
+Test(sampler_maps, load_error_is_libbpfs)
+{
+	char buf[256], verify[128];
+
+	diagnose__load_error(-EINVAL, buf, sizeof(buf));
+	cr_assert(!strncmp(buf, "Invalid argument (libbpf error -22;", 35), "'%s'", buf);
+	cr_assert_null(strstr(buf, "BTF"), "'%s'", buf);
+
+	/* libbpf's own codes: strerror() would say "Unknown error 4007" */
+	cr_assert_eq(libbpf_strerror(-LIBBPF_ERRNO__VERIFY, verify, sizeof(verify)), 0);
+	diagnose__load_error(-LIBBPF_ERRNO__VERIFY, buf, sizeof(buf));
+	cr_assert(!strncmp(buf, verify, strlen(verify)), "'%s'", buf);
+	cr_assert_null(strstr(buf, "Unknown error"), "'%s'", buf);
+
+	diagnose__load_error(-EPERM, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "CAP_BPF"), "'%s'", buf);
+	cr_assert_null(strchr(buf, '\n'));
 }
