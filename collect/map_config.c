@@ -9,26 +9,37 @@
 
 #include "map_config.h"
 
-void map_set__size(const struct profile_env *env, struct map_set *set, bool used)
+/* One map's entries and, unless value_size is 0, value size. 0 or -errno. */
+static int map_size(struct bpf_map *map, __u32 max_entries, __u32 value_size)
 {
-	size_t stack_bytes = env->max_stack_depth * sizeof(__u64);
+	int err = bpf_map__set_max_entries(map, max_entries);
 
-	bpf_map__set_value_size(set->stackmap, stack_bytes);
-	bpf_map__set_value_size(set->overflow, stack_bytes);
-	if (!used) {
-		/* the second set is only flipped to while draining */
-		bpf_map__set_max_entries(set->stackmap, 1);
-		bpf_map__set_max_entries(set->overflow, 1);
-		bpf_map__set_max_entries(set->counts, 1);
-		return;
-	}
-	bpf_map__set_max_entries(set->stackmap, env->stack_storage_size);
+	if (!err && value_size)
+		err = bpf_map__set_value_size(map, value_size);
+	return err;
+}
+
+int map_set__size(const struct profile_env *env, const struct map_set *set, bool prealloc)
+{
+	__u32 stack_bytes = env->max_stack_depth * sizeof(__u64);
 	/*
 	 * Two stacks per count-hash entry is more than the counts can
 	 * reference, so the overflow map never fills before the count hash.
+	 * Preallocated, it costs its full size: smaller then.
 	 */
-	bpf_map__set_max_entries(set->overflow, 2 * env->hash_storage_size);
-	bpf_map__set_max_entries(set->counts, env->hash_storage_size);
+	__u32 overflow = prealloc ? env->stack_storage_size / 4 + 1 : 2 * env->hash_storage_size;
+	int err;
+
+	err = map_size(set->stackmap, env->stack_storage_size, stack_bytes);
+	if (!err)
+		err = map_size(set->overflow, overflow, stack_bytes);
+	if (!err)
+		err = map_size(set->counts, env->hash_storage_size, 0);
+	if (!err && prealloc)
+		err = bpf_map__set_map_flags(set->counts, 0);
+	if (!err && prealloc)
+		err = bpf_map__set_map_flags(set->overflow, 0);
+	return err;
 }
 
 int id_filter__fill(int map_fd, const pid_t *ids, size_t nr, pid_t *failed)

@@ -19,8 +19,12 @@ struct map_set {
 	struct bpf_map *counts, *stackmap, *overflow;
 };
 
-/* Size a set's maps for env (before load). */
-void map_set__size(const struct profile_env *env, struct map_set *set, bool used);
+/*
+ * Size a set's maps for env, before load; both sets take samples in turn,
+ * so both are full size. prealloc: the hashes preallocated, for kernels
+ * before 6.1. 0 or -errno.
+ */
+int map_set__size(const struct profile_env *env, const struct map_set *set, bool prealloc);
 
 /*
  * Put ids into the filter map map_fd (after load). 0; or -errno with the

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -28,19 +27,8 @@ static int on_new_pid(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/*
- * Open and configure the skeleton. The hash maps are not preallocated, so
- * they cost memory only for what they hold; kernels before 6.1 refuse that
- * in perf_event programs, hence prealloc as the fallback.
- */
-static struct profile_bpf *open_configured(struct sampler *s, bool prealloc)
+static void set_rodata(struct profile_bpf *obj, const struct profile_env *env)
 {
-	const struct profile_env *env = s->env;
-	struct profile_bpf *obj;
-
-	obj = profile_bpf__open();
-	if (!obj)
-		return NULL;
 	obj->rodata->user_stacks_only = env->user_only;
 	obj->rodata->kernel_stacks_only = env->kernel_only;
 	obj->rodata->include_idle = env->include_idle;
@@ -50,29 +38,47 @@ static struct profile_bpf *open_configured(struct sampler *s, bool prealloc)
 	obj->rodata->track_gens = !env->kernel_only;
 	obj->rodata->stack_depth = env->max_stack_depth;
 	obj->rodata->nr_cpus = libbpf_num_possible_cpus() > 0 ? libbpf_num_possible_cpus() : 1;
-	if (env->kernel_only) {
-		/* no user stacks: no mappings, no generations */
-		bpf_program__set_autoload(obj->progs.on_exec, false);
-		bpf_program__set_autoload(obj->progs.on_exit, false);
-	}
+}
+
+/* The two map sets, the shared hashes and the scratch stack. 0 or -errno. */
+static int size_maps(struct sampler *s, bool prealloc)
+{
+	struct profile_bpf *obj = s->obj;
+	struct bpf_map *shared[] = { obj->maps.pid_gen, obj->maps.pids, obj->maps.tids };
+	int err = 0;
 
 	s->sets[0] = (struct map_set){ obj->maps.counts0, obj->maps.stackmap0, obj->maps.overflow0 };
 	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1 };
-	for (int i = 0; i < 2; i++) {
-		/* both sets take samples in turn: both full size */
-		map_set__size(env, &s->sets[i], true);
-		if (prealloc) {
-			bpf_map__set_map_flags(s->sets[i].counts, 0);
-			bpf_map__set_map_flags(s->sets[i].overflow, 0);
-			bpf_map__set_map_flags(obj->maps.pid_gen, 0);
-			bpf_map__set_map_flags(obj->maps.pids, 0);
-			bpf_map__set_map_flags(obj->maps.tids, 0);
-			/* preallocated, the overflow map costs its full size */
-			bpf_map__set_max_entries(s->sets[i].overflow, env->stack_storage_size / 4 + 1);
-		}
+	for (int i = 0; i < 2 && !err; i++)
+		err = map_set__size(s->env, &s->sets[i], prealloc);
+	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]) && !err && prealloc; i++)
+		err = bpf_map__set_map_flags(shared[i], 0);
+	if (!err)
+		err = bpf_map__set_value_size(obj->maps.scratch,
+					      s->env->max_stack_depth * sizeof(__u64));
+	return err;
+}
+
+/*
+ * Open and configure the skeleton into s->obj. The hash maps are not
+ * preallocated, so they cost memory only for what they hold; kernels
+ * before 6.1 refuse that in perf_event programs, hence prealloc as the
+ * fallback. 0 or -errno.
+ */
+static int open_configured(struct sampler *s, bool prealloc)
+{
+	const struct profile_env *env = s->env;
+
+	s->obj = profile_bpf__open();
+	if (!s->obj)
+		return -errno;
+	set_rodata(s->obj, env);
+	if (env->kernel_only) {
+		/* no user stacks: no mappings, no generations */
+		bpf_program__set_autoload(s->obj->progs.on_exec, false);
+		bpf_program__set_autoload(s->obj->progs.on_exit, false);
 	}
-	bpf_map__set_value_size(obj->maps.scratch, env->max_stack_depth * sizeof(__u64));
-	return obj;
+	return size_maps(s, prealloc);
 }
 
 /* The ids of -p or -L into their filter maps. Prints one line on failure. */
@@ -95,23 +101,17 @@ static int fill_filters(struct sampler *s)
 	return err;
 }
 
-struct sampler *sampler__load(const struct profile_env *env)
+/* Open, configure and load s->obj, preallocated where it must. Prints one line on failure. */
+static int load_object(struct sampler *s)
 {
-	struct profile_bpf *obj;
-	struct sampler *s;
+	char why[256];
 	int err = 0;
 
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		fprintf(stderr, "profile: out of memory\n");
-		return NULL;
-	}
-	s->env = env;
 	for (int prealloc = 0; prealloc < 2; prealloc++) {
-		s->obj = open_configured(s, prealloc);
-		if (!s->obj) {
-			fprintf(stderr, "profile: cannot open BPF object: %s\n", strerror(errno));
-			goto fail;
+		err = open_configured(s, prealloc);
+		if (err) {
+			fprintf(stderr, "profile: cannot open BPF object: %s\n", strerror(-err));
+			return err;
 		}
 		err = profile_bpf__load(s->obj);
 		if (!err || err == -EPERM || err == -EACCES)
@@ -120,23 +120,39 @@ struct sampler *sampler__load(const struct profile_env *env)
 		s->obj = NULL;
 	}
 	if (err) {
-		char why[256];
-
 		diagnose__load_error(err, why, sizeof(why));
 		fprintf(stderr, "profile: cannot load BPF program: %s\n", why);
-		goto fail;
 	}
-	obj = s->obj;
-	if (fill_filters(s))
+	return err;
+}
+
+struct sampler *sampler__load(const struct profile_env *env)
+{
+	struct sampler *s;
+	int err;
+
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		fprintf(stderr, "profile: out of memory\n");
+		errno = ENOMEM;
+		return NULL;
+	}
+	s->env = env;
+	err = load_object(s);
+	if (!err)
+		err = fill_filters(s);
+	if (err)
 		goto fail;
-	s->rb = ring_buffer__new(bpf_map__fd(obj->maps.new_pids), on_new_pid, s, NULL);
-	if (!s->rb || map_drain__init(&s->drain, env->max_stack_depth)) {
-		fprintf(stderr, "profile: cannot set up the sampler: %s\n", strerror(errno ? errno : ENOMEM));
+	s->rb = ring_buffer__new(bpf_map__fd(s->obj->maps.new_pids), on_new_pid, s, NULL);
+	err = s->rb ? map_drain__init(&s->drain, env->max_stack_depth) : -errno;
+	if (err) {
+		fprintf(stderr, "profile: cannot set up the sampler: %s\n", strerror(-err));
 		goto fail;
 	}
 	return s;
 fail:
 	sampler__free(s);
+	errno = -err;
 	return NULL;
 }
 
