@@ -76,6 +76,17 @@ static bool is_cycles(const struct perf_event_attr *a)
 	return a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES;
 }
 
+/* One event per CPU, each of them the kind is() accepts: no fallback, no mix. */
+static void assert_all_cpus_on(const struct fake_pmu *f, const struct cpu_events *ce,
+			       bool (*is)(const struct perf_event_attr *a))
+{
+	cr_assert_eq(ce->nr, NR_CPUS);
+	cr_assert_eq(f->calls, NR_CPUS, "tried %d events for %d CPUs", f->calls, NR_CPUS);
+	for (int i = 0; i < f->calls; i++)
+		cr_assert(is(&f->attr[i]), "cpu %d: type %u config %llu", f->cpu[i],
+			  f->attr[i].type, (unsigned long long)f->attr[i].config);
+}
+
 static void assert_closed(const struct fake_pmu *f)
 {
 	for (int i = 0; i < f->calls; i++)
@@ -94,13 +105,9 @@ Test(sample_event, default_is_cpu_clock_where_cycles_would_open)
 	cr_assert_eq(cpu_events__open(&ce, &env, all_online, NR_CPUS, fake_open, &f), 0);
 	cr_assert_eq(ce.event, SAMPLE_EVENT_CPU_CLOCK);
 	cr_assert_str_eq(sample_event__name(ce.event), "cpu-clock");
-	cr_assert_eq(ce.nr, NR_CPUS);
-	cr_assert_eq(f.calls, NR_CPUS, "tried %d events for %d CPUs", f.calls, NR_CPUS);
-	for (int i = 0; i < f.calls; i++) {
-		cr_assert(is_cpu_clock(&f.attr[i]), "cpu %d: type %u config %llu", f.cpu[i],
-			  f.attr[i].type, (unsigned long long)f.attr[i].config);
+	assert_all_cpus_on(&f, &ce, is_cpu_clock);
+	for (int i = 0; i < f.calls; i++)
 		cr_assert(f.attr[i].freq && f.attr[i].sample_freq == 99);
-	}
 	cpu_events__close(&ce);
 	assert_closed(&f);
 	cli__release(&env);
@@ -117,11 +124,9 @@ Test(sample_event, default_never_mixes_events)
 	f.hw_err[0] = 0;
 	PARSE(&env, "-c", "1000000");
 	cr_assert_eq(cpu_events__open(&ce, &env, all_online, NR_CPUS, fake_open, &f), 0);
-	cr_assert_eq(ce.nr, NR_CPUS);
-	for (int i = 0; i < f.calls; i++) {
-		cr_assert(is_cpu_clock(&f.attr[i]), "cpu %d opened type %u", f.cpu[i], f.attr[i].type);
+	assert_all_cpus_on(&f, &ce, is_cpu_clock);
+	for (int i = 0; i < f.calls; i++)
 		cr_assert(!f.attr[i].freq && f.attr[i].sample_period == 1000000);
-	}
 	cpu_events__close(&ce);
 	cli__release(&env);
 }
@@ -136,9 +141,7 @@ Test(sample_event, cycles_on_request)
 	cr_assert_eq(cpu_events__open(&ce, &env, all_online, NR_CPUS, fake_open, &f), 0);
 	cr_assert_eq(ce.event, SAMPLE_EVENT_CYCLES);
 	cr_assert_str_eq(sample_event__name(ce.event), "cycles");
-	cr_assert_eq(ce.nr, NR_CPUS);
-	for (int i = 0; i < f.calls; i++)
-		cr_assert(is_cycles(&f.attr[i]), "cpu %d opened type %u", f.cpu[i], f.attr[i].type);
+	assert_all_cpus_on(&f, &ce, is_cycles);
 	cpu_events__close(&ce);
 	cli__release(&env);
 }
