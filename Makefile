@@ -49,7 +49,8 @@ endif
 # The sources sit by the stage of the data path they serve: collect/ (perf
 # events, the BPF maps, the aggregate), symbols/ (kernel and user symbols and
 # the files they come from), output/ (the report and its writers).
-COLLECT_SRCS := collect/aggregate.c
+COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
+	collect/map_config.c collect/sample_event.c collect/diagnose.c
 SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/usyms.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c
@@ -116,7 +117,7 @@ $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name profile_bpf > $@
 
 # Objects of the tool only (they include the BPF skeleton).
-TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/collect/sampler.o
+TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/collect/sampler.o $(OUTPUT)/collect/attach.o
 $(TOOL_OBJS): $(OUTPUT)/profile.skel.h
 
 $(OUTPUT)/%.o: %.c | deps $(OUTPUT)
@@ -245,7 +246,7 @@ FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli
 FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/elf_read.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/elf_symtab.c symbols/rootfs.c symbols/perfmap.c \
-	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c
+	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c collect/sample_event.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))
