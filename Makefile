@@ -109,6 +109,9 @@ $(OUTPUT)/profile.bpf.o: profile.bpf.c profile.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+# the headers it includes besides profile.h
+$(OUTPUT)/profile.bpf.o: collect/fnv.h
+
 $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name profile_bpf > $@

@@ -14,6 +14,7 @@
 
 #include "escape.h"
 #include "flamegraph.h"
+#include "fnv.h"
 #include "keymap.h"
 
 /* Geometry, in SVG user units (pixels). */
@@ -223,21 +224,10 @@ static bool tree__shown(const struct fg_tree *t, size_t i)
 	return i == 0 || t->nodes[i].count * FG_MIN_SHARE >= total;
 }
 
-static uint32_t hash_name(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
 /* A shade from a palette, the same for the same name in every graph. */
 static void frame_colour(const struct fg_node *n, int *r, int *g, int *b)
 {
-	uint32_t h = hash_name(n->name);
+	uint32_t h = fnv32_str(n->name);
 	double v1 = (h & 0xff) / 255.0, v2 = ((h >> 8) & 0xff) / 255.0;
 
 	switch (n->kind) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "keymap.h"
 
 struct keymap_entry {
@@ -23,19 +24,6 @@ struct keymap {
 	size_t *slots;		/* entry index + 1; 0 is an empty slot */
 	size_t nr_slots;	/* a power of two */
 };
-
-/* FNV-1a: keys are short and this is not exposed to hostile input rates. */
-static uint64_t hash_bytes(const void *key, size_t len)
-{
-	const unsigned char *p = key;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 struct keymap *keymap__new(void)
 {
@@ -86,7 +74,8 @@ static int keymap__grow_slots(struct keymap *m)
 
 int keymap__intern(struct keymap *m, const void *key, size_t len, size_t *idx)
 {
-	uint64_t h = hash_bytes(key, len);
+	/* FNV-1a: keys are short and this is not exposed to hostile input rates */
+	uint64_t h = fnv64_bytes(key, len);
 	struct keymap_entry *e;
 	size_t s;
 	char *copy;
