@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "flamegraph.h"
 #include "fnv.h"
 #include "keymap.h"
+#include "trace_helpers.h"
 
 /* Geometry, in SVG user units (pixels). */
 #define FG_WIDTH 1200
@@ -52,34 +52,6 @@ struct fg_tree {
 	struct key key;
 };
 
-/* Output with the first error kept, so that writing code reads straight. */
-struct fg_out {
-	FILE *f;
-	int err;
-};
-
-static void out_printf(struct fg_out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void out_printf(struct fg_out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (o->err)
-		return;
-	errno = 0;
-	va_start(ap, fmt);
-	if (vfprintf(o->f, fmt, ap) < 0)
-		o->err = errno ? -errno : -EIO;
-	va_end(ap);
-}
-
-static void out_xml(struct fg_out *o, const char *s)
-{
-	if (!o->err)
-		o->err = escape__xml(o->f, s);
-}
-
 /* "[unknown]", "[libfoo.so]", "[Missed User Stack]": no symbol behind it. */
 static bool is_marker(const char *name)
 {
@@ -105,20 +77,11 @@ static int tree__child(struct fg_tree *t, size_t parent, enum fg_kind kind, cons
 	key__add_u64(&t->key, parent);
 	key__add_u64(&t->key, kind);
 	key__add_str(&t->key, name);
-	if (t->key.err)
-		return t->key.err;
-	ret = keymap__intern(t->index, t->key.buf, t->key.len, child);
+	ret = keymap__intern_key(t->index, &t->key, child);
 	if (ret <= 0)
 		return ret;
-	if (*child >= t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct fg_node *n = realloc(t->nodes, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->nodes = n;
-		t->cap = cap;
-	}
+	if (array_reserve((void **)&t->nodes, &t->cap, *child, sizeof(*t->nodes)))
+		return -ENOMEM;
 	t->nodes[*child] = (struct fg_node){
 		.name = name,
 		.parent = parent,
@@ -253,7 +216,7 @@ static void frame_colour(const struct fg_node *n, int *r, int *g, int *b)
 }
 
 /* The label that fits in w pixels: the name, cut short with "..", or none. */
-static void write_label(struct fg_out *o, const char *name, double w)
+static void write_label(struct sink *o, const char *name, double w)
 {
 	size_t fit = w > 6 ? (size_t)((w - 6) / FG_CHAR_W) : 0, len = strlen(name);
 	char *cut;
@@ -261,7 +224,7 @@ static void write_label(struct fg_out *o, const char *name, double w)
 	if (fit < 3)
 		return;
 	if (len <= fit) {
-		out_xml(o, name);
+		sink__xml(o, name);
 		return;
 	}
 	len = fit - 2;
@@ -270,16 +233,15 @@ static void write_label(struct fg_out *o, const char *name, double w)
 		len--;
 	cut = strndup(name, len);
 	if (!cut) {
-		if (!o->err)
-			o->err = -ENOMEM;
+		sink__fail(o, -ENOMEM);
 		return;
 	}
-	out_xml(o, cut);
-	out_printf(o, "..");
+	sink__xml(o, cut);
+	sink__printf(o, "..");
 	free(cut);
 }
 
-static void write_frame(struct fg_out *o, const struct fg_tree *t, size_t i, double height)
+static void write_frame(struct sink *o, const struct fg_tree *t, size_t i, double height)
 {
 	const struct fg_node *n = &t->nodes[i];
 	uint64_t total = t->nodes[0].count;
@@ -290,16 +252,16 @@ static void write_frame(struct fg_out *o, const struct fg_tree *t, size_t i, dou
 	int r, g, b;
 
 	frame_colour(n, &r, &g, &b);
-	out_printf(o, "<g><title>");
-	out_xml(o, n->name);
-	out_printf(o, " (%" PRIu64 " sample%s, %.2f%%)</title>", n->count, n->count == 1 ? "" : "s",
+	sink__printf(o, "<g><title>");
+	sink__xml(o, n->name);
+	sink__printf(o, " (%" PRIu64 " sample%s, %.2f%%)</title>", n->count, n->count == 1 ? "" : "s",
 		   total ? 100.0 * (double)n->count / (double)total : 100.0);
-	out_printf(o, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
+	sink__printf(o, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
 		   "fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>",
 		   x, y, w, FG_FRAME_H - 1, r, g, b);
-	out_printf(o, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FG_FRAME_H / 2.0 + FG_FONT / 2.0 - 2);
+	sink__printf(o, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FG_FRAME_H / 2.0 + FG_FONT / 2.0 - 2);
 	write_label(o, n->name, w);
-	out_printf(o, "</text></g>\n");
+	sink__printf(o, "</text></g>\n");
 }
 
 /*
@@ -450,16 +412,16 @@ static const char fg_script[] =
 "	matched.classList.add('hide');\n"
 "}\n";
 
-static void write_head(struct fg_out *o, const struct pf_profile *p, double height)
+static void write_head(struct sink *o, const struct pf_profile *p, double height)
 {
-	out_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+	sink__printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		   "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
 		   "width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" onload=\"init(evt)\">\n",
 		   FG_WIDTH, height, FG_WIDTH, height);
-	out_printf(o, "<defs><linearGradient id=\"background\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
+	sink__printf(o, "<defs><linearGradient id=\"background\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
 		   "<stop stop-color=\"#eeeeee\" offset=\"5%%\"/>"
 		   "<stop stop-color=\"#eeeeb0\" offset=\"95%%\"/></linearGradient></defs>\n");
-	out_printf(o, "<style type=\"text/css\">\n"
+	sink__printf(o, "<style type=\"text/css\">\n"
 		   "text { font-family: Verdana, sans-serif; font-size: %dpx; fill: rgb(0,0,0); }\n"
 		   "#title { font-size: 17px; }\n"
 		   "#frames g:hover rect { stroke: black; stroke-width: 0.5; cursor: pointer; }\n"
@@ -469,29 +431,29 @@ static void write_head(struct fg_out *o, const struct pf_profile *p, double heig
 		   ".hide { display: none; }\n"
 		   ".parent { opacity: 0.5; }\n"
 		   "</style>\n", FG_FONT);
-	out_printf(o, "<script type=\"text/ecmascript\"><![CDATA[\n");
-	out_printf(o, fg_script, FG_XPAD, FG_WIDTH - 2 * FG_XPAD, FG_CHAR_W);
-	out_printf(o, "]]></script>\n");
-	out_printf(o, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%.0f\" fill=\"url(#background)\"/>\n",
+	sink__printf(o, "<script type=\"text/ecmascript\"><![CDATA[\n");
+	sink__printf(o, fg_script, FG_XPAD, FG_WIDTH - 2 * FG_XPAD, FG_CHAR_W);
+	sink__printf(o, "]]></script>\n");
+	sink__printf(o, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%.0f\" fill=\"url(#background)\"/>\n",
 		   FG_WIDTH, height);
-	out_printf(o, "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\">",
+	sink__printf(o, "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\">",
 		   FG_WIDTH / 2);
-	out_xml(o, p->title && *p->title ? p->title : "Flame Graph");
-	out_printf(o, "</text>\n");
-	out_printf(o, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n",
+	sink__xml(o, p->title && *p->title ? p->title : "Flame Graph");
+	sink__printf(o, "</text>\n");
+	sink__printf(o, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n",
 		   FG_XPAD);
-	out_printf(o, "<text id=\"search\" class=\"button\" x=\"%d\" y=\"24\">Search</text>\n",
+	sink__printf(o, "<text id=\"search\" class=\"button\" x=\"%d\" y=\"24\">Search</text>\n",
 		   FG_WIDTH - FG_XPAD - 100);
-	out_printf(o, "<text id=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n",
+	sink__printf(o, "<text id=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n",
 		   FG_XPAD, height - FG_FONT);
-	out_printf(o, "<text id=\"matched\" class=\"hide\" x=\"%d\" y=\"%.0f\"> </text>\n",
+	sink__printf(o, "<text id=\"matched\" class=\"hide\" x=\"%d\" y=\"%.0f\"> </text>\n",
 		   FG_WIDTH - FG_XPAD - 100, height - FG_FONT);
 }
 
 int flamegraph__write_svg(const struct pf_profile *p, FILE *out)
 {
 	struct fg_tree t = { 0 };
-	struct fg_out o = { .f = out };
+	struct sink o = { .f = out };
 	unsigned int max_depth = 0;
 	double height;
 	size_t n;
@@ -510,12 +472,12 @@ int flamegraph__write_svg(const struct pf_profile *p, FILE *out)
 	height = FG_YPAD_TOP + (max_depth + 1) * FG_FRAME_H + FG_YPAD_BOTTOM;
 
 	write_head(&o, p, height);
-	out_printf(&o, "<g id=\"frames\">\n");
+	sink__printf(&o, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < n; i++) {
 		if (tree__shown(&t, i))
 			write_frame(&o, &t, i, height);
 	}
-	out_printf(&o, "</g>\n</svg>\n");
+	sink__printf(&o, "</g>\n</svg>\n");
 	err = o.err;
 out:
 	tree__release(&t);

@@ -10,6 +10,7 @@
 
 #include "fnv.h"
 #include "keymap.h"
+#include "trace_helpers.h"
 
 struct keymap_entry {
 	char *key;
@@ -95,15 +96,8 @@ int keymap__intern(struct keymap *m, const void *key, size_t len, size_t *idx)
 		for (s = h & (m->nr_slots - 1); m->slots[s]; s = (s + 1) & (m->nr_slots - 1))
 			;
 	}
-	if (m->nr_entries == m->cap_entries) {
-		size_t cap = m->cap_entries ? m->cap_entries * 2 : 64;
-
-		e = realloc(m->entries, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		m->entries = e;
-		m->cap_entries = cap;
-	}
+	if (array_reserve((void **)&m->entries, &m->cap_entries, m->nr_entries, sizeof(*e)))
+		return -ENOMEM;
 	copy = malloc(len + 1);
 	if (!copy)
 		return -ENOMEM;
@@ -179,4 +173,11 @@ void key__release(struct key *k)
 {
 	free(k->buf);
 	*k = (struct key){ 0 };
+}
+
+int keymap__intern_key(struct keymap *m, const struct key *k, size_t *idx)
+{
+	if (k->err)
+		return k->err;
+	return keymap__intern(m, k->buf, k->len, idx);
 }
