@@ -3,7 +3,8 @@
  * flamegraph.c - the SVG flame graph writer: merge the stacks into a tree
  * of frames, lay each level out left to right in alphabetical order, and
  * write one <g> (title, rect, text) per frame plus the script that makes
- * the graph zoomable and searchable in a browser.
+ * the graph zoomable and searchable in a browser (flamegraph.js, which
+ * the build embeds).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,6 +14,7 @@
 
 #include "escape.h"
 #include "flamegraph.h"
+#include "flamegraph_js.h"	/* generated from flamegraph.js */
 #include "fnv.h"
 #include "keymap.h"
 #include "trace_helpers.h"
@@ -264,154 +266,6 @@ static void write_frame(struct sink *o, const struct fg_tree *t, size_t i, doubl
 	sink__printf(o, "</text></g>\n");
 }
 
-/*
- * The script: written for this file, after the behaviour of flamegraph.pl
- * (click to zoom, Reset Zoom, Search with a regular expression, the share
- * of samples matched). Geometry is read back from the rects, so the script
- * needs no data of its own.
- */
-static const char fg_script[] =
-"\"use strict\";\n"
-"var svg, frames, details, matched, searchbtn, unzoombtn, searching = false;\n"
-"var XPAD = " "%d" ", FULLW = " "%d" ", CHARW = " "%.3f" ";\n"
-"function init(evt) {\n"
-"	svg = document.documentElement;\n"
-"	frames = document.getElementById('frames');\n"
-"	details = document.getElementById('details').firstChild;\n"
-"	matched = document.getElementById('matched');\n"
-"	searchbtn = document.getElementById('search');\n"
-"	unzoombtn = document.getElementById('unzoom');\n"
-"	var gs = frames.getElementsByTagName('g');\n"
-"	for (var i = 0; i < gs.length; i++) {\n"
-"		var r = gs[i].getElementsByTagName('rect')[0];\n"
-"		/* remember the unzoomed geometry and colour */\n"
-"		r.ox = parseFloat(r.getAttribute('x'));\n"
-"		r.ow = parseFloat(r.getAttribute('width'));\n"
-"		r.oy = parseFloat(r.getAttribute('y'));\n"
-"		r.ofill = r.getAttribute('fill');\n"
-"	}\n"
-"	frames.addEventListener('click', function(e) {\n"
-"		var g = frame_of(e.target);\n"
-"		if (g) zoom(g);\n"
-"	});\n"
-"	frames.addEventListener('mouseover', function(e) {\n"
-"		var g = frame_of(e.target);\n"
-"		if (g) details.nodeValue = 'Function: ' + title_of(g);\n"
-"	});\n"
-"	frames.addEventListener('mouseout', function(e) {\n"
-"		details.nodeValue = ' ';\n"
-"	});\n"
-"	unzoombtn.addEventListener('click', unzoom);\n"
-"	searchbtn.addEventListener('click', search_prompt);\n"
-"	window.addEventListener('keydown', function(e) {\n"
-"		if (e.keyCode === 114 || ((e.ctrlKey || e.metaKey) && e.keyCode === 70)) {\n"
-"			e.preventDefault();\n"
-"			search_prompt();\n"
-"		} else if (e.keyCode === 27 && searching) {\n"
-"			reset_search();\n"
-"		}\n"
-"	});\n"
-"}\n"
-"function frame_of(el) {\n"
-"	while (el && el !== frames) {\n"
-"		if (el.tagName === 'g') return el;\n"
-"		el = el.parentNode;\n"
-"	}\n"
-"	return null;\n"
-"}\n"
-"function title_of(g) { return g.getElementsByTagName('title')[0].textContent; }\n"
-"function rect_of(g) { return g.getElementsByTagName('rect')[0]; }\n"
-"/* the title is 'name (N samples, P%%)': the name is what precedes the last ' (' */\n"
-"function name_of(g) {\n"
-"	var t = title_of(g);\n"
-"	var i = t.lastIndexOf(' (');\n"
-"	return i < 0 ? t : t.substring(0, i);\n"
-"}\n"
-"function place(g, x, w) {\n"
-"	var r = rect_of(g), t = g.getElementsByTagName('text')[0];\n"
-"	r.setAttribute('x', x.toFixed(2));\n"
-"	r.setAttribute('width', w.toFixed(2));\n"
-"	t.setAttribute('x', (x + 3).toFixed(2));\n"
-"	var name = name_of(g), fit = Math.floor((w - 6) / CHARW);\n"
-"	if (fit < 3) t.textContent = '';\n"
-"	else if (name.length <= fit) t.textContent = name;\n"
-"	else t.textContent = name.substring(0, fit - 2) + '..';\n"
-"}\n"
-"function zoom(g) {\n"
-"	var z = rect_of(g), zx = z.ox, zw = z.ow, zy = z.oy, eps = 0.0001;\n"
-"	if (zw >= FULLW - eps) { unzoom(); return; }\n"
-"	var ratio = FULLW / zw, gs = frames.getElementsByTagName('g');\n"
-"	for (var i = 0; i < gs.length; i++) {\n"
-"		var r = rect_of(gs[i]), show = false;\n"
-"		gs[i].classList.remove('parent');\n"
-"		if (r.oy >= zy) {\n"
-"			/* the root is at the bottom: this level or below, the frame and its callers */\n"
-"			if (r.ox <= zx + eps && r.ox + r.ow >= zx + zw - eps) {\n"
-"				show = true;\n"
-"				place(gs[i], XPAD, FULLW);\n"
-"				if (r.oy > zy) gs[i].classList.add('parent');\n"
-"			}\n"
-"		} else if (r.ox >= zx - eps && r.ox + r.ow <= zx + zw + eps) {\n"
-"			/* above it: what it called */\n"
-"			show = true;\n"
-"			place(gs[i], XPAD + (r.ox - zx) * ratio, r.ow * ratio);\n"
-"		}\n"
-"		gs[i].classList.toggle('hide', !show);\n"
-"	}\n"
-"	unzoombtn.classList.remove('hide');\n"
-"}\n"
-"function unzoom() {\n"
-"	var gs = frames.getElementsByTagName('g');\n"
-"	for (var i = 0; i < gs.length; i++) {\n"
-"		var r = rect_of(gs[i]);\n"
-"		gs[i].classList.remove('hide');\n"
-"		gs[i].classList.remove('parent');\n"
-"		place(gs[i], r.ox, r.ow);\n"
-"	}\n"
-"	unzoombtn.classList.add('hide');\n"
-"}\n"
-"function search_prompt() {\n"
-"	if (searching) { reset_search(); return; }\n"
-"	var term = prompt('Search for (a regular expression, e.g. ^ext4_)', '');\n"
-"	if (term) search(term);\n"
-"}\n"
-"function search(term) {\n"
-"	var re, spans = [], gs = frames.getElementsByTagName('g');\n"
-"	try { re = new RegExp(term); } catch (e) { alert('invalid regular expression: ' + e.message); return; }\n"
-"	for (var i = 0; i < gs.length; i++) {\n"
-"		var r = rect_of(gs[i]);\n"
-"		if (re.test(name_of(gs[i]))) {\n"
-"			r.setAttribute('fill', 'rgb(230,0,230)');\n"
-"			spans.push([r.ox, r.ow]);\n"
-"		}\n"
-"	}\n"
-"	searching = true;\n"
-"	searchbtn.firstChild.nodeValue = 'Reset Search';\n"
-"	searchbtn.classList.add('active');\n"
-"	/* a match inside a match covers no new samples: count the outermost only */\n"
-"	spans.sort(function(a, b) { return a[0] - b[0] || b[1] - a[1]; });\n"
-"	var covered = 0, end = -1;\n"
-"	for (var j = 0; j < spans.length; j++) {\n"
-"		if (spans[j][0] >= end - 0.0001) {\n"
-"			covered += spans[j][1];\n"
-"			end = spans[j][0] + spans[j][1];\n"
-"		}\n"
-"	}\n"
-"	matched.firstChild.nodeValue = 'Matched: ' + (100 * covered / FULLW).toFixed(1) + '%%';\n"
-"	matched.classList.remove('hide');\n"
-"}\n"
-"function reset_search() {\n"
-"	var gs = frames.getElementsByTagName('g');\n"
-"	for (var i = 0; i < gs.length; i++) {\n"
-"		var r = rect_of(gs[i]);\n"
-"		r.setAttribute('fill', r.ofill);\n"
-"	}\n"
-"	searching = false;\n"
-"	searchbtn.firstChild.nodeValue = 'Search';\n"
-"	searchbtn.classList.remove('active');\n"
-"	matched.classList.add('hide');\n"
-"}\n";
-
 static void write_head(struct sink *o, const struct pf_profile *p, double height)
 {
 	sink__printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
@@ -431,8 +285,11 @@ static void write_head(struct sink *o, const struct pf_profile *p, double height
 		   ".hide { display: none; }\n"
 		   ".parent { opacity: 0.5; }\n"
 		   "</style>\n", FG_FONT);
-	sink__printf(o, "<script type=\"text/ecmascript\"><![CDATA[\n");
-	sink__printf(o, fg_script, FG_XPAD, FG_WIDTH - 2 * FG_XPAD, FG_CHAR_W);
+	/* the script's strict mode first, then what it needs of the geometry */
+	sink__printf(o, "<script type=\"text/ecmascript\"><![CDATA[\n\"use strict\";\n"
+		     "var XPAD = %d, FULLW = %d, CHARW = %.3f;\n",
+		     FG_XPAD, FG_WIDTH - 2 * FG_XPAD, FG_CHAR_W);
+	sink__write(o, flamegraph_js, sizeof(flamegraph_js));
 	sink__printf(o, "]]></script>\n");
 	sink__printf(o, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%.0f\" fill=\"url(#background)\"/>\n",
 		   FG_WIDTH, height);
