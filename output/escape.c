@@ -161,25 +161,26 @@ int escape__text(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t left = strlen(s);
+	int err = 0;
 
-	while (left) {
+	while (left && !err) {
 		uint32_t cp;
 		size_t n = utf8_decode(p, left, &cp);
 
 		/* C0, DEL and C1 (U+0080..U+009F, 8-bit CSI included) defused */
 		if (n && cp >= 0x20 && (cp < 0x7f || cp > 0x9f))
-			fwrite(p, 1, n, out);
+			err = put(out, p, n);
 		else if (n)
-			fputc('?', out);
+			err = put(out, "?", 1);
 		else if (*p < 0x80 || *p > 0x9f)
-			fputc(*p, out);	/* other invalid UTF-8: as it is, as before */
+			err = put(out, p, 1);	/* other invalid UTF-8: as it is, as before */
 		else
-			fputc('?', out);
+			err = put(out, "?", 1);
 		n = n ? n : 1;
 		p += n;
 		left -= n;
 	}
-	return ferror(out) ? -EIO : 0;
+	return err;
 }
 
 void sink__write(struct sink *k, const void *buf, size_t len)

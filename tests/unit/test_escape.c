@@ -83,6 +83,7 @@ Test(escape, write_errors)
 
 	cr_assert_eq(escape__json(f, "x"), -ENOSPC);
 	cr_assert_eq(escape__xml(f, "x"), -ENOSPC);
+	cr_assert_eq(escape__text(f, "x"), -ENOSPC, "not the stream's errno");
 	fclose(f);
 }
 
