@@ -112,6 +112,9 @@ $(OUTPUT)/profile.bpf.o: profile.bpf.c profile.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+# the headers it includes besides profile.h
+$(OUTPUT)/profile.bpf.o: collect/fnv.h
+
 $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name profile_bpf > $@
@@ -119,6 +122,16 @@ $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 # Objects of the tool only (they include the BPF skeleton).
 TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/collect/sampler.o $(OUTPUT)/collect/attach.o
 $(TOOL_OBJS): $(OUTPUT)/profile.skel.h
+
+# The flame graph's script, kept as output/flamegraph.js, embedded as a C
+# array (od and sed: no tool to install).
+$(OUTPUT)/flamegraph_js.h: output/flamegraph.js | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q){ echo '/* generated from $< by the Makefile */'; \
+		echo 'static const char flamegraph_js[] = {'; \
+		od -An -v -tx1 $< | sed -e 's/\([0-9a-f][0-9a-f]\)/0x\1,/g' -e 's/^ *//'; \
+		echo '};'; } > $@
+$(OUTPUT)/output/flamegraph.o: $(OUTPUT)/flamegraph_js.h
 
 $(OUTPUT)/%.o: %.c | deps $(OUTPUT)
 	$(call msg,CC,$@)
