@@ -24,7 +24,9 @@
 #include "aggregate.h"
 #include "cli.h"
 #include "escape.h"
+#include "loss_report.h"
 #include "outfile.h"
+#include "proc_stat.h"
 #include "report.h"
 #include "sampler.h"
 #include "trace_helpers.h"
@@ -144,34 +146,6 @@ static void print_header(const struct profile_env *env)
 	else
 		printf("... Hit Ctrl-C to end.\n");
 	fflush(stdout);
-}
-
-/* Gone, or a zombie: it will not run again. */
-static bool process_gone(pid_t pid)
-{
-	char path[64], buf[512], *paren;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT || errno == ESRCH;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	paren = strrchr(buf, ')');	/* comm may hold anything, even ')' */
-	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
-}
-
-static bool all_targets_gone(const struct profile_env *env)
-{
-	if (!env->nr_pids)
-		return false;
-	for (size_t i = 0; i < env->nr_pids; i++)
-		if (!process_gone(env->pids[i]))
-			return false;
-	return true;
 }
 
 static void on_new_pid(pid_t pid, uint32_t gen, void *ctx)
@@ -415,7 +389,7 @@ static int run_loop(struct run *run)
 			/* keep the latest mappings of the targets, in case they exit */
 			for (size_t i = 0; i < env->nr_pids; i++)
 				usyms__refresh_pid(run->usyms, env->pids[i]);
-			if (all_targets_gone(env)) {
+			if (proc_stat__all_ended(env->pids, env->nr_pids)) {
 				if (!env->quiet)
 					fprintf(stderr, "profile: every target process exited; stopping\n");
 				return 0;
@@ -443,68 +417,19 @@ static int run_loop(struct run *run)
 	}
 }
 
-struct unresolved_sum {
-	uint64_t frames;
-	size_t modules;
-	bool list;
-};
-
-static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
-{
-	struct unresolved_sum *sum = ctx;
-
-	sum->frames += e->count;
-	sum->modules++;
-	if (sum->list) {
-		/* a path any user can choose: no escape sequences to the terminal */
-		fputs("profile: ", stderr);
-		escape__text(stderr, e->module ? e->module : "[unknown]");
-		fprintf(stderr, ": %llu samples without symbols (%s)\n", (unsigned long long)e->count,
-			usym_reason__str(e->reason));
-	}
-	return 0;
-}
-
-/* Where frames stayed unresolved and why: a list under -v, else one line. */
-static void report_unresolved(const struct run *run)
-{
-	struct unresolved_sum sum = { .list = run->env->verbose };
-
-	usyms__for_each_unresolved(run->usyms, note_unresolved, &sum);
-	if (sum.frames && !run->env->verbose)
-		fprintf(stderr, "profile: frames without symbols: %llu, in %zu files or regions (-v lists them)\n",
-			(unsigned long long)sum.frames, sum.modules);
-}
-
+/* What the profile lacks, and under -v the run's statistics. */
 static void report_losses(const struct run *run)
 {
-	const struct profile_env *env = run->env;
-	uint64_t t[STAT_MAX];
+	struct run_totals t = {
+		.event = sampler__event(run->sampler),
+		.printed = run->printed,
+		.nr_files = usyms__nr_files(run->usyms),
+		.nr_gens = usyms__nr_gens(run->usyms),
+	};
 
-	if (sampler__stats(run->sampler, t))
-		return;
-	if (t[STAT_KSTACK_LOST] || t[STAT_USTACK_LOST])
-		fprintf(stderr, "profile: %llu kernel and %llu user stacks lost, stack map and overflow map full; raise --stack-storage-size (now %ld) or --hash-storage-size (now %ld)\n",
-			(unsigned long long)t[STAT_KSTACK_LOST], (unsigned long long)t[STAT_USTACK_LOST],
-			env->stack_storage_size, env->hash_storage_size);
-	if (t[STAT_HASH_FULL])
-		fprintf(stderr, "profile: %llu samples dropped, count hash full; raise --hash-storage-size (now %ld)\n",
-			(unsigned long long)t[STAT_HASH_FULL], env->hash_storage_size);
-	if (t[STAT_NEW_PID_LOST] && env->verbose)
-		fprintf(stderr, "profile: %llu new-process notices lost (ring buffer full); their mappings were read at the end\n",
-			(unsigned long long)t[STAT_NEW_PID_LOST]);
-	if (t[STAT_GEN_FULL])
-		fprintf(stderr, "profile: %llu samples of processes beyond the %d tracked at once; their mappings were read at the end\n",
-			(unsigned long long)t[STAT_GEN_FULL], MAX_PID_GENS);
-	if (!t[STAT_SAMPLES])
-		fprintf(stderr, "profile: no samples collected (were the targets on CPU?)\n");
-	if (env->verbose)
-		fprintf(stderr, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read, %zu process generations held, %llu execs of sampled processes\n",
-			sampler__event(run->sampler), (unsigned long long)t[STAT_SAMPLES],
-			(unsigned long long)run->printed, (unsigned long long)t[STAT_HASH_FULL],
-			(unsigned long long)t[STAT_KSTACK_OVERFLOW], (unsigned long long)t[STAT_USTACK_OVERFLOW],
-			usyms__nr_files(run->usyms), usyms__nr_gens(run->usyms),
-			(unsigned long long)t[STAT_EXECS]);
+	loss_report__unresolved(stderr, run->usyms, run->env->verbose);
+	if (!sampler__stats(run->sampler, t.stats))
+		loss_report__print(stderr, run->env, &t);
 }
 
 /* After sampling: the last counts, then the mappings of every process seen. */
@@ -635,7 +560,6 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 	if (!env.quiet || env.verbose) {
-		report_unresolved(&run);
 		report_losses(&run);
 	}
 cleanup:
