@@ -466,6 +466,112 @@ static void raise_fd_limit(void)
 	}
 }
 
+/*
+ * SIGINT, SIGTERM and SIGHUP (the terminal went away, ssh: print what we
+ * have) are blocked, to be read from a signalfd (setup_events()).
+ */
+static void block_signals(sigset_t *sigs)
+{
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	sigemptyset(sigs);
+	sigaddset(sigs, SIGINT);
+	sigaddset(sigs, SIGTERM);
+	sigaddset(sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, sigs, NULL);
+}
+
+/* Symbols, aggregate and report; the BPF program loaded; the event loop's fds. */
+static int run__setup(struct run *run, const sigset_t *sigs)
+{
+	const struct profile_env *env = run->env;
+	int err;
+
+	run->usyms = usyms__new_opts(&(struct usyms_opts){
+		.debug_dirs = env->debug_dirs,
+		.nr_debug_dirs = env->nr_debug_dirs,
+		.demangle = env->demangle,
+		.lines = env->lines,
+		.async = true,
+		.notice = env->verbose ? on_notice : NULL,
+	});
+	run->agg = agg__new();
+	run->report = run->usyms ? report__new(env, run->usyms) : NULL;
+	if (!run->usyms || !run->agg || !run->report) {
+		fprintf(stderr, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	run->sampler = sampler__load(env);
+	if (!run->sampler)
+		return -EINVAL;
+	usyms__set_gen_fn(run->usyms, current_gen, run->sampler);
+	err = setup_events(run, sigs);
+	if (err)
+		fprintf(stderr, "profile: cannot set up event handling: %s\n", strerror(-err));
+	return err;
+}
+
+/* Attach, and set the clocks the run loop goes by. */
+static int run__start(struct run *run)
+{
+	const struct profile_env *env = run->env;
+	int err;
+
+	err = sampler__attach(run->sampler);
+	if (err)
+		return err;
+	if (!env->user_only)
+		report__prefetch_kernel_symbols(run->report);
+	print_header(env);
+	run->start_ns = now_wall_ns();
+	run->interval_start_wall = run->start_ns / 1e9;
+	run->start = now_mono();
+	run->next_drain = run->start + DRAIN_SECS;
+	run->next_interval = run->start + env->interval;
+	run->next_check = run->start + 1;
+	return 0;
+}
+
+/*
+ * After the run loop (which returned err): the last profile, then what it
+ * lacks. A reader that went away (| head) has what it wanted: no error.
+ */
+static int run__finish(struct run *run, int err)
+{
+	const struct profile_env *env = run->env;
+
+	sampler__detach(run->sampler);	/* stop sampling: the maps are read as they are now */
+	if (err)
+		return err == -EPIPE ? 0 : err;
+	if (env->interval) {
+		/* the last, partial interval */
+		err = emit_interval(run);
+	} else {
+		err = collect(run);
+		if (!err)
+			err = emit(run, NULL, run->start_ns, now_wall_ns() - run->start_ns);
+	}
+	if (err)
+		return err == -EPIPE ? 0 : err;
+	if (!env->quiet || env->verbose)
+		report_losses(run);
+	return 0;
+}
+
+static void run__release(struct run *run)
+{
+	sampler__free(run->sampler);
+	report__free(run->report);
+	agg__free(run->agg);
+	usyms__free(run->usyms);
+	if (run->sigfd >= 0)
+		close(run->sigfd);
+	if (run->epfd >= 0)
+		close(run->epfd);
+}
+
 int main(int argc, char **argv)
 {
 	struct profile_env env = {};
@@ -487,90 +593,14 @@ int main(int argc, char **argv)
 	}
 	verbose = env.verbose;
 	libbpf_set_print(libbpf_print);
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);	/* the terminal went away (ssh): print what we have */
-	sigprocmask(SIG_BLOCK, &sigs, NULL);
-
+	block_signals(&sigs);
 	raise_fd_limit();
-	run.usyms = usyms__new_opts(&(struct usyms_opts){
-		.debug_dirs = env.debug_dirs,
-		.nr_debug_dirs = env.nr_debug_dirs,
-		.demangle = env.demangle,
-		.lines = env.lines,
-		.async = true,
-		.notice = env.verbose ? on_notice : NULL,
-	});
-	run.agg = agg__new();
-	run.report = run.usyms ? report__new(&env, run.usyms) : NULL;
-	if (!run.usyms || !run.agg || !run.report) {
-		fprintf(stderr, "profile: out of memory\n");
-		err = -ENOMEM;
-		goto cleanup;
-	}
-	run.sampler = sampler__load(&env);
-	if (!run.sampler) {
-		err = -EINVAL;
-		goto cleanup;
-	}
-	usyms__set_gen_fn(run.usyms, current_gen, run.sampler);
-	err = setup_events(&run, &sigs);
-	if (err) {
-		fprintf(stderr, "profile: cannot set up event handling: %s\n", strerror(-err));
-		goto cleanup;
-	}
-	err = sampler__attach(run.sampler);
-	if (err)
-		goto cleanup;
-	if (!env.user_only)
-		report__prefetch_kernel_symbols(run.report);
-	print_header(&env);
-	run.start_ns = now_wall_ns();
-	run.interval_start_wall = run.start_ns / 1e9;
-	run.start = now_mono();
-	run.next_drain = run.start + DRAIN_SECS;
-	run.next_interval = run.start + env.interval;
-	run.next_check = run.start + 1;
-
-	err = run_loop(&run);
-	sampler__detach(run.sampler);	/* stop sampling: the maps are read as they are now */
-	if (err == -EPIPE) {
-		err = 0;	/* an interval's reader went away (| head): nobody to print to */
-		goto cleanup;
-	}
-	if (err)
-		goto cleanup;
-	if (env.interval) {
-		/* the last, partial interval */
-		err = emit_interval(&run);
-	} else {
-		err = collect(&run);
-		if (!err)
-			err = emit(&run, NULL, run.start_ns, now_wall_ns() - run.start_ns);
-	}
-	if (err == -EPIPE) {
-		err = 0;	/* the reader has what it wanted (| head) */
-		goto cleanup;
-	}
-	if (err)
-		goto cleanup;
-	if (!env.quiet || env.verbose) {
-		report_losses(&run);
-	}
-cleanup:
-	sampler__free(run.sampler);
-	report__free(run.report);
-	agg__free(run.agg);
-	usyms__free(run.usyms);
-	if (run.sigfd >= 0)
-		close(run.sigfd);
-	if (run.epfd >= 0)
-		close(run.epfd);
+	err = run__setup(&run, &sigs);
+	if (!err)
+		err = run__start(&run);
+	if (!err)
+		err = run__finish(&run, run_loop(&run));
+	run__release(&run);
 	cli__release(&env);
 	return err ? 1 : 0;
 }
