@@ -94,8 +94,10 @@ static int parse_id_list(const char *what, const char *arg, pid_t **ids, size_t 
 	int e = 0;
 
 	copy = strdup(arg);
-	if (!copy)
+	if (!copy) {
+		fprintf(err, "profile: out of memory\n");
 		return -ENOMEM;
+	}
 	/* strtok_r would skip empty elements: ",1" and "1,,2" are errors too */
 	if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
 		fprintf(err, "profile: invalid %s list '%s'\n", what, arg);
@@ -116,6 +118,7 @@ static int parse_id_list(const char *what, const char *arg, pid_t **ids, size_t 
 		}
 		n = realloc(*ids, (*nr + 1) * sizeof(**ids));
 		if (!n) {
+			fprintf(err, "profile: out of memory\n");
 			e = -ENOMEM;
 			break;
 		}
@@ -139,7 +142,7 @@ int output_format__parse(const char *name)
 	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
 		if (!strcmp(name, format_names[i]))
 			return i;
-	return -1;
+	return -EINVAL;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -421,7 +424,7 @@ static int parse_operands(struct parser *p, int argc, char **argv)
 	return parse_number("duration", argv[optind], 1, INT_MAX, &p->env->duration, p->err);
 }
 
-enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *err)
+int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *err)
 {
 	struct parser p = { .env = env, .out = out, .err = err };
 	struct option long_opts[NR_LONG_OPTS + 1];
@@ -439,12 +442,12 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 		e = check_conflicts(env, err);
 	if (e) {
 		cli__release(env);
-		return e == CLI_DONE ? CLI_DONE : CLI_USAGE;
+		return e;
 	}
 	if (!p.format_set && env->output)
 		env->format = output_format__from_path(env->output);
 	env->folded = env->format == FORMAT_FOLDED;
-	return CLI_RUN;
+	return 0;
 }
 
 static bool id_exists(const char *proc_root, pid_t id)
@@ -456,73 +459,97 @@ static bool id_exists(const char *proc_root, pid_t id)
 	return stat(path, &sb) == 0;
 }
 
-enum cli_result cli__validate(const struct profile_env *env, const char *proc_root,
-			      const char *sys_root, FILE *err)
+/* Every -p and -L id names a process or thread now: 0 or -ESRCH. */
+static int check_ids(const struct profile_env *env, const char *proc_root, FILE *err)
 {
-	char path[4096];
-	long max;
-
 	for (size_t i = 0; i < env->nr_pids; i++) {
 		if (!id_exists(proc_root, env->pids[i])) {
 			fprintf(err, "profile: pid %d does not exist\n", (int)env->pids[i]);
-			return CLI_USAGE;
+			return -ESRCH;
 		}
 	}
 	for (size_t i = 0; i < env->nr_tids; i++) {
 		if (!id_exists(proc_root, env->tids[i])) {
 			fprintf(err, "profile: tid %d does not exist\n", (int)env->tids[i]);
-			return CLI_USAGE;
+			return -ESRCH;
 		}
 	}
-	if (env->cpu >= 0) {
-		bool *online = NULL, probe;
-		int n;
+	return 0;
+}
 
-		snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sys_root);
-		/*
-		 * Size the mask by the CPUs the list names, not by the number
-		 * given: -C 2147483647 must not overflow cpu + 1 or allocate
-		 * and clear gigabytes.
-		 */
-		n = read_online_cpus_file(path, &probe, 1);
-		if (n > env->cpu)
-			online = calloc(env->cpu + 1, sizeof(*online));
-		if (online)
-			n = read_online_cpus_file(path, online, env->cpu + 1);
-		if (!online || n < 0 || !online[env->cpu]) {
-			fprintf(err, "profile: cpu %d does not exist or is offline\n", env->cpu);
-			free(online);
-			return CLI_USAGE;
-		}
-		free(online);
+/* -C's CPU is online: 0 or -ENODEV. */
+static int check_cpu(const struct profile_env *env, const char *sys_root, FILE *err)
+{
+	bool *online = NULL, probe, ok;
+	char path[4096];
+	int n;
+
+	if (env->cpu < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sys_root);
+	/*
+	 * Size the mask by the CPUs the list names, not by the number
+	 * given: -C 2147483647 must not overflow cpu + 1 or allocate
+	 * and clear gigabytes.
+	 */
+	n = read_online_cpus_file(path, &probe, 1);
+	if (n > env->cpu)
+		online = calloc(env->cpu + 1, sizeof(*online));
+	if (online)
+		n = read_online_cpus_file(path, online, env->cpu + 1);
+	ok = online && n >= 0 && online[env->cpu];
+	free(online);
+	if (!ok) {
+		fprintf(err, "profile: cpu %d does not exist or is offline\n", env->cpu);
+		return -ENODEV;
 	}
+	return 0;
+}
+
+/* The depth and rate within the kernel's sysctls, the maps within MAX_MAP_MIB. */
+static int check_limits(const struct profile_env *env, const char *proc_root, FILE *err)
+{
+	char path[4096];
+	long max;
+
 	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_max_stack", proc_root);
 	if (!read_long_file(path, &max) && env->max_stack_depth > max) {
 		fprintf(err, "profile: --perf-max-stack-depth %ld exceeds kernel.perf_event_max_stack (%ld)\n",
 			env->max_stack_depth, max);
-		return CLI_USAGE;
+		return -ERANGE;
 	}
 	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_max_sample_rate", proc_root);
 	if (env->frequency && !read_long_file(path, &max) && env->frequency > max) {
 		fprintf(err, "profile: frequency %ld exceeds kernel.perf_event_max_sample_rate (%ld)\n",
 			env->frequency, max);
-		return CLI_USAGE;
+		return -ERANGE;
 	}
 	if (cli__map_bytes(env) > (unsigned long long)MAX_MAP_MIB << 20) {
 		fprintf(err, "profile: --stack-storage-size %ld, --hash-storage-size %ld and --perf-max-stack-depth %ld would let the BPF maps take %llu MiB of kernel memory (at most %d)\n",
 			env->stack_storage_size, env->hash_storage_size, env->max_stack_depth,
 			cli__map_bytes(env) >> 20, MAX_MAP_MIB);
-		return CLI_USAGE;
+		return -E2BIG;
 	}
-	if (env->output) {
-		struct outfile_diag diag;
+	return 0;
+}
 
-		if (outfile__check(env->output, time(NULL), &diag)) {
-			cli__print_outfile_error(err, &diag);
-			return CLI_USAGE;
-		}
-	}
-	return CLI_RUN;
+int cli__validate(const struct profile_env *env, const char *proc_root, const char *sys_root,
+		  FILE *err)
+{
+	struct outfile_diag diag;
+	int e;
+
+	e = check_ids(env, proc_root, err);
+	if (!e)
+		e = check_cpu(env, sys_root, err);
+	if (!e)
+		e = check_limits(env, proc_root, err);
+	if (e || !env->output)
+		return e;
+	e = outfile__check(env->output, time(NULL), &diag);
+	if (e)
+		cli__print_outfile_error(err, &diag);
+	return e;
 }
 
 void cli__print_outfile_error(FILE *err, const struct outfile_diag *diag)

@@ -579,15 +579,10 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	int err;
 
-	switch (cli__parse(argc, argv, &env, stdout, stderr)) {
-	case CLI_DONE:
-		return 0;
-	case CLI_USAGE:
-		return EXIT_USAGE;
-	case CLI_RUN:
-		break;
-	}
-	if (cli__validate(&env, "/proc", "/sys", stderr) != CLI_RUN) {
+	err = cli__parse(argc, argv, &env, stdout, stderr);
+	if (err)
+		return err == CLI_DONE ? 0 : EXIT_USAGE;
+	if (cli__validate(&env, "/proc", "/sys", stderr)) {
 		cli__release(&env);
 		return EXIT_USAGE;
 	}
