@@ -389,7 +389,7 @@ static int run_loop(struct run *run)
 			/* keep the latest mappings of the targets, in case they exit */
 			for (size_t i = 0; i < env->nr_pids; i++)
 				usyms__refresh_pid(run->usyms, env->pids[i]);
-			if (proc_stat__all_ended(env->pids, env->nr_pids)) {
+			if (proc_stat__all_ended("/proc", env->pids, env->nr_pids)) {
 				if (!env->quiet)
 					fprintf(stderr, "profile: every target process exited; stopping\n");
 				return 0;

@@ -9,30 +9,43 @@
 
 #include "proc_stat.h"
 
-/* Gone, or a zombie: it will not run again. */
-bool proc_stat__ended(pid_t pid)
+int proc_stat__state(const char *proc_root, pid_t pid, char *state)
 {
-	char path[64], buf[512], *paren;
+	char path[4096], buf[512], *paren;
 	FILE *f;
 	size_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, (int)pid);
 	f = fopen(path, "re");
 	if (!f)
-		return errno == ENOENT || errno == ESRCH;
+		return errno == ESRCH ? -ENOENT : -errno;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	paren = strrchr(buf, ')');	/* comm may hold anything, even ')' */
-	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+	/* "pid (comm) S ...": comm may hold anything, even ") Z " */
+	paren = strrchr(buf, ')');
+	if (!paren || paren[1] != ' ' || !paren[2])
+		return -EINVAL;
+	*state = paren[2];
+	return 0;
 }
 
-bool proc_stat__all_ended(const pid_t *pids, size_t nr)
+bool proc_stat__ended(const char *proc_root, pid_t pid)
+{
+	char state;
+	int err = proc_stat__state(proc_root, pid, &state);
+
+	if (err)
+		return err == -ENOENT;
+	return state == 'Z' || state == 'X';
+}
+
+bool proc_stat__all_ended(const char *proc_root, const pid_t *pids, size_t nr)
 {
 	if (!nr)
 		return false;
 	for (size_t i = 0; i < nr; i++)
-		if (!proc_stat__ended(pids[i]))
+		if (!proc_stat__ended(proc_root, pids[i]))
 			return false;
 	return true;
 }

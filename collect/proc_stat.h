@@ -10,9 +10,15 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Gone, or a zombie: it will not run again. */
-bool proc_stat__ended(pid_t pid);
+/*
+ * The state letter of PROC_ROOT/PID/stat ('R', 'S', 'Z'...) in *state:
+ * 0, -ENOENT when there is no such process, -EINVAL when the file is not
+ * one, or another -errno. proc_root is "/proc" except in tests.
+ */
+int proc_stat__state(const char *proc_root, pid_t pid, char *state);
+/* Gone, or a zombie or dead: it will not run again. */
+bool proc_stat__ended(const char *proc_root, pid_t pid);
 /* Every one of pids has ended; false for none. */
-bool proc_stat__all_ended(const pid_t *pids, size_t nr);
+bool proc_stat__all_ended(const char *proc_root, const pid_t *pids, size_t nr);
 
 #endif /* PROC_STAT_H */

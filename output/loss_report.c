@@ -4,8 +4,6 @@
  * the profile lacks: samples and stacks the BPF maps could not keep, and
  * frames left without symbols; under -v, the run's statistics.
  */
-#include <linux/types.h>
-
 #include "escape.h"
 #include "loss_report.h"
 

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <linux/types.h>
+
 #include "cli.h"
 #include "profile.h"
 #include "usyms.h"
