@@ -58,19 +58,13 @@ static const char *privilege_hint(void)
 			 : "missing CAP_BPF/CAP_PERFMON, or BPF is restricted here";
 }
 
-static void size_set(const struct profile_env *env, struct map_set *set, bool used)
+/* Both sets take samples in turn: both full size. */
+static void size_set(const struct profile_env *env, struct map_set *set)
 {
 	size_t stack_bytes = env->max_stack_depth * sizeof(__u64);
 
 	bpf_map__set_value_size(set->stackmap, stack_bytes);
 	bpf_map__set_value_size(set->overflow, stack_bytes);
-	if (!used) {
-		/* the second set is only flipped to while draining */
-		bpf_map__set_max_entries(set->stackmap, 1);
-		bpf_map__set_max_entries(set->overflow, 1);
-		bpf_map__set_max_entries(set->counts, 1);
-		return;
-	}
 	bpf_map__set_max_entries(set->stackmap, env->stack_storage_size);
 	/*
 	 * Two stacks per count-hash entry is more than the counts can
@@ -121,8 +115,7 @@ static struct profile_bpf *open_configured(struct sampler *s, bool prealloc)
 	s->sets[0] = (struct map_set){ obj->maps.counts0, obj->maps.stackmap0, obj->maps.overflow0 };
 	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1 };
 	for (int i = 0; i < 2; i++) {
-		/* both sets take samples in turn: both full size */
-		size_set(env, &s->sets[i], true);
+		size_set(env, &s->sets[i]);
 		if (prealloc) {
 			bpf_map__set_map_flags(s->sets[i].counts, 0);
 			bpf_map__set_map_flags(s->sets[i].overflow, 0);
