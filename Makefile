@@ -53,7 +53,7 @@ endif
 # The sources sit by the stage of the data path they serve: collect/ (perf
 # events, the BPF maps, the aggregate), symbols/ (kernel and user symbols and
 # the files they come from), output/ (the report and its writers).
-COLLECT_SRCS := collect/aggregate.c collect/proc_stat.c
+COLLECT_SRCS := collect/aggregate.c collect/proc_stat.c collect/bpf_features.c
 SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/usyms.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c

@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_features.h"
 #include "profile.skel.h"
 #include "sampler.h"
 #include "trace_helpers.h"
@@ -132,6 +133,7 @@ static struct profile_bpf *open_configured(struct sampler *s, bool prealloc)
 
 struct sampler *sampler__load(const struct profile_env *env)
 {
+	const struct bpf_feature *missing;
 	struct profile_bpf *obj;
 	struct sampler *s;
 	int err = 0;
@@ -158,9 +160,9 @@ struct sampler *sampler__load(const struct profile_env *env)
 		if (err == -EPERM || err == -EACCES)
 			fprintf(stderr, "profile: cannot load BPF program: %s (%s)\n",
 				strerror(-err), privilege_hint());
-		else if (access("/sys/kernel/btf/vmlinux", R_OK))
-			fprintf(stderr, "profile: cannot load BPF program: %s (no kernel BTF at /sys/kernel/btf/vmlinux)\n",
-				strerror(-err));
+		else if ((missing = bpf_features__missing(bpf_features__probe)))
+			fprintf(stderr, "profile: this kernel lacks %s (needs Linux %s or later)\n",
+				missing->name, missing->since);
 		else
 			fprintf(stderr, "profile: cannot load BPF program: %s (-v shows the verifier log)\n",
 				strerror(-err));
