@@ -34,31 +34,32 @@ Test(bpf_features, nothing_missing)
 	cr_assert_null(bpf_features__missing(fake_probe));
 }
 
-Test(bpf_features, the_ring_buffer_needs_5_8)
+/* The feature named for a kernel that lacks those in lacks. */
+static const struct bpf_feature *missing_when(const char *lacks)
 {
 	const struct bpf_feature *f;
 
-	lacking = "r";
+	lacking = lacks;
 	f = bpf_features__missing(fake_probe);
-	cr_assert_not_null(f);
+	cr_assert_not_null(f, "nothing missing without '%s'", lacks);
+	return f;
+}
+
+Test(bpf_features, the_ring_buffer_needs_5_8)
+{
+	const struct bpf_feature *f = missing_when("r");
+
 	cr_assert_str_eq(f->name, "the BPF ring buffer");
 	cr_assert_str_eq(f->since, "5.8");
 }
 
 Test(bpf_features, the_newest_missing_is_named)
 {
-	const struct bpf_feature *f;
-
 	/* a 4.15 kernel: no bpf_get_stack() (4.18), no ring buffer (5.8) */
-	lacking = "sr";
-	f = bpf_features__missing(fake_probe);
-	cr_assert_not_null(f);
-	cr_assert_str_eq(f->since, "5.8");
+	cr_assert_str_eq(missing_when("sr")->since, "5.8");
+	cr_assert_str_eq(missing_when("s")->since, "4.18");
 	/* a new kernel built without perf event programs */
-	lacking = "p";
-	f = bpf_features__missing(fake_probe);
-	cr_assert_not_null(f);
-	cr_assert_str_eq(f->name, "BPF programs on perf events");
+	cr_assert_str_eq(missing_when("p")->name, "BPF programs on perf events");
 }
 
 Test(bpf_features, what_cannot_be_probed_is_not_called_missing)
