@@ -14,7 +14,6 @@ BPFTOOL ?= bpftool
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
 DESTDIR ?=
-VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 VERSION := 0.1.0
 
 ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
@@ -35,7 +34,12 @@ ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(OUTPUT) -I.
+# The BPF program includes only UAPI headers (linux-libc-dev) and libbpf's:
+# no vmlinux.h, so the build needs no kernel BTF. -target bpf does not look
+# in the multiarch directory that holds asm/ (asm/types.h, asm/ptrace.h...).
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null || gcc -print-multiarch 2>/dev/null)
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I. \
+	$(if $(MULTIARCH),-idirafter /usr/include/$(MULTIARCH))
 
 ifeq ($(V),1)
 Q =
@@ -50,11 +54,12 @@ endif
 # events, the BPF maps, the aggregate), symbols/ (kernel and user symbols and
 # the files they come from), output/ (the report and its writers).
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
-	collect/map_config.c collect/sample_event.c collect/diagnose.c
+	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
+	collect/bpf_features.c
 SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/usyms.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c
-OUTPUT_SRCS := output/stack_fmt.c output/report.c output/keymap.c output/protobuf.c \
+OUTPUT_SRCS := output/stack_fmt.c output/report.c output/loss_report.c output/keymap.c output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
@@ -103,17 +108,9 @@ endif
 $(OUTPUT) $(OUTPUT)/unit $(OUTPUT)/fixtures build/workloads:
 	$(Q)mkdir -p $@
 
-$(OUTPUT)/vmlinux.h: | deps $(OUTPUT)
-	$(call msg,GEN,$@)
-	$(Q)test -r $(VMLINUX_BTF) || { echo "error: no kernel BTF at $(VMLINUX_BTF): the kernel needs CONFIG_DEBUG_INFO_BTF=y" >&2; exit 1; }
-	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@
-
-$(OUTPUT)/profile.bpf.o: profile.bpf.c profile.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/profile.bpf.o: profile.bpf.c | deps $(OUTPUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-
-# the headers it includes besides profile.h
-$(OUTPUT)/profile.bpf.o: collect/fnv.h
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	$(call msg,GEN-SKEL,$@)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +19,8 @@
 #include "outfile.h"
 #include "profile.h"
 #include "trace_helpers.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 enum {
 	OPT_STACK_STORAGE = 256,
@@ -73,35 +76,6 @@ static const char usage[] =
 "  profile -U                # only show user space stacks (no kernel)\n"
 "  profile -K -f > out.folded  # kernel stacks, folded for flamegraph.pl\n";
 
-static const struct option long_opts[] = {
-	{ "frequency", required_argument, NULL, 'F' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "event", required_argument, NULL, 'e' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 'L' },
-	{ "user-stacks-only", no_argument, NULL, 'U' },
-	{ "kernel-stacks-only", no_argument, NULL, 'K' },
-	{ "include-idle", no_argument, NULL, 'I' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "delimited", no_argument, NULL, 'd' },
-	{ "annotations", no_argument, NULL, 'a' },
-	{ "folded", no_argument, NULL, 'f' },
-	{ "stack-storage-size", required_argument, NULL, OPT_STACK_STORAGE },
-	{ "hash-storage-size", required_argument, NULL, OPT_HASH_STORAGE },
-	{ "perf-max-stack-depth", required_argument, NULL, OPT_MAX_STACK_DEPTH },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
-	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-	{ "lines", no_argument, NULL, OPT_LINES },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{},
-};
-
 static int parse_number(const char *what, const char *arg, long min, long max,
 			long *out, FILE *err)
 {
@@ -121,8 +95,10 @@ static int parse_id_list(const char *what, const char *arg, pid_t **ids, size_t 
 	int e = 0;
 
 	copy = strdup(arg);
-	if (!copy)
+	if (!copy) {
+		fprintf(err, "profile: out of memory\n");
 		return -ENOMEM;
+	}
 	/* strtok_r would skip empty elements: ",1" and "1,,2" are errors too */
 	if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
 		fprintf(err, "profile: invalid %s list '%s'\n", what, arg);
@@ -143,6 +119,7 @@ static int parse_id_list(const char *what, const char *arg, pid_t **ids, size_t 
 		}
 		n = realloc(*ids, (*nr + 1) * sizeof(**ids));
 		if (!n) {
+			fprintf(err, "profile: out of memory\n");
 			e = -ENOMEM;
 			break;
 		}
@@ -163,10 +140,10 @@ static const char *const format_names[] = {
 
 int output_format__parse(const char *name)
 {
-	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
 		if (!strcmp(name, format_names[i]))
 			return i;
-	return -1;
+	return -EINVAL;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -199,13 +176,13 @@ static void env__init(struct profile_env *env)
 	env->max_stack_depth = DEFAULT_MAX_STACK_DEPTH;
 }
 
-static int check_conflicts(struct profile_env *env, bool freq_set, FILE *err)
+static int check_conflicts(struct profile_env *env, FILE *err)
 {
 	if (env->user_only && env->kernel_only) {
 		fprintf(err, "profile: -U/--user-stacks-only and -K/--kernel-stacks-only conflict\n");
 		return -EINVAL;
 	}
-	if (freq_set && env->period) {
+	if (env->frequency && env->period) {
 		fprintf(err, "profile: -F/--frequency and -c/--count conflict\n");
 		return -EINVAL;
 	}
@@ -213,7 +190,7 @@ static int check_conflicts(struct profile_env *env, bool freq_set, FILE *err)
 		fprintf(err, "profile: -p/--pid and -L/--tid conflict\n");
 		return -EINVAL;
 	}
-	if (!env->period && !freq_set)
+	if (!env->period && !env->frequency)
 		env->frequency = DEFAULT_FREQUENCY;
 	return 0;
 }
@@ -232,159 +209,255 @@ unsigned long long cli__map_bytes(const struct profile_env *env)
 	return 2 * set;
 }
 
-enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *err)
-{
-	bool freq_set = false, format_set = false;
-	long v;
+/* What one cli__parse() call has seen so far. */
+struct parser {
+	struct profile_env *env;
+	FILE *out, *err;
+	bool format_set;	/* -f or --format given */
+};
+
+/*
+ * The options, by what they take: a number for a long in profile_env, or
+ * nothing for a bool there (both set by set_simple()); the rest are
+ * handled one by one in parse_option().
+ */
+struct number_opt {
+	const char *name;	/* long option */
+	int opt;		/* short option or OPT_* */
+	const char *what;	/* its name in messages */
+	long min, max;
+	size_t offset;		/* of the long in struct profile_env */
+};
+
+#define ENV_LONG(field) offsetof(struct profile_env, field)
+
+static const struct number_opt number_opts[] = {
+	{ "frequency", 'F', "frequency", 1, MAX_FREQUENCY, ENV_LONG(frequency) },
+	{ "count", 'c', "count", MIN_PERIOD, LONG_MAX, ENV_LONG(period) },
+	{ "interval", 'i', "interval", 1, INT_MAX, ENV_LONG(interval) },
+	{ "stack-storage-size", OPT_STACK_STORAGE, "stack storage size", 1, 1 << 24,
+	  ENV_LONG(stack_storage_size) },
+	{ "hash-storage-size", OPT_HASH_STORAGE, "hash storage size", 1, 1 << 24,
+	  ENV_LONG(hash_storage_size) },
+	{ "perf-max-stack-depth", OPT_MAX_STACK_DEPTH, "perf max stack depth", 1,
+	  MAX_STACK_DEPTH_LIMIT, ENV_LONG(max_stack_depth) },
+};
+
+struct flag_opt {
+	const char *name;
 	int opt;
+	size_t offset;		/* of the bool in struct profile_env */
+	bool value;
+};
+
+#define ENV_BOOL(field) offsetof(struct profile_env, field)
+
+static const struct flag_opt flag_opts[] = {
+	{ "user-stacks-only", 'U', ENV_BOOL(user_only), true },
+	{ "kernel-stacks-only", 'K', ENV_BOOL(kernel_only), true },
+	{ "include-idle", 'I', ENV_BOOL(include_idle), true },
+	{ "delimited", 'd', ENV_BOOL(delimited), true },
+	{ "annotations", 'a', ENV_BOOL(annotations), true },
+	{ "quiet", 'q', ENV_BOOL(quiet), true },
+	{ "verbose", 'v', ENV_BOOL(verbose), true },
+	{ "no-demangle", OPT_NO_DEMANGLE, ENV_BOOL(demangle), false },
+	{ "lines", OPT_LINES, ENV_BOOL(lines), true },
+};
+
+static const struct option other_opts[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 'L' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "folded", no_argument, NULL, 'f' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+};
+
+#define NR_LONG_OPTS (ARRAY_SIZE(number_opts) + ARRAY_SIZE(flag_opts) + ARRAY_SIZE(other_opts))
+
+/* getopt_long()'s table of all three, ended by a zeroed entry. */
+static void fill_long_opts(struct option opts[NR_LONG_OPTS + 1])
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(number_opts); i++)
+		opts[n++] = (struct option){ number_opts[i].name, required_argument, NULL,
+					     number_opts[i].opt };
+	for (size_t i = 0; i < ARRAY_SIZE(flag_opts); i++)
+		opts[n++] = (struct option){ flag_opts[i].name, no_argument, NULL, flag_opts[i].opt };
+	for (size_t i = 0; i < ARRAY_SIZE(other_opts); i++)
+		opts[n++] = other_opts[i];
+	opts[n] = (struct option){};
+}
+
+/* A flag or a number option: set it. -ENOENT when opt is neither. */
+static int set_simple(struct parser *p, int opt, const char *arg)
+{
+	char *env = (char *)p->env;
+
+	for (size_t i = 0; i < ARRAY_SIZE(flag_opts); i++) {
+		if (flag_opts[i].opt == opt) {
+			*(bool *)(env + flag_opts[i].offset) = flag_opts[i].value;
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(number_opts); i++) {
+		const struct number_opt *n = &number_opts[i];
+
+		if (n->opt == opt)
+			return parse_number(n->what, arg, n->min, n->max, (long *)(env + n->offset),
+					    p->err);
+	}
+	return -ENOENT;
+}
+
+/* -f and --format NAME: one format, however often it is given. */
+static int set_format(struct parser *p, int opt, const char *arg)
+{
+	struct profile_env *env = p->env;
+	int f = FORMAT_FOLDED;
+
+	if (opt != 'f') {
+		f = output_format__parse(arg);
+		if (f < 0) {
+			fprintf(p->err, "profile: unknown format '%s' (text, folded, pprof, svg, json)\n", arg);
+			return -EINVAL;
+		}
+	}
+	if (p->format_set && env->format != (enum output_format)f) {
+		if (opt == 'f')
+			fprintf(p->err, "profile: -f/--folded and --format %s conflict\n",
+				format_names[env->format]);
+		else
+			fprintf(p->err, "profile: --format %s and %s conflict\n", arg,
+				env->format == FORMAT_FOLDED ? "-f/--folded" : "an earlier --format");
+		return -EINVAL;
+	}
+	env->format = f;
+	p->format_set = true;
+	return 0;
+}
+
+static int add_debug_dir(struct parser *p, const char *dir)
+{
+	struct profile_env *env = p->env;
+	const char **n = realloc(env->debug_dirs, (env->nr_debug_dirs + 1) * sizeof(*n));
+
+	if (!n) {
+		fprintf(p->err, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	env->debug_dirs = n;
+	env->debug_dirs[env->nr_debug_dirs++] = dir;
+	return 0;
+}
+
+/* getopt_long's ':' and '?': one line naming the option. */
+static int bad_option(struct parser *p, int opt, char **argv)
+{
+	if (opt == ':')
+		fprintf(p->err, "profile: option '%s' requires an argument\n", argv[optind - 1]);
+	/* long-only options (OPT_*) set optopt to values that are no char */
+	else if (optopt > 0 && optopt < OPT_STACK_STORAGE)
+		fprintf(p->err, "profile: unknown option '-%c' (see --help)\n", optopt);
+	else
+		fprintf(p->err, "profile: unknown option '%s' (see --help)\n", argv[optind - 1]);
+	return -EINVAL;
+}
+
+/* One option from getopt_long: 0, CLI_DONE after --help or --version, or -errno. */
+static int parse_option(struct parser *p, int opt, char **argv)
+{
+	struct profile_env *env = p->env;
+	int err;
+	long v;
+
+	err = set_simple(p, opt, optarg);
+	if (err != -ENOENT)
+		return err;
+	switch (opt) {
+	case 'e':
+		err = sample_event__parse(optarg);
+		if (err < 0) {
+			fprintf(p->err, "profile: unknown event '%s' (cpu-clock, cycles)\n", optarg);
+			return -EINVAL;
+		}
+		env->event = err;
+		return 0;
+	case 'p':
+		env->pid_arg = optarg;
+		return parse_id_list("pid", optarg, &env->pids, &env->nr_pids, p->err);
+	case 'L':
+		env->tid_arg = optarg;
+		return parse_id_list("tid", optarg, &env->tids, &env->nr_tids, p->err);
+	case 'C':
+		err = parse_number("cpu", optarg, 0, INT_MAX, &v, p->err);
+		if (!err)
+			env->cpu = v;
+		return err;
+	case 'f':
+	case OPT_FORMAT:
+		return set_format(p, opt, optarg);
+	case 'o':
+		if (!*optarg) {
+			fprintf(p->err, "profile: empty output file name\n");
+			return -EINVAL;
+		}
+		env->output = optarg;
+		return 0;
+	case OPT_DEBUG_DIR:
+		return add_debug_dir(p, optarg);
+	case 'h':
+		fputs(usage, p->out);
+		return CLI_DONE;
+	case OPT_VERSION:
+		fprintf(p->out, "profile %s\n", PROFILE_VERSION);
+		return CLI_DONE;
+	default:
+		return bad_option(p, opt, argv);
+	}
+}
+
+/* The operand: [duration]. */
+static int parse_operands(struct parser *p, int argc, char **argv)
+{
+	if (optind >= argc)
+		return 0;
+	if (argc - optind > 1) {
+		fprintf(p->err, "profile: unexpected argument '%s'\n", argv[optind + 1]);
+		return -EINVAL;
+	}
+	return parse_number("duration", argv[optind], 1, INT_MAX, &p->env->duration, p->err);
+}
+
+int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *err)
+{
+	struct parser p = { .env = env, .out = out, .err = err };
+	struct option long_opts[NR_LONG_OPTS + 1];
+	int opt, e = 0;
 
 	env__init(env);
+	fill_long_opts(long_opts);
 	optind = 0;		/* glibc: full reset, so tests can parse repeatedly */
 	opterr = 0;		/* we print our own one-line errors */
-	while ((opt = getopt_long(argc, argv, ":F:c:e:p:L:UKIC:dafvho:i:q", long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'F':
-			if (parse_number("frequency", optarg, 1, MAX_FREQUENCY, &env->frequency, err))
-				goto usage;
-			freq_set = true;
-			break;
-		case 'c':
-			if (parse_number("count", optarg, MIN_PERIOD, LONG_MAX, &env->period, err))
-				goto usage;
-			break;
-		case 'e': {
-			int ev = sample_event__parse(optarg);
-
-			if (ev < 0) {
-				fprintf(err, "profile: unknown event '%s' (cpu-clock, cycles)\n", optarg);
-				goto usage;
-			}
-			env->event = ev;
-			break;
-		}
-		case 'p':
-			if (parse_id_list("pid", optarg, &env->pids, &env->nr_pids, err))
-				goto usage;
-			env->pid_arg = optarg;
-			break;
-		case 'L':
-			if (parse_id_list("tid", optarg, &env->tids, &env->nr_tids, err))
-				goto usage;
-			env->tid_arg = optarg;
-			break;
-		case 'U': env->user_only = true; break;
-		case 'K': env->kernel_only = true; break;
-		case 'I': env->include_idle = true; break;
-		case 'd': env->delimited = true; break;
-		case 'a': env->annotations = true; break;
-		case 'f':
-			if (format_set && env->format != FORMAT_FOLDED) {
-				fprintf(err, "profile: -f/--folded and --format %s conflict\n",
-					format_names[env->format]);
-				goto usage;
-			}
-			env->format = FORMAT_FOLDED;
-			format_set = true;
-			break;
-		case OPT_FORMAT: {
-			int f = output_format__parse(optarg);
-
-			if (f < 0) {
-				fprintf(err, "profile: unknown format '%s' (text, folded, pprof, svg, json)\n", optarg);
-				goto usage;
-			}
-			if (format_set && env->format != (enum output_format)f) {
-				fprintf(err, "profile: --format %s and %s conflict\n", optarg,
-					env->format == FORMAT_FOLDED ? "-f/--folded" : "an earlier --format");
-				goto usage;
-			}
-			env->format = f;
-			format_set = true;
-			break;
-		}
-		case 'o':
-			if (!*optarg) {
-				fprintf(err, "profile: empty output file name\n");
-				goto usage;
-			}
-			env->output = optarg;
-			break;
-		case 'i':
-			if (parse_number("interval", optarg, 1, INT_MAX, &env->interval, err))
-				goto usage;
-			break;
-		case 'q': env->quiet = true; break;
-		case OPT_DEBUG_DIR: {
-			const char **n = realloc(env->debug_dirs, (env->nr_debug_dirs + 1) * sizeof(*n));
-
-			if (!n) {
-				fprintf(err, "profile: out of memory\n");
-				goto usage;
-			}
-			env->debug_dirs = n;
-			env->debug_dirs[env->nr_debug_dirs++] = optarg;
-			break;
-		}
-		case OPT_NO_DEMANGLE: env->demangle = false; break;
-		case OPT_LINES: env->lines = true; break;
-		case 'v': env->verbose = true; break;
-		case 'C':
-			if (parse_number("cpu", optarg, 0, INT_MAX, &v, err))
-				goto usage;
-			env->cpu = v;
-			break;
-		case OPT_STACK_STORAGE:
-			if (parse_number("stack storage size", optarg, 1, 1 << 24,
-					 &env->stack_storage_size, err))
-				goto usage;
-			break;
-		case OPT_HASH_STORAGE:
-			if (parse_number("hash storage size", optarg, 1, 1 << 24,
-					 &env->hash_storage_size, err))
-				goto usage;
-			break;
-		case OPT_MAX_STACK_DEPTH:
-			if (parse_number("perf max stack depth", optarg, 1, MAX_STACK_DEPTH_LIMIT,
-					 &env->max_stack_depth, err))
-				goto usage;
-			break;
-		case 'h':
-			fputs(usage, out);
-			cli__release(env);
-			return CLI_DONE;
-		case OPT_VERSION:
-			fprintf(out, "profile %s\n", PROFILE_VERSION);
-			cli__release(env);
-			return CLI_DONE;
-		case ':':
-			fprintf(err, "profile: option '%s' requires an argument\n", argv[optind - 1]);
-			goto usage;
-		default:
-			/* long-only options (OPT_*) set optopt to values that are no char */
-			if (optopt > 0 && optopt < OPT_STACK_STORAGE)
-				fprintf(err, "profile: unknown option '-%c' (see --help)\n", optopt);
-			else
-				fprintf(err, "profile: unknown option '%s' (see --help)\n", argv[optind - 1]);
-			goto usage;
-		}
+	while (!e && (opt = getopt_long(argc, argv, ":F:c:e:p:L:UKIC:dafvho:i:q", long_opts, NULL)) != -1)
+		e = parse_option(&p, opt, argv);
+	if (!e)
+		e = parse_operands(&p, argc, argv);
+	if (!e)
+		e = check_conflicts(env, err);
+	if (e) {
+		cli__release(env);
+		return e;
 	}
-	if (optind < argc) {
-		if (argc - optind > 1) {
-			fprintf(err, "profile: unexpected argument '%s'\n", argv[optind + 1]);
-			goto usage;
-		}
-		if (parse_number("duration", argv[optind], 1, INT_MAX, &env->duration, err))
-			goto usage;
-	}
-	if (check_conflicts(env, freq_set, err))
-		goto usage;
-	if (!format_set && env->output)
+	if (!p.format_set && env->output)
 		env->format = output_format__from_path(env->output);
 	env->folded = env->format == FORMAT_FOLDED;
-	return CLI_RUN;
-usage:
-	cli__release(env);
-	return CLI_USAGE;
+	return 0;
 }
 
 static bool id_exists(const char *proc_root, pid_t id)
@@ -396,73 +469,97 @@ static bool id_exists(const char *proc_root, pid_t id)
 	return stat(path, &sb) == 0;
 }
 
-enum cli_result cli__validate(const struct profile_env *env, const char *proc_root,
-			      const char *sys_root, FILE *err)
+/* Every -p and -L id names a process or thread now: 0 or -ESRCH. */
+static int check_ids(const struct profile_env *env, const char *proc_root, FILE *err)
 {
-	char path[4096];
-	long max;
-
 	for (size_t i = 0; i < env->nr_pids; i++) {
 		if (!id_exists(proc_root, env->pids[i])) {
 			fprintf(err, "profile: pid %d does not exist\n", (int)env->pids[i]);
-			return CLI_USAGE;
+			return -ESRCH;
 		}
 	}
 	for (size_t i = 0; i < env->nr_tids; i++) {
 		if (!id_exists(proc_root, env->tids[i])) {
 			fprintf(err, "profile: tid %d does not exist\n", (int)env->tids[i]);
-			return CLI_USAGE;
+			return -ESRCH;
 		}
 	}
-	if (env->cpu >= 0) {
-		bool *online = NULL, probe;
-		int n;
+	return 0;
+}
 
-		snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sys_root);
-		/*
-		 * Size the mask by the CPUs the list names, not by the number
-		 * given: -C 2147483647 must not overflow cpu + 1 or allocate
-		 * and clear gigabytes.
-		 */
-		n = read_online_cpus_file(path, &probe, 1);
-		if (n > env->cpu)
-			online = calloc(env->cpu + 1, sizeof(*online));
-		if (online)
-			n = read_online_cpus_file(path, online, env->cpu + 1);
-		if (!online || n < 0 || !online[env->cpu]) {
-			fprintf(err, "profile: cpu %d does not exist or is offline\n", env->cpu);
-			free(online);
-			return CLI_USAGE;
-		}
-		free(online);
+/* -C's CPU is online: 0 or -ENODEV. */
+static int check_cpu(const struct profile_env *env, const char *sys_root, FILE *err)
+{
+	bool *online = NULL, probe, ok;
+	char path[4096];
+	int n;
+
+	if (env->cpu < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sys_root);
+	/*
+	 * Size the mask by the CPUs the list names, not by the number
+	 * given: -C 2147483647 must not overflow cpu + 1 or allocate
+	 * and clear gigabytes.
+	 */
+	n = read_online_cpus_file(path, &probe, 1);
+	if (n > env->cpu)
+		online = calloc(env->cpu + 1, sizeof(*online));
+	if (online)
+		n = read_online_cpus_file(path, online, env->cpu + 1);
+	ok = online && n >= 0 && online[env->cpu];
+	free(online);
+	if (!ok) {
+		fprintf(err, "profile: cpu %d does not exist or is offline\n", env->cpu);
+		return -ENODEV;
 	}
+	return 0;
+}
+
+/* The depth and rate within the kernel's sysctls, the maps within MAX_MAP_MIB. */
+static int check_limits(const struct profile_env *env, const char *proc_root, FILE *err)
+{
+	char path[4096];
+	long max;
+
 	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_max_stack", proc_root);
 	if (!read_long_file(path, &max) && env->max_stack_depth > max) {
 		fprintf(err, "profile: --perf-max-stack-depth %ld exceeds kernel.perf_event_max_stack (%ld)\n",
 			env->max_stack_depth, max);
-		return CLI_USAGE;
+		return -ERANGE;
 	}
 	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_max_sample_rate", proc_root);
 	if (env->frequency && !read_long_file(path, &max) && env->frequency > max) {
 		fprintf(err, "profile: frequency %ld exceeds kernel.perf_event_max_sample_rate (%ld)\n",
 			env->frequency, max);
-		return CLI_USAGE;
+		return -ERANGE;
 	}
 	if (cli__map_bytes(env) > (unsigned long long)MAX_MAP_MIB << 20) {
 		fprintf(err, "profile: --stack-storage-size %ld, --hash-storage-size %ld and --perf-max-stack-depth %ld would let the BPF maps take %llu MiB of kernel memory (at most %d)\n",
 			env->stack_storage_size, env->hash_storage_size, env->max_stack_depth,
 			cli__map_bytes(env) >> 20, MAX_MAP_MIB);
-		return CLI_USAGE;
+		return -E2BIG;
 	}
-	if (env->output) {
-		struct outfile_diag diag;
+	return 0;
+}
 
-		if (outfile__check(env->output, time(NULL), &diag)) {
-			cli__print_outfile_error(err, &diag);
-			return CLI_USAGE;
-		}
-	}
-	return CLI_RUN;
+int cli__validate(const struct profile_env *env, const char *proc_root, const char *sys_root,
+		  FILE *err)
+{
+	struct outfile_diag diag;
+	int e;
+
+	e = check_ids(env, proc_root, err);
+	if (!e)
+		e = check_cpu(env, sys_root, err);
+	if (!e)
+		e = check_limits(env, proc_root, err);
+	if (e || !env->output)
+		return e;
+	e = outfile__check(env->output, time(NULL), &diag);
+	if (e)
+		cli__print_outfile_error(err, &diag);
+	return e;
 }
 
 void cli__print_outfile_error(FILE *err, const struct outfile_diag *diag)

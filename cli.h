@@ -62,22 +62,20 @@ struct profile_env {
 	bool lines;		/* --lines: source lines and inlined frames */
 };
 
-/* "folded" -> FORMAT_FOLDED...; -1 when unknown. */
+/* "folded" -> FORMAT_FOLDED...; -EINVAL when unknown. */
 int output_format__parse(const char *name);
 /* The format FILE's extension implies (.folded, .pb.gz, .svg, .json), else FORMAT_TEXT. */
 enum output_format output_format__from_path(const char *path);
 
-enum cli_result {
-	CLI_RUN = 0,		/* go ahead and profile */
-	CLI_DONE = 1,		/* --help or --version was printed: exit 0 */
-	CLI_USAGE = -1,		/* a one-line error was printed: exit 2 */
-};
+/* cli__parse(): --help or --version was printed on out, exit 0. */
+#define CLI_DONE 1
 
 /*
  * Parse argv into env. Only syntax and conflicts between options are
- * checked here; errors are one line on err.
+ * checked here. Returns 0 (go ahead and profile), CLI_DONE, or -errno
+ * after one line on err (exit 2); env holds nothing to release unless 0.
  */
-enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *err);
+int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *err);
 
 /*
  * Checks against the running system: pids/tids exist, the CPU exists and is
@@ -85,10 +83,10 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
  * fit in MAX_MAP_MIB, and -o FILE (expanded now) can be written
  * (outfile__check()), so that a missing directory does not throw away a
  * run at its end. proc_root and sys_root are "/proc" and "/sys" except in
- * tests.
+ * tests. Returns 0, or -errno after one line on err.
  */
-enum cli_result cli__validate(const struct profile_env *env, const char *proc_root,
-			      const char *sys_root, FILE *err);
+int cli__validate(const struct profile_env *env, const char *proc_root, const char *sys_root,
+		  FILE *err);
 
 struct outfile_diag;
 

@@ -16,14 +16,18 @@
  * generation is announced through the "new_pids" ring buffer so userspace
  * reads its mappings while they are the ones the samples were taken in.
  */
-#include "vmlinux.h"
+/*
+ * The UAPI headers and libbpf's are all it needs: it reads no kernel
+ * structure (no CO-RE), so it is built without the kernel's BTF.
+ */
+#include <stdbool.h>
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <linux/bpf_perf_event.h>
+#include <linux/errno.h>
 #include <bpf/bpf_helpers.h>
-#include <bpf/bpf_tracing.h>
 #include "profile.h"
 #include "collect/fnv.h"
-
-#define EEXIST 17
-#define EFAULT 14
 
 /* Set by userspace between open and load. */
 const volatile bool kernel_stacks_only = false;

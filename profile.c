@@ -24,7 +24,9 @@
 #include "aggregate.h"
 #include "cli.h"
 #include "escape.h"
+#include "loss_report.h"
 #include "outfile.h"
+#include "proc_stat.h"
 #include "report.h"
 #include "sampler.h"
 #include "trace_helpers.h"
@@ -144,34 +146,6 @@ static void print_header(const struct profile_env *env)
 	else
 		printf("... Hit Ctrl-C to end.\n");
 	fflush(stdout);
-}
-
-/* Gone, or a zombie: it will not run again. */
-static bool process_gone(pid_t pid)
-{
-	char path[64], buf[512], *paren;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT || errno == ESRCH;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	paren = strrchr(buf, ')');	/* comm may hold anything, even ')' */
-	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
-}
-
-static bool all_targets_gone(const struct profile_env *env)
-{
-	if (!env->nr_pids)
-		return false;
-	for (size_t i = 0; i < env->nr_pids; i++)
-		if (!process_gone(env->pids[i]))
-			return false;
-	return true;
 }
 
 static void on_new_pid(pid_t pid, uint32_t gen, void *ctx)
@@ -415,7 +389,7 @@ static int run_loop(struct run *run)
 			/* keep the latest mappings of the targets, in case they exit */
 			for (size_t i = 0; i < env->nr_pids; i++)
 				usyms__refresh_pid(run->usyms, env->pids[i]);
-			if (all_targets_gone(env)) {
+			if (proc_stat__all_ended("/proc", env->pids, env->nr_pids)) {
 				if (!env->quiet)
 					fprintf(stderr, "profile: every target process exited; stopping\n");
 				return 0;
@@ -443,68 +417,19 @@ static int run_loop(struct run *run)
 	}
 }
 
-struct unresolved_sum {
-	uint64_t frames;
-	size_t modules;
-	bool list;
-};
-
-static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
-{
-	struct unresolved_sum *sum = ctx;
-
-	sum->frames += e->count;
-	sum->modules++;
-	if (sum->list) {
-		/* a path any user can choose: no escape sequences to the terminal */
-		fputs("profile: ", stderr);
-		escape__text(stderr, e->module ? e->module : "[unknown]");
-		fprintf(stderr, ": %llu samples without symbols (%s)\n", (unsigned long long)e->count,
-			usym_reason__str(e->reason));
-	}
-	return 0;
-}
-
-/* Where frames stayed unresolved and why: a list under -v, else one line. */
-static void report_unresolved(const struct run *run)
-{
-	struct unresolved_sum sum = { .list = run->env->verbose };
-
-	usyms__for_each_unresolved(run->usyms, note_unresolved, &sum);
-	if (sum.frames && !run->env->verbose)
-		fprintf(stderr, "profile: frames without symbols: %llu, in %zu files or regions (-v lists them)\n",
-			(unsigned long long)sum.frames, sum.modules);
-}
-
+/* What the profile lacks, and under -v the run's statistics. */
 static void report_losses(const struct run *run)
 {
-	const struct profile_env *env = run->env;
-	uint64_t t[STAT_MAX];
+	struct run_totals t = {
+		.event = sampler__event(run->sampler),
+		.printed = run->printed,
+		.nr_files = usyms__nr_files(run->usyms),
+		.nr_gens = usyms__nr_gens(run->usyms),
+	};
 
-	if (sampler__stats(run->sampler, t))
-		return;
-	if (t[STAT_KSTACK_LOST] || t[STAT_USTACK_LOST])
-		fprintf(stderr, "profile: %llu kernel and %llu user stacks lost, stack map and overflow map full; raise --stack-storage-size (now %ld) or --hash-storage-size (now %ld)\n",
-			(unsigned long long)t[STAT_KSTACK_LOST], (unsigned long long)t[STAT_USTACK_LOST],
-			env->stack_storage_size, env->hash_storage_size);
-	if (t[STAT_HASH_FULL])
-		fprintf(stderr, "profile: %llu samples dropped, count hash full; raise --hash-storage-size (now %ld)\n",
-			(unsigned long long)t[STAT_HASH_FULL], env->hash_storage_size);
-	if (t[STAT_NEW_PID_LOST] && env->verbose)
-		fprintf(stderr, "profile: %llu new-process notices lost (ring buffer full); their mappings were read at the end\n",
-			(unsigned long long)t[STAT_NEW_PID_LOST]);
-	if (t[STAT_GEN_FULL])
-		fprintf(stderr, "profile: %llu samples of processes beyond the %d tracked at once; their mappings were read at the end\n",
-			(unsigned long long)t[STAT_GEN_FULL], MAX_PID_GENS);
-	if (!t[STAT_SAMPLES])
-		fprintf(stderr, "profile: no samples collected (were the targets on CPU?)\n");
-	if (env->verbose)
-		fprintf(stderr, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read, %zu process generations held, %llu execs of sampled processes\n",
-			sampler__event(run->sampler), (unsigned long long)t[STAT_SAMPLES],
-			(unsigned long long)run->printed, (unsigned long long)t[STAT_HASH_FULL],
-			(unsigned long long)t[STAT_KSTACK_OVERFLOW], (unsigned long long)t[STAT_USTACK_OVERFLOW],
-			usyms__nr_files(run->usyms), usyms__nr_gens(run->usyms),
-			(unsigned long long)t[STAT_EXECS]);
+	loss_report__unresolved(stderr, run->usyms, run->env->verbose);
+	if (!sampler__stats(run->sampler, t.stats))
+		loss_report__print(stderr, run->env, &t);
 }
 
 /* After sampling: the last counts, then the mappings of every process seen. */
@@ -541,6 +466,112 @@ static void raise_fd_limit(void)
 	}
 }
 
+/*
+ * SIGINT, SIGTERM and SIGHUP (the terminal went away, ssh: print what we
+ * have) are blocked, to be read from a signalfd (setup_events()).
+ */
+static void block_signals(sigset_t *sigs)
+{
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	sigemptyset(sigs);
+	sigaddset(sigs, SIGINT);
+	sigaddset(sigs, SIGTERM);
+	sigaddset(sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, sigs, NULL);
+}
+
+/* Symbols, aggregate and report; the BPF program loaded; the event loop's fds. */
+static int run__setup(struct run *run, const sigset_t *sigs)
+{
+	const struct profile_env *env = run->env;
+	int err;
+
+	run->usyms = usyms__new_opts(&(struct usyms_opts){
+		.debug_dirs = env->debug_dirs,
+		.nr_debug_dirs = env->nr_debug_dirs,
+		.demangle = env->demangle,
+		.lines = env->lines,
+		.async = true,
+		.notice = env->verbose ? on_notice : NULL,
+	});
+	run->agg = agg__new();
+	run->report = run->usyms ? report__new(env, run->usyms) : NULL;
+	if (!run->usyms || !run->agg || !run->report) {
+		fprintf(stderr, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	run->sampler = sampler__load(env);
+	if (!run->sampler)
+		return -EINVAL;
+	usyms__set_gen_fn(run->usyms, current_gen, run->sampler);
+	err = setup_events(run, sigs);
+	if (err)
+		fprintf(stderr, "profile: cannot set up event handling: %s\n", strerror(-err));
+	return err;
+}
+
+/* Attach, and set the clocks the run loop goes by. */
+static int run__start(struct run *run)
+{
+	const struct profile_env *env = run->env;
+	int err;
+
+	err = sampler__attach(run->sampler);
+	if (err)
+		return err;
+	if (!env->user_only)
+		report__prefetch_kernel_symbols(run->report);
+	print_header(env);
+	run->start_ns = now_wall_ns();
+	run->interval_start_wall = run->start_ns / 1e9;
+	run->start = now_mono();
+	run->next_drain = run->start + DRAIN_SECS;
+	run->next_interval = run->start + env->interval;
+	run->next_check = run->start + 1;
+	return 0;
+}
+
+/*
+ * After the run loop (which returned err): the last profile, then what it
+ * lacks. A reader that went away (| head) has what it wanted: no error.
+ */
+static int run__finish(struct run *run, int err)
+{
+	const struct profile_env *env = run->env;
+
+	sampler__detach(run->sampler);	/* stop sampling: the maps are read as they are now */
+	if (err)
+		return err == -EPIPE ? 0 : err;
+	if (env->interval) {
+		/* the last, partial interval */
+		err = emit_interval(run);
+	} else {
+		err = collect(run);
+		if (!err)
+			err = emit(run, NULL, run->start_ns, now_wall_ns() - run->start_ns);
+	}
+	if (err)
+		return err == -EPIPE ? 0 : err;
+	if (!env->quiet || env->verbose)
+		report_losses(run);
+	return 0;
+}
+
+static void run__release(struct run *run)
+{
+	sampler__free(run->sampler);
+	report__free(run->report);
+	agg__free(run->agg);
+	usyms__free(run->usyms);
+	if (run->sigfd >= 0)
+		close(run->sigfd);
+	if (run->epfd >= 0)
+		close(run->epfd);
+}
+
 int main(int argc, char **argv)
 {
 	struct profile_env env = {};
@@ -548,105 +579,23 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	int err;
 
-	switch (cli__parse(argc, argv, &env, stdout, stderr)) {
-	case CLI_DONE:
-		return 0;
-	case CLI_USAGE:
-		return EXIT_USAGE;
-	case CLI_RUN:
-		break;
-	}
-	if (cli__validate(&env, "/proc", "/sys", stderr) != CLI_RUN) {
+	err = cli__parse(argc, argv, &env, stdout, stderr);
+	if (err)
+		return err == CLI_DONE ? 0 : EXIT_USAGE;
+	if (cli__validate(&env, "/proc", "/sys", stderr)) {
 		cli__release(&env);
 		return EXIT_USAGE;
 	}
 	verbose = env.verbose;
 	libbpf_set_print(libbpf_print);
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);	/* the terminal went away (ssh): print what we have */
-	sigprocmask(SIG_BLOCK, &sigs, NULL);
-
+	block_signals(&sigs);
 	raise_fd_limit();
-	run.usyms = usyms__new_opts(&(struct usyms_opts){
-		.debug_dirs = env.debug_dirs,
-		.nr_debug_dirs = env.nr_debug_dirs,
-		.demangle = env.demangle,
-		.lines = env.lines,
-		.async = true,
-		.notice = env.verbose ? on_notice : NULL,
-	});
-	run.agg = agg__new();
-	run.report = run.usyms ? report__new(&env, run.usyms) : NULL;
-	if (!run.usyms || !run.agg || !run.report) {
-		fprintf(stderr, "profile: out of memory\n");
-		err = -ENOMEM;
-		goto cleanup;
-	}
-	run.sampler = sampler__load(&env);
-	if (!run.sampler) {
-		err = -EINVAL;
-		goto cleanup;
-	}
-	usyms__set_gen_fn(run.usyms, current_gen, run.sampler);
-	err = setup_events(&run, &sigs);
-	if (err) {
-		fprintf(stderr, "profile: cannot set up event handling: %s\n", strerror(-err));
-		goto cleanup;
-	}
-	err = sampler__attach(run.sampler);
-	if (err)
-		goto cleanup;
-	if (!env.user_only)
-		report__prefetch_kernel_symbols(run.report);
-	print_header(&env);
-	run.start_ns = now_wall_ns();
-	run.interval_start_wall = run.start_ns / 1e9;
-	run.start = now_mono();
-	run.next_drain = run.start + DRAIN_SECS;
-	run.next_interval = run.start + env.interval;
-	run.next_check = run.start + 1;
-
-	err = run_loop(&run);
-	sampler__detach(run.sampler);	/* stop sampling: the maps are read as they are now */
-	if (err == -EPIPE) {
-		err = 0;	/* an interval's reader went away (| head): nobody to print to */
-		goto cleanup;
-	}
-	if (err)
-		goto cleanup;
-	if (env.interval) {
-		/* the last, partial interval */
-		err = emit_interval(&run);
-	} else {
-		err = collect(&run);
-		if (!err)
-			err = emit(&run, NULL, run.start_ns, now_wall_ns() - run.start_ns);
-	}
-	if (err == -EPIPE) {
-		err = 0;	/* the reader has what it wanted (| head) */
-		goto cleanup;
-	}
-	if (err)
-		goto cleanup;
-	if (!env.quiet || env.verbose) {
-		report_unresolved(&run);
-		report_losses(&run);
-	}
-cleanup:
-	sampler__free(run.sampler);
-	report__free(run.report);
-	agg__free(run.agg);
-	usyms__free(run.usyms);
-	if (run.sigfd >= 0)
-		close(run.sigfd);
-	if (run.epfd >= 0)
-		close(run.epfd);
+	err = run__setup(&run, &sigs);
+	if (!err)
+		err = run__start(&run);
+	if (!err)
+		err = run__finish(&run, run_loop(&run));
+	run__release(&run);
 	cli__release(&env);
 	return err ? 1 : 0;
 }

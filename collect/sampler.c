@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_features.h"
 #include "diagnose.h"
 #include "sampler_state.h"
 #include "trace_helpers.h"
@@ -120,6 +121,16 @@ static int load_object(struct sampler *s)
 		s->obj = NULL;
 	}
 	if (err) {
+		const struct bpf_feature *missing = NULL;
+
+		/* refused for want of privilege, or maybe for want of a feature */
+		if (err != -EPERM && !(err == -EACCES && geteuid()))
+			missing = bpf_features__missing(bpf_features__probe);
+		if (missing) {
+			fprintf(stderr, "profile: this kernel lacks %s (needs Linux %s or later)\n",
+				missing->name, missing->since);
+			return err;
+		}
 		diagnose__load_error(err, why, sizeof(why));
 		fprintf(stderr, "profile: cannot load BPF program: %s\n", why);
 	}

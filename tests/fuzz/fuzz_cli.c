@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *argv[MAX_ARGS + 2];
 	struct profile_env env;
-	enum cli_result res;
+	int res;
 	size_t off = 0;
 	int argc = 0;
 
@@ -39,8 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			goto out;
 
 	res = cli__parse(argc, argv, &env, devnull, devnull);
-	FUZZ_CHECK(res == CLI_RUN || res == CLI_DONE || res == CLI_USAGE);
-	if (res == CLI_RUN) {
+	FUZZ_CHECK(res == 0 || res == CLI_DONE || (res < 0 && res > -4096));
+	if (res == 0) {
 		FUZZ_CHECK(!(env.user_only && env.kernel_only));
 		FUZZ_CHECK(!(env.nr_pids && env.nr_tids));
 		FUZZ_CHECK((env.frequency > 0) != (env.period > 0));
@@ -58,10 +58,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_touch(env.debug_dirs[i]);
 		FUZZ_CHECK(!env.output || fuzz_touch(env.output) > 0);
 	}
-	if (res == CLI_USAGE)
+	if (res < 0)
 		FUZZ_CHECK(!env.pids && !env.tids && !env.debug_dirs);
 	/*
-	 * cli__release after every result: after CLI_USAGE it is a no-op, and
+	 * cli__release after every result: after an error it is a no-op, and
 	 * after CLI_DONE (--help, --version) it frees what options before
 	 * those parsed (-p 1 --help).
 	 */

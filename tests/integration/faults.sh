@@ -1,7 +1,8 @@
 #!/bin/sh
 # faults.sh - what must not cost the profile that was collected: tiny maps,
 # stacks crafted to collide in the overflow hash, signals while printing, a
-# corrupt ELF file under a running process.
+# corrupt ELF file under a running process; and a kernel that lacks a
+# feature the BPF program needs (made to look so by an LD_PRELOAD shim).
 # (Process churn is in processes.sh.) (Bad options, a target that exits, closed pipes, full disks and
 # missing privileges are in run.sh.) Root needed; prints
 # "faults: N passed, N failed" last.
@@ -126,9 +127,28 @@ t_corrupt_elf() {
 		fail "library frame not named by its file: $(head -3 "$TMP/corrupt.folded")" || return 1
 }
 
+# A kernel older than 5.8 has no BPF ring buffer: creating one fails with
+# EINVAL (tools/bpf_fault.c makes this kernel answer so). One line names
+# what is missing and the kernel that has it; exit 1.
+t_kernel_without_ringbuf() {
+	cc -O1 -fPIC -shared tests/integration/tools/bpf_fault.c -o "$TMP/bpf_fault.so" -ldl ||
+		return 1
+	# 27: BPF_MAP_TYPE_RINGBUF; an ASan build must accept a library before its runtime
+	BPF_FAULT_MAP_TYPE=27 LD_PRELOAD="$TMP/bpf_fault.so" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+		$PROFILE -F 99 1 > "$TMP/noringbuf.out" 2> "$TMP/noringbuf.err"
+	rc=$?
+	[ "$rc" -eq 1 ] || fail "exit status $rc: $(cat "$TMP/noringbuf.err")" || return 1
+	[ ! -s "$TMP/noringbuf.out" ] || fail "a profile printed" || return 1
+	want="profile: this kernel lacks the BPF ring buffer (needs Linux 5.8 or later)"
+	[ "$(cat "$TMP/noringbuf.err")" = "$want" ] ||
+		fail "stderr: $(cat "$TMP/noringbuf.err")" || return 1
+}
+
 run_test "tiny maps: what fits is printed, losses add up" t_tiny_maps
 run_test "stacks with the same overflow hash are not merged" t_overflow_same_hash
 run_test "stacks whose overflow keys are all taken are lost, not merged" t_overflow_keys_taken
 run_test "signals while printing: output complete" t_signal_while_printing
 run_test "corrupt ELF under a running process" t_corrupt_elf
+run_test "a kernel without the BPF ring buffer: one line, exit 1" t_kernel_without_ringbuf
 finish

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_features.c - what profile.bpf.c needs of the kernel, and the first
+ * Linux release that has each: asked only after the program failed to
+ * load, so that an old kernel is named as the reason in one line.
+ */
+#include <errno.h>
+#include <stddef.h>
+
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "bpf_features.h"
+
+/*
+ * In the order they came. Not probed, as libbpf has no probe for them, and
+ * all older than the ring buffer: global variables (5.2), bounded loops
+ * (5.3), mmap-able arrays (5.5), batch map operations (5.6).
+ */
+static const struct bpf_feature features[] = {
+	{ BPF_FEATURE_MAP_TYPE, BPF_MAP_TYPE_STACK_TRACE, 0, "the BPF stack trace map", "4.6" },
+	{ BPF_FEATURE_PROG_TYPE, BPF_PROG_TYPE_PERF_EVENT, 0, "BPF programs on perf events", "4.9" },
+	{ BPF_FEATURE_HELPER, BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_get_stackid,
+	  "bpf_get_stackid() in perf event programs", "4.9" },
+	{ BPF_FEATURE_MAP_TYPE, BPF_MAP_TYPE_ARRAY_OF_MAPS, 0, "BPF maps of maps", "4.12" },
+	{ BPF_FEATURE_PROG_TYPE, BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "BPF raw tracepoint programs",
+	  "4.17" },
+	{ BPF_FEATURE_HELPER, BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_get_stack,
+	  "bpf_get_stack() in perf event programs", "4.18" },
+	{ BPF_FEATURE_MAP_TYPE, BPF_MAP_TYPE_RINGBUF, 0, "the BPF ring buffer", "5.8" },
+};
+
+int bpf_features__probe(const struct bpf_feature *f)
+{
+	switch (f->kind) {
+	case BPF_FEATURE_PROG_TYPE:
+		return libbpf_probe_bpf_prog_type(f->type, NULL);
+	case BPF_FEATURE_MAP_TYPE:
+		return libbpf_probe_bpf_map_type(f->type, NULL);
+	case BPF_FEATURE_HELPER:
+		return libbpf_probe_bpf_helper(f->type, f->helper, NULL);
+	}
+	return -EINVAL;
+}
+
+const struct bpf_feature *bpf_features__missing(bpf_feature_probe_fn probe)
+{
+	const struct bpf_feature *missing = NULL;
+
+	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++)
+		if (probe(&features[i]) == 0)
+			missing = &features[i];
+	return missing;
+}

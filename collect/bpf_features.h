@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bpf_features.h - what profile.bpf.c needs of the kernel, and the first
+ * Linux release that has each: asked only after the program failed to
+ * load, so that an old kernel is named as the reason in one line.
+ */
+#ifndef BPF_FEATURES_H
+#define BPF_FEATURES_H
+
+enum bpf_feature_kind {
+	BPF_FEATURE_PROG_TYPE,
+	BPF_FEATURE_MAP_TYPE,
+	BPF_FEATURE_HELPER,	/* a helper in programs of prog_type */
+};
+
+struct bpf_feature {
+	enum bpf_feature_kind kind;
+	int type;		/* enum bpf_prog_type or bpf_map_type */
+	int helper;		/* enum bpf_func_id, for BPF_FEATURE_HELPER */
+	const char *name;	/* "the BPF ring buffer" */
+	const char *since;	/* "5.8": the first release that has it */
+};
+
+/* 1 when the kernel has f, 0 when not, -errno when that cannot be told. */
+typedef int (*bpf_feature_probe_fn)(const struct bpf_feature *f);
+
+/*
+ * Of the features this kernel lacks, the one that came last (its release
+ * is the one to upgrade to); NULL when none is found missing. A feature
+ * that cannot be probed (-EPERM...) counts as present. probe is
+ * bpf_features__probe except in tests.
+ */
+const struct bpf_feature *bpf_features__missing(bpf_feature_probe_fn probe);
+
+/* libbpf's probes: a map created, a program loaded, and closed again. */
+int bpf_features__probe(const struct bpf_feature *f);
+
+#endif /* BPF_FEATURES_H */

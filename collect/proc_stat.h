@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * proc_stat.h - a process's state from /proc/PID/stat: whether the -p
+ * targets can still run, so that sampling stops once none can.
+ */
+#ifndef PROC_STAT_H
+#define PROC_STAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * The state letter of PROC_ROOT/PID/stat ('R', 'S', 'Z'...) in *state:
+ * 0, -ENOENT when there is no such process, -EINVAL when the file is not
+ * one, or another -errno. proc_root is "/proc" except in tests.
+ */
+int proc_stat__state(const char *proc_root, pid_t pid, char *state);
+/* Gone, or a zombie or dead: it will not run again. */
+bool proc_stat__ended(const char *proc_root, pid_t pid);
+/* Every one of pids has ended; false for none. */
+bool proc_stat__all_ended(const char *proc_root, const pid_t *pids, size_t nr);
+
+#endif /* PROC_STAT_H */

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loss_report.c - the lines on stderr at the end of a run that say what
+ * the profile lacks: samples and stacks the BPF maps could not keep, and
+ * frames left without symbols; under -v, the run's statistics.
+ */
+#include "escape.h"
+#include "loss_report.h"
+
+struct unresolved_sum {
+	FILE *f;
+	uint64_t frames;
+	size_t modules;
+	bool list;
+};
+
+static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
+{
+	struct unresolved_sum *sum = ctx;
+
+	sum->frames += e->count;
+	sum->modules++;
+	if (sum->list) {
+		/* a path any user can choose: no escape sequences to the terminal */
+		fputs("profile: ", sum->f);
+		escape__text(sum->f, e->module ? e->module : "[unknown]");
+		fprintf(sum->f, ": %llu samples without symbols (%s)\n", (unsigned long long)e->count,
+			usym_reason__str(e->reason));
+	}
+	return 0;
+}
+
+void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose)
+{
+	struct unresolved_sum sum = { .f = f, .list = verbose };
+
+	usyms__for_each_unresolved(u, note_unresolved, &sum);
+	if (sum.frames && !verbose)
+		fprintf(f, "profile: frames without symbols: %llu, in %zu files or regions (-v lists them)\n",
+			(unsigned long long)sum.frames, sum.modules);
+}
+
+void loss_report__print(FILE *f, const struct profile_env *env, const struct run_totals *rt)
+{
+	const uint64_t *t = rt->stats;
+
+	if (t[STAT_KSTACK_LOST] || t[STAT_USTACK_LOST])
+		fprintf(f, "profile: %llu kernel and %llu user stacks lost, stack map and overflow map full; raise --stack-storage-size (now %ld) or --hash-storage-size (now %ld)\n",
+			(unsigned long long)t[STAT_KSTACK_LOST], (unsigned long long)t[STAT_USTACK_LOST],
+			env->stack_storage_size, env->hash_storage_size);
+	if (t[STAT_HASH_FULL])
+		fprintf(f, "profile: %llu samples dropped, count hash full; raise --hash-storage-size (now %ld)\n",
+			(unsigned long long)t[STAT_HASH_FULL], env->hash_storage_size);
+	if (t[STAT_NEW_PID_LOST] && env->verbose)
+		fprintf(f, "profile: %llu new-process notices lost (ring buffer full); their mappings were read at the end\n",
+			(unsigned long long)t[STAT_NEW_PID_LOST]);
+	if (t[STAT_GEN_FULL])
+		fprintf(f, "profile: %llu samples of processes beyond the %d tracked at once; their mappings were read at the end\n",
+			(unsigned long long)t[STAT_GEN_FULL], MAX_PID_GENS);
+	if (!t[STAT_SAMPLES])
+		fprintf(f, "profile: no samples collected (were the targets on CPU?)\n");
+	if (env->verbose)
+		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read, %zu process generations held, %llu execs of sampled processes\n",
+			rt->event, (unsigned long long)t[STAT_SAMPLES],
+			(unsigned long long)rt->printed, (unsigned long long)t[STAT_HASH_FULL],
+			(unsigned long long)t[STAT_KSTACK_OVERFLOW], (unsigned long long)t[STAT_USTACK_OVERFLOW],
+			rt->nr_files, rt->nr_gens, (unsigned long long)t[STAT_EXECS]);
+}

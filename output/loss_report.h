@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loss_report.h - the lines on stderr at the end of a run that say what
+ * the profile lacks: samples and stacks the BPF maps could not keep, and
+ * frames left without symbols; under -v, the run's statistics.
+ */
+#ifndef LOSS_REPORT_H
+#define LOSS_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/types.h>
+
+#include "cli.h"
+#include "profile.h"
+#include "usyms.h"
+
+/* What the run counted, beside the options it ran with. */
+struct run_totals {
+	uint64_t stats[STAT_MAX];	/* sampler__stats() */
+	const char *event;		/* sampler__event() */
+	uint64_t printed;		/* samples in the profiles printed */
+	size_t nr_files;		/* usyms__nr_files() */
+	size_t nr_gens;			/* usyms__nr_gens() */
+};
+
+/* Losses, each with the option that avoids it; the statistics under -v. */
+void loss_report__print(FILE *f, const struct profile_env *env, const struct run_totals *t);
+/* Where frames stayed unresolved and why: a list when verbose, else one line. */
+void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose);
+
+#endif /* LOSS_REPORT_H */

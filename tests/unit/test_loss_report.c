@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_loss_report.c - the end-of-run lines: each loss names the option
+ * that avoids it, nothing is said when nothing was lost, -v adds the
+ * statistics and lists the frames without symbols.
+ */
+#include "loss_report.h"
+#include "test_util.h"
+
+static struct profile_env env = {
+	.stack_storage_size = 16384,
+	.hash_storage_size = 40960,
+};
+
+/* loss_report__print() of t into a string the caller frees. */
+static char *print(const struct run_totals *t)
+{
+	char *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	loss_report__print(f, &env, t);
+	cr_assert_eq(fclose(f), 0);
+	return text;
+}
+
+Test(loss_report, nothing_lost_nothing_said)
+{
+	struct run_totals t = { .stats = { [STAT_SAMPLES] = 100 }, .event = "cpu-clock" };
+	char *text = print(&t);
+
+	cr_assert_str_empty(text);
+	free(text);
+}
+
+Test(loss_report, each_loss_names_its_option)
+{
+	struct run_totals t = { .event = "cpu-clock" };
+	char *text;
+
+	t.stats[STAT_SAMPLES] = 100;
+	t.stats[STAT_USTACK_LOST] = 3;
+	t.stats[STAT_HASH_FULL] = 7;
+	text = print(&t);
+	cr_assert_str_eq(text,
+		"profile: 0 kernel and 3 user stacks lost, stack map and overflow map full; raise --stack-storage-size (now 16384) or --hash-storage-size (now 40960)\n"
+		"profile: 7 samples dropped, count hash full; raise --hash-storage-size (now 40960)\n");
+	free(text);
+}
+
+Test(loss_report, no_samples_is_said)
+{
+	struct run_totals t = { .event = "cpu-clock" };
+	char *text = print(&t);
+
+	cr_assert_str_eq(text, "profile: no samples collected (were the targets on CPU?)\n");
+	free(text);
+}
+
+Test(loss_report, verbose_adds_the_statistics)
+{
+	struct run_totals t = { .event = "cycles", .printed = 90, .nr_files = 4, .nr_gens = 2 };
+	char *text;
+
+	t.stats[STAT_SAMPLES] = 100;
+	t.stats[STAT_HASH_FULL] = 10;
+	t.stats[STAT_NEW_PID_LOST] = 1;
+	env.verbose = true;
+	text = print(&t);
+	env.verbose = false;
+	cr_assert_not_null(strstr(text, "profile: 1 new-process notices lost"), "%s", text);
+	cr_assert_not_null(strstr(text, "profile: event cycles, 100 samples, 90 printed, 10 dropped, 0+0 kernel+user stacks kept in the overflow map, 4 ELF files read, 2 process generations held, 0 execs of sampled processes\n"),
+			   "%s", text);
+	free(text);
+}
+
+/* loss_report__unresolved() over a usyms that failed on pid 4444 (no such process). */
+static char *unresolved(bool verbose)
+{
+	char *proc = make_tmpdir(), *text;
+	struct usyms *u = usyms__new(proc);
+	struct usym sym;
+	size_t len;
+	FILE *f;
+
+	cr_assert_not_null(u);
+	cr_assert_eq(usyms__resolve_weighted(u, 4444, 0x1000, 7, &sym), -ENOENT);
+	f = open_memstream(&text, &len);
+	cr_assert_not_null(f);
+	loss_report__unresolved(f, u, verbose);
+	cr_assert_eq(fclose(f), 0);
+	usyms__free(u);
+	rm_rf(proc);
+	return text;
+}
+
+Test(loss_report, frames_without_symbols_one_line_or_a_list)
+{
+	char *text = unresolved(false);
+
+	cr_assert_str_eq(text, "profile: frames without symbols: 7, in 1 files or regions (-v lists them)\n");
+	free(text);
+	text = unresolved(true);
+	cr_assert_str_eq(text, "profile: [unknown]: 7 samples without symbols (process exited or exec'd before its mappings were read)\n");
+	free(text);
+}
