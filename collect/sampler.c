@@ -448,16 +448,16 @@ static void read_stack(struct sampler *s, const struct map_set *set, __s32 id, _
 static int add_key(struct sampler *s, const struct map_set *set, const struct profile_key *k,
 		   __u64 count, struct agg *agg)
 {
-	struct agg_stack kern = { .err = -EFAULT }, user = { .err = -EFAULT };
+	struct agg_stack kern = {}, user = {};
 
 	if (k->kern_stack_id >= 0 || k->kern_stack_id == STACK_ID_OVERFLOW)
 		read_stack(s, set, k->kern_stack_id, k->kern_overflow, s->kips, &kern);
-	else if (k->kern_stack_id != -1)
-		kern.err = k->kern_stack_id;
+	else
+		kern.err = agg_stack__err_of_id(k->kern_stack_id);
 	if (k->user_stack_id >= 0 || k->user_stack_id == STACK_ID_OVERFLOW)
 		read_stack(s, set, k->user_stack_id, k->user_overflow, s->uips, &user);
-	else if (k->user_stack_id != -1)
-		user.err = k->user_stack_id;
+	else
+		user.err = agg_stack__err_of_id(k->user_stack_id);
 	return agg__add(agg, &(struct agg_key){ .pid = k->pid, .tid = k->tid, .gen = k->gen,
 						.comm = k->comm },
 			&kern, &user, count);

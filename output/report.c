@@ -236,11 +236,6 @@ static int count_frames(const struct agg_entry *e, void *ctx)
 	return 0;
 }
 
-static bool stack_missed(int err)
-{
-	return err < 0 && err != -EFAULT;
-}
-
 static struct pf_frame *marker(struct pf_frame *f, const char *name, bool kernel)
 {
 	*f = (struct pf_frame){ .name = name, .kernel = kernel };
@@ -256,7 +251,7 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 	const uint64_t *uips = e->ips + e->nr_kips;
 
 	if (!env->kernel_only) {
-		if (stack_missed(e->uerr)) {
+		if (agg_stack__missed(e->uerr)) {
 			f = marker(f, "[Missed User Stack]", false);
 		} else if (!e->uerr) {
 			size_t n = resolve_user(r, e);
@@ -271,7 +266,7 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 		}
 	}
 	if (!env->user_only) {
-		if (stack_missed(e->kerr)) {
+		if (agg_stack__missed(e->kerr)) {
 			f = marker(f, "[Missed Kernel Stack]", true);
 		} else if (!e->kerr) {
 			for (size_t i = e->nr_kips; i-- > 0; f++) {

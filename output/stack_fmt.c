@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
 #include "stack_fmt.h"
 
 struct rendered {
@@ -45,11 +46,6 @@ uint64_t stack_set__total(const struct stack_set *s)
 	return s->total;
 }
 
-static bool stack_missed(int err)
-{
-	return err < 0 && err != -EFAULT;
-}
-
 /*
  * Write a name so that it cannot break the line structure: control
  * characters become '?', and in folded output ';' (the frame separator)
@@ -79,7 +75,7 @@ static void render_folded(const struct stack_fmt_opts *o, const struct stack_rec
 	}
 	put_name(f, r->comm, true);
 	if (!o->kernel_only) {
-		if (stack_missed(r->ustack_err)) {
+		if (agg_stack__missed(r->ustack_err)) {
 			fputs(";[Missed User Stack]", f);
 		} else if (r->ustack_err == 0) {
 			for (size_t i = r->nr_uframes; i-- > 0;) {
@@ -91,7 +87,7 @@ static void render_folded(const struct stack_fmt_opts *o, const struct stack_rec
 	if (!o->user_only) {
 		if (delim)
 			fputs(";-", f);
-		if (stack_missed(r->kstack_err)) {
+		if (agg_stack__missed(r->kstack_err)) {
 			fputs(";[Missed Kernel Stack]", f);
 		} else if (r->kstack_err == 0) {
 			for (size_t i = r->nr_kframes; i-- > 0;) {
@@ -110,7 +106,7 @@ static void render_block(const struct stack_fmt_opts *o, const struct stack_rec 
 		     r->kstack_err == 0 && r->ustack_err == 0;
 
 	if (!o->user_only) {
-		if (stack_missed(r->kstack_err)) {
+		if (agg_stack__missed(r->kstack_err)) {
 			fputs("    [Missed Kernel Stack]\n", f);
 		} else if (r->kstack_err == 0) {
 			for (size_t i = 0; i < r->nr_kframes; i++) {
@@ -123,7 +119,7 @@ static void render_block(const struct stack_fmt_opts *o, const struct stack_rec 
 	if (!o->kernel_only) {
 		if (delim)
 			fputs("    --\n", f);
-		if (stack_missed(r->ustack_err)) {
+		if (agg_stack__missed(r->ustack_err)) {
 			fputs("    [Missed User Stack]\n", f);
 		} else if (r->ustack_err == 0) {
 			for (size_t i = 0; i < r->nr_uframes; i++) {
