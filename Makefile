@@ -50,10 +50,10 @@ endif
 # events, the BPF maps, the aggregate), symbols/ (kernel and user symbols and
 # the files they come from), output/ (the report and its writers).
 COLLECT_SRCS := collect/aggregate.c
-SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c \
+SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/usyms.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c
-OUTPUT_SRCS := output/stack_fmt.c output/report.c output/keymap.c output/protobuf.c \
+OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/keymap.c output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)

@@ -4,27 +4,25 @@
  * hand them to the writer of the chosen format.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "flamegraph.h"
-#include "ksyms.h"
+#include "kallsyms.h"
 #include "pprof.h"
 #include "profile_data.h"
 #include "report.h"
 #include "speedscope.h"
+#include "stack_cut.h"
 #include "stack_fmt.h"
 
 struct report {
 	const struct profile_env *env;
 	struct usyms *usyms;
-	struct ksyms *ksyms;
-	bool ksyms_tried;
-	pthread_t loader;	/* reading kallsyms while sampling runs */
-	bool loading;
-	int load_errno;
+	struct kallsyms *kallsyms;
+	bool kallsyms_waited;
 	const char **kframes, **uframes;	/* scratch, max_stack_depth each */
 	const char **umodules;			/* module of each uframes[i], or NULL */
 };
@@ -39,11 +37,13 @@ struct report *report__new(const struct profile_env *env, struct usyms *usyms)
 		return NULL;
 	r->env = env;
 	r->usyms = usyms;
+	r->kallsyms = kallsyms__new(NULL);
 	r->kframes = calloc(env->max_stack_depth, sizeof(*r->kframes));
 	r->uframes = calloc(env->max_stack_depth, sizeof(*r->uframes));
 	r->umodules = calloc(env->max_stack_depth, sizeof(*r->umodules));
-	if (!r->kframes || !r->uframes || !r->umodules) {
+	if (!r->kallsyms || !r->kframes || !r->uframes || !r->umodules) {
 		report__free(r);
+		errno = ENOMEM;
 		return NULL;
 	}
 	return r;
@@ -53,62 +53,42 @@ void report__free(struct report *r)
 {
 	if (!r)
 		return;
-	if (r->loading)
-		pthread_join(r->loader, NULL);
-	ksyms__free(r->ksyms);
+	kallsyms__free(r->kallsyms);
 	free(r->kframes);
 	free(r->uframes);
 	free(r->umodules);
 	free(r);
 }
 
-static void *load_ksyms(void *arg)
-{
-	struct report *r = arg;
-
-	r->ksyms = ksyms__load();
-	r->load_errno = r->ksyms ? 0 : errno;
-	return NULL;
-}
-
-/*
- * /proc/kallsyms takes the kernel ~50 ms to produce and us ~30 ms to parse:
- * read it on a thread while sampling runs, so that printing need not wait.
- */
 void report__prefetch_kernel_symbols(struct report *r)
 {
-	if (r->ksyms_tried || r->loading)
-		return;
-	r->loading = !pthread_create(&r->loader, NULL, load_ksyms, r);
+	kallsyms__prefetch(r->kallsyms);
 }
 
-void report__use_ksyms(struct report *r, struct ksyms *ks)
+int report__use_kallsyms(struct report *r, const char *path)
 {
-	if (r->loading) {
-		pthread_join(r->loader, NULL);
-		r->loading = false;
-	}
-	ksyms__free(r->ksyms);
-	r->ksyms = ks;
-	r->ksyms_tried = true;
+	struct kallsyms *k = kallsyms__new(path);
+
+	if (!k)
+		return -errno;
+	kallsyms__free(r->kallsyms);
+	r->kallsyms = k;
+	r->kallsyms_waited = false;
+	return 0;
 }
 
 static const struct ksym *find_ksym(struct report *r, uint64_t addr)
 {
-	if (!r->ksyms_tried) {
-		/* loaded once a kernel frame is printed, if not prefetched */
-		r->ksyms_tried = true;
-		if (r->loading) {
-			pthread_join(r->loader, NULL);
-			r->loading = false;
-		} else {
-			load_ksyms(r);
-		}
-		if (!r->ksyms)
+	if (!r->kallsyms_waited) {
+		/* read once a kernel frame is printed, if not prefetched */
+		int err = kallsyms__wait(r->kallsyms);
+
+		r->kallsyms_waited = true;
+		if (err)
 			fprintf(stderr, "profile: cannot read /proc/kallsyms: %s; kernel frames stay [unknown]\n",
-				strerror(r->load_errno));
+				strerror(-err));
 	}
-	return ksyms__find(r->ksyms, addr);
+	return kallsyms__find(r->kallsyms, addr);
 }
 
 /*
@@ -127,11 +107,9 @@ static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
 }
 
 /*
- * Name the user frames; returns how many to print. A return address that
- * lies in no mapping at all cannot be real: the frame-pointer walk has
- * left the stack (through code built without frame pointers) and what
- * follows is garbage. The stack ends there, in one "[unknown]".
- * Unresolved frames count by the stack's samples (usyms__for_each_unresolved).
+ * Name the user frames; returns how many to print, up to the stack's cut
+ * (stack_cut.h). Unresolved frames count by the stack's samples
+ * (usyms__for_each_unresolved).
  */
 static size_t resolve_user(struct report *r, const struct agg_entry *e)
 {
@@ -155,7 +133,7 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 		else
 			r->uframes[i] = sym.label ? sym.label : UNKNOWN;
 		r->umodules[i] = sym.module;
-		if (i > 0 && !sym.name && sym.reason == USYM_NO_MAPPING)
+		if (stack_cut__ends_at(i, &sym))
 			return i + 1;
 	}
 	return n;

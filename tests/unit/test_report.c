@@ -6,7 +6,6 @@
  */
 #include "aggregate.h"
 #include "cli.h"
-#include "ksyms.h"
 #include "report.h"
 #include "test_util.h"
 #include "usyms.h"
@@ -28,6 +27,7 @@ static char *folded_kernel(const uint64_t *ips, uint32_t nr)
 	struct report_meta meta = { .event = "cpu-clock", .title = "t" };
 	struct usyms *u = usyms__new(NULL);
 	struct agg *agg = agg__new();
+	char *dir = make_tmpdir(), *path = write_in(dir, "kallsyms", kallsyms);
 	struct report *r;
 	char *text = NULL;
 	size_t len = 0;
@@ -37,7 +37,7 @@ static char *folded_kernel(const uint64_t *ips, uint32_t nr)
 	cr_assert(u && agg);
 	r = report__new(&env, u);
 	cr_assert_not_null(r);
-	report__use_ksyms(r, ksyms__load_buf(kallsyms, sizeof(kallsyms) - 1));
+	cr_assert_eq(report__use_kallsyms(r, path), 0);
 	cr_assert_eq(agg__add(agg, &(struct agg_key){ .pid = 0, .tid = 0, .comm = "swapper/0" },
 			      &kern, &user, 7), 0);
 	out = open_memstream(&text, &len);
@@ -48,6 +48,8 @@ static char *folded_kernel(const uint64_t *ips, uint32_t nr)
 	report__free(r);
 	agg__free(agg);
 	usyms__free(u);
+	free(path);
+	rm_rf(dir);
 	return text;
 }
 
