@@ -240,6 +240,46 @@ struct ksyms *ksyms__load(void)
 	return ksyms__load_file("/proc/kallsyms");
 }
 
+/*
+ * Modules whose every symbol is an allocation of its own: BPF programs,
+ * trampolines. The next symbol in address order may be far away, with
+ * programs loaded since the reading in between.
+ */
+static bool separate_images(const char *module)
+{
+	return module && (!strcmp(module, "bpf") || !strncmp(module, "__builtin__", 11));
+}
+
+static bool same_image(const struct ksym *a, const struct ksym *b)
+{
+	if (!a->module || !b->module)
+		return !a->module && !b->module;
+	if (separate_images(a->module))
+		return false;
+	return a->module == b->module || !strcmp(a->module, b->module);
+}
+
+#define PAGE_BYTES 4096UL
+
+/*
+ * The last address of syms[i]: kallsyms gives no sizes. A symbol runs to
+ * the next one of its image (the kernel's text, one module). The last one
+ * of its image has at most the rest of its page and the page after it, as
+ * perf gives it: beyond lies other memory, or code loaded since the
+ * reading. syms[i] is the last of its address: the next one starts above.
+ */
+static unsigned long ksym_last(const struct ksyms *ks, size_t i)
+{
+	const struct ksym *s = &ks->syms[i], *next = i + 1 < ks->nr ? s + 1 : NULL;
+	unsigned long page = s->addr & ~(PAGE_BYTES - 1), last = page + 2 * PAGE_BYTES - 1;
+
+	if (last < page)
+		last = ULONG_MAX;	/* the top of the address space */
+	if (next && (same_image(s, next) || next->addr <= last))
+		return next->addr - 1;
+	return last;
+}
+
 const struct ksym *ksyms__find(const struct ksyms *ks, unsigned long addr)
 {
 	size_t lo = 0, hi;
@@ -256,7 +296,7 @@ const struct ksym *ksyms__find(const struct ksyms *ks, unsigned long addr)
 		else
 			hi = mid;
 	}
-	return &ks->syms[lo];
+	return addr <= ksym_last(ks, lo) ? &ks->syms[lo] : NULL;
 }
 
 size_t ksyms__count(const struct ksyms *ks)
