@@ -323,6 +323,8 @@ int report__write(struct report *r, const struct agg *agg, const struct report_m
 		  FILE *out, uint64_t *printed)
 {
 	*printed = 0;
+	/* kernel code loaded since the last reading of kallsyms: read it again on a miss */
+	kallsyms__allow_reread(r->kallsyms);
 	/* a failure is this write's, with its own errno, not an earlier one's */
 	clearerr(out);
 	errno = 0;

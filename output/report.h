@@ -31,7 +31,11 @@ void report__free(struct report *r);
 /* Kernel symbols from a file in the format of /proc/kallsyms (tests). Returns 0 or -ENOMEM. */
 int report__use_kallsyms(struct report *r, const char *path);
 
-/* Start reading kernel symbols in the background (when kernel stacks are sampled). */
+/*
+ * Start reading kernel symbols in the background (when kernel stacks are
+ * sampled). Each report__write() may read them again once, on a kernel
+ * address they do not name (a BPF program or module loaded since).
+ */
 void report__prefetch_kernel_symbols(struct report *r);
 
 /*
