@@ -92,14 +92,20 @@ static const struct ksym *find_ksym(struct report *r, uint64_t addr)
 }
 
 /*
- * Return addresses (every frame but the leaf) are looked up one byte back,
- * in the call instruction, as user ones are: a call that ends a function
- * returns to the next function's first byte.
+ * Kernel frame i of ips (0: the leaf). Return addresses (every frame but
+ * the leaf) are looked up one byte back, in the call instruction, as user
+ * ones are: a call that ends a function returns to the next function's
+ * first byte.
  */
+static const struct ksym *kernel_frame(struct report *r, const uint64_t *ips, size_t i)
+{
+	return find_ksym(r, ips[i] - (i > 0));
+}
+
 static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct ksym *ks = find_ksym(r, ips[i] - (i > 0));
+		const struct ksym *ks = kernel_frame(r, ips, i);
 
 		/* module symbols carry their module: "func [module]" */
 		r->kframes[i] = ks ? ks->label : UNKNOWN;
@@ -248,7 +254,7 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 			f = marker(f, "[Missed Kernel Stack]", true);
 		} else if (!e->kerr) {
 			for (size_t i = e->nr_kips; i-- > 0; f++) {
-				const struct ksym *ks = find_ksym(r, e->ips[i]);
+				const struct ksym *ks = kernel_frame(r, e->ips, i);
 
 				*f = (struct pf_frame){
 					.name = ks ? ks->name : UNKNOWN,

@@ -30,7 +30,7 @@ static void fixture_init(struct fixture *f, enum output_format format)
 	*f = (struct fixture){
 		.env = {
 			.kernel_only = true, .folded = format == FORMAT_FOLDED,
-			.format = format, .max_stack_depth = 127,
+			.format = format, .max_stack_depth = 127, .frequency = 49,
 		},
 	};
 	f->dir = make_tmpdir();
@@ -124,6 +124,20 @@ Test(report, kernel_code_loaded_after_the_reading_is_named_in_the_next_report)
 	write_text(f.path, with_prog);
 	text = write_kernel(&f, ips, 2);
 	cr_assert(strstr(text, "leaf_func;bpf_prog_6deef7357e7b4530_on_cpu [bpf] 7"), "got: %s", text);
+	free(text);
+	fixture_release(&f);
+}
+
+Test(report, structured_formats_look_kernel_return_addresses_up_one_byte_back)
+{
+	const uint64_t ips[] = { 0xffffffff81000104, 0xffffffff81000010 };
+	struct fixture f;
+	char *text;
+
+	fixture_init(&f, FORMAT_JSON);
+	text = write_kernel(&f, ips, 2);
+	cr_assert(strstr(text, "\"caller\""), "got: %s", text);
+	cr_assert_null(strstr(text, "next_func"), "got: %s", text);
 	free(text);
 	fixture_release(&f);
 }
