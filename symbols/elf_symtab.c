@@ -168,46 +168,51 @@ static int count_functions(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size
 	return 0;
 }
 
-/*
- * Read the function symbols of one symbol table section into st. A table
- * that is unreadable or over budget reads as no symbols: -EFBIG and
- * -ECANCELED are returned for the caller to say why, -ENOMEM fails.
- */
-static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symtab *st,
-			const struct budget *b)
+static int refuse_count(size_t count, const struct budget *b)
 {
-	size_t nr = 0, nr_func, pool_len, count;
+	return budget__refuse("symbol table of %zu entries, over the budget of %llu", count,
+			      (unsigned long long)b->max_symbols);
+}
+
+/*
+ * The symbols of one table section and its names, read and inflated:
+ * *data NULL when there is nothing usable to read, 0 then too.
+ */
+static int read_table(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, const struct budget *b,
+		      Elf_Data **data, size_t *count)
+{
 	Elf_Scn *strscn;
 	GElf_Shdr strshdr;
-	Elf_Data *data;
-	int err;
 
+	*data = NULL;
 	if (!shdr->sh_entsize || shdr->sh_type == SHT_NOBITS)
 		return 0;
-	count = shdr->sh_size / shdr->sh_entsize;
-	if (count > b->max_symbols)
-		return budget__refuse("symbol table of %zu entries, over the budget of %llu", count,
-				      (unsigned long long)b->max_symbols);
+	*count = shdr->sh_size / shdr->sh_entsize;
+	if (*count > b->max_symbols)
+		return refuse_count(*count, b);
 	strscn = elf_getscn(elf, shdr->sh_link);
 	if (!strscn || !gelf_getshdr(strscn, &strshdr))
 		return 0;
 	if (!elf_read__section(strscn, &strshdr, "of symbol names", b))
 		return errno == EFBIG || errno == ECANCELED ? -errno : 0;
-	data = elf_read__section(scn, shdr, "of symbols", b);
-	if (!data)
+	*data = elf_read__section(scn, shdr, "of symbols", b);
+	if (!*data)
 		return errno == EFBIG || errno == ECANCELED ? -errno : 0;
 	/* inflating may have changed the size */
-	count = data->d_size / shdr->sh_entsize;
-	if (count > b->max_symbols)
-		return budget__refuse("symbol table of %zu entries, over the budget of %llu", count,
-				      (unsigned long long)b->max_symbols);
-	err = count_functions(elf, data, shdr, count, b, &nr_func, &pool_len);
-	if (err || !nr_func)
-		return err;
-	st->syms = calloc(nr_func, sizeof(*st->syms));
-	st->pool = malloc(pool_len);
-	if (!st->syms || !st->pool)
-		return -ENOMEM;	/* the caller frees st */
+	*count = (*data)->d_size / shdr->sh_entsize;
+	if (*count > b->max_symbols) {
+		*data = NULL;
+		return refuse_count(*count, b);
+	}
+	return 0;
+}
+
+/* The table's functions into st->syms (nr_func of them, tagged), sorted. */
+static size_t collect_functions(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size_t count,
+				size_t nr_func, struct elf_symtab *st)
+{
+	size_t nr = 0;
+
 	for (size_t i = 0; i < count && nr < nr_func; i++) {
 		GElf_Sym sym;
 		size_t len;
@@ -221,9 +226,15 @@ static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symt
 		};
 	}
 	qsort(st->syms, nr, sizeof(*st->syms), tagged_sym_cmp);
+	return nr;
+}
 
-	/* names from their tags; the first (best) of several symbols at one address */
-	pool_len = 0;
+/* Names from their tags; the first (best) of several symbols at one address. */
+static void name_functions(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size_t nr,
+			   struct elf_symtab *st)
+{
+	size_t pool_len = 0;
+
 	for (size_t i = 0; i < nr; i++) {
 		struct elf_sym s = st->syms[i];
 		GElf_Sym sym;
@@ -241,6 +252,31 @@ static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symt
 		st->syms[st->nr++] = s;	/* st->nr <= i: compacting in place */
 		pool_len += len + 1;
 	}
+}
+
+/*
+ * Read the function symbols of one symbol table section into st. A table
+ * that is unreadable or over budget reads as no symbols: -EFBIG and
+ * -ECANCELED are returned for the caller to say why, -ENOMEM fails.
+ */
+static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symtab *st,
+			const struct budget *b)
+{
+	size_t nr_func, pool_len, count = 0;
+	Elf_Data *data;
+	int err;
+
+	err = read_table(elf, scn, shdr, b, &data, &count);
+	if (err || !data)
+		return err;
+	err = count_functions(elf, data, shdr, count, b, &nr_func, &pool_len);
+	if (err || !nr_func)
+		return err;
+	st->syms = calloc(nr_func, sizeof(*st->syms));
+	st->pool = malloc(pool_len);
+	if (!st->syms || !st->pool)
+		return -ENOMEM;	/* the caller frees st */
+	name_functions(elf, data, shdr, collect_functions(elf, data, shdr, count, nr_func, st), st);
 	if (!st->nr) {
 		/* nothing usable after all: .dynsym may still be tried */
 		free(st->syms);
