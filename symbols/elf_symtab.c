@@ -21,9 +21,21 @@ struct segment {
 	bool exec;
 };
 
+/*
+ * Where a function nested in another (an inner entry point of assembler
+ * code) ends before the one that encloses it: from addr on, up to the
+ * next symbol, the address is in syms[idx] again.
+ */
+struct resume {
+	uint64_t addr;
+	size_t idx;
+};
+
 struct elf_symtab {
 	struct elf_sym *syms;
 	size_t nr;
+	struct resume *resumes;	/* sorted by addr; none in most files */
+	size_t nr_resumes;
 	struct segment *segs;
 	size_t nr_segs;
 	char *pool;
@@ -38,7 +50,11 @@ static bool elf_sym__is_function(const GElf_Sym *sym)
 	       sym->st_shndx != SHN_UNDEF && sym->st_value != 0;
 }
 
-/* Higher is preferred when several symbols share an address. */
+/*
+ * Of several function symbols at one address, the one that names it:
+ * global over weak over local (elf_sym__rank), then the larger (a sized
+ * one over one without a size), then by name (alias_name_cmp).
+ */
 static int elf_sym__rank(const GElf_Sym *sym)
 {
 	switch (GELF_ST_BIND(sym->st_info)) {
@@ -111,10 +127,31 @@ static int tagged_sym_cmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return (x->addr > y->addr) - (x->addr < y->addr);
-	/* best first among equals */
+	/* best first among equals; ties by name are broken in name_functions() */
 	if (tag_rank(x) != tag_rank(y))
 		return (tag_rank(y) > tag_rank(x)) - (tag_rank(y) < tag_rank(x));
-	return (y->size > x->size) - (y->size < x->size);
+	if (x->size != y->size)
+		return (y->size > x->size) - (y->size < x->size);
+	return (tag_index(x) > tag_index(y)) - (tag_index(x) < tag_index(y));
+}
+
+/*
+ * Between two names of one function of equal rank and size, the one to
+ * print, as perf chooses it: fewer leading underscores (the public name
+ * over an internal one), then the longer, then, where perf leaves it to
+ * chance, the first in byte order. < 0 when a is the better one.
+ */
+static int alias_name_cmp(const char *a, const char *b)
+{
+	size_t ua = strspn(a, "_"), ub = strspn(b, "_"), la, lb;
+
+	if (ua != ub)
+		return (ua > ub) - (ua < ub);
+	la = strlen(a);
+	lb = strlen(b);
+	if (la != lb)
+		return (lb > la) - (lb < la);
+	return strcmp(a, b);
 }
 
 /* Longer names are not kept: no real symbol has one, and each costs a scan. */
@@ -229,27 +266,52 @@ static size_t collect_functions(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr,
 	return nr;
 }
 
-/* Names from their tags; the first (best) of several symbols at one address. */
+/*
+ * The best of the symbols at syms[i]'s address (sorted best first but for
+ * their names), and in *len its name's length; *next: the first symbol at
+ * another address.
+ */
+static const char *pick_alias(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr,
+			      const struct elf_sym *syms, size_t i, size_t nr, size_t *next,
+			      size_t *len)
+{
+	const char *best = NULL;
+	size_t j;
+
+	for (j = i; j < nr && syms[j].addr == syms[i].addr; j++) {
+		GElf_Sym sym;
+		const char *name;
+		size_t n;
+
+		if (tag_rank(&syms[j]) != tag_rank(&syms[i]) || syms[j].size != syms[i].size)
+			continue;
+		name = function_name(elf, data, shdr, tag_index(&syms[j]), &sym, &n);
+		if (name && (!best || alias_name_cmp(name, best) < 0)) {
+			best = name;
+			*len = n;
+		}
+	}
+	*next = j;
+	return best;
+}
+
+/* Names from their tags, one symbol per address (pick_alias), compacted in place. */
 static void name_functions(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size_t nr,
 			   struct elf_symtab *st)
 {
-	size_t pool_len = 0;
+	size_t pool_len = 0, next;
 
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < nr; i = next) {
 		struct elf_sym s = st->syms[i];
-		GElf_Sym sym;
-		const char *name;
 		size_t len;
+		const char *name = pick_alias(elf, data, shdr, st->syms, i, nr, &next, &len);
 
-		if (st->nr && st->syms[st->nr - 1].addr == s.addr)
-			continue;
-		name = function_name(elf, data, shdr, tag_index(&s), &sym, &len);
 		if (!name)
 			continue;
 		memcpy(st->pool + pool_len, name, len);
 		st->pool[pool_len + len] = '\0';
 		s.name = st->pool + pool_len;
-		st->syms[st->nr++] = s;	/* st->nr <= i: compacting in place */
+		st->syms[st->nr++] = s;	/* st->nr <= i */
 		pool_len += len + 1;
 	}
 }

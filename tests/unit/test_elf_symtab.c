@@ -555,3 +555,77 @@ Test(elf_symtab_merge, destination_wins_at_one_address)
 	elf_symtab__free(src);
 	elf_symtab__free(dst);
 }
+
+/*
+ * Symbols the test builds: functions nested in others (assembler code
+ * often labels its inner entry points), and aliases of one function.
+ * %s is the order the aliases are defined in, to show that the order of
+ * the symbol table does not decide.
+ */
+static const char nested_src[] =
+	"__asm__(\".text\\n\"\n"
+	"	\".globl outer\\n .type outer, %%function\\n outer: .fill 16, 1, 0\\n\"\n"
+	"	\".type inner, %%function\\n inner: .fill 8, 1, 0\\n .size inner, 8\\n\"\n"
+	"	\".fill 16, 1, 0\\n .size outer, 40\\n\"\n"
+	"	\".fill 8, 1, 0\\n\"	/* in no function */\n"
+	"	\".globl deep\\n .type deep, %%function\\n deep: .fill 8, 1, 0\\n\"\n"
+	"	\".type mid, %%function\\n mid: .fill 8, 1, 0\\n\"\n"
+	"	\".type leaf1, %%function\\n leaf1: .fill 4, 1, 0\\n .size leaf1, 4\\n\"\n"
+	"	\".fill 4, 1, 0\\n\"\n"
+	"	\".type leaf2, %%function\\n leaf2: .fill 4, 1, 0\\n .size leaf2, 4\\n\"\n"
+	"	\".fill 4, 1, 0\\n .size mid, 24\\n\"\n"
+	"	\".fill 8, 1, 0\\n .size deep, 40\\n\");\n"
+	"int alias_b(void) { return 42; }\n"
+	"%s";
+
+static const char *const alias_orders[] = {
+	"int alias_a(void) __attribute__((alias(\"alias_b\")));\n"
+	"int __alias_longer(void) __attribute__((alias(\"alias_b\")));\n",
+	"int __alias_longer(void) __attribute__((alias(\"alias_b\")));\n"
+	"int alias_a(void) __attribute__((alias(\"alias_b\")));\n",
+};
+
+/* The library built from nested_src with the aliases in one order; dir is the caller's to remove. */
+static char *build_nested(char *dir, int order)
+{
+	char *src = path_in(dir, "nested.c"), *lib = path_in(dir, "libnested.so"), cmd[8400];
+	FILE *f = fopen(src, "w");
+
+	cr_assert_not_null(f);
+	cr_assert_gt(fprintf(f, nested_src, alias_orders[order]), 0);
+	cr_assert_eq(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "gcc -O1 -fPIC -shared -nostdlib -o '%s' '%s'", lib, src);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	free(src);
+	return lib;
+}
+
+static const char *name_at(const struct elf_symtab *st, const char *lib, const char *sym,
+			   uint64_t off)
+{
+	const struct elf_sym *s;
+	uint64_t addr, size;
+
+	nm_symbol(lib, sym, &addr, &size);
+	s = elf_symtab__find(st, addr + off);
+	return s ? s->name : "(none)";
+}
+
+Test(elf_symtab_nested, aliases_of_one_binding_resolve_to_the_name_perf_prints)
+{
+	for (int order = 0; order < 2; order++) {
+		char *dir = make_tmpdir(), *lib = build_nested(dir, order);
+		struct elf_symtab *st = load(lib);
+
+		/*
+		 * All global: __alias_longer has leading underscores (an
+		 * internal name), alias_a and alias_b are as long as each
+		 * other: the first in byte order.
+		 */
+		cr_assert_str_eq(name_at(st, lib, "alias_b", 0), "alias_a", "order %d: %s", order,
+				 name_at(st, lib, "alias_b", 0));
+		elf_symtab__free(st);
+		free(lib);
+		rm_rf(dir);
+	}
+}
