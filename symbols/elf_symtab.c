@@ -15,27 +15,17 @@
 
 #include "elf_read.h"
 #include "elf_symtab.h"
+#include "sym_nest.h"
 
 struct segment {
 	uint64_t offset, vaddr, filesz;
 	bool exec;
 };
 
-/*
- * Where a function nested in another (an inner entry point of assembler
- * code) ends before the one that encloses it: from addr on, up to the
- * next symbol, the address is in syms[idx] again.
- */
-struct resume {
-	uint64_t addr;
-	size_t idx;
-};
-
 struct elf_symtab {
 	struct elf_sym *syms;
 	size_t nr;
-	struct resume *resumes;	/* sorted by addr; none in most files */
-	size_t nr_resumes;
+	struct sym_nest *nest;	/* NULL: no function nests in another (most files) */
 	struct segment *segs;
 	size_t nr_segs;
 	char *pool;
@@ -339,13 +329,13 @@ static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symt
 	if (!st->syms || !st->pool)
 		return -ENOMEM;	/* the caller frees st */
 	name_functions(elf, data, shdr, collect_functions(elf, data, shdr, count, nr_func, st), st);
-	if (!st->nr) {
-		/* nothing usable after all: .dynsym may still be tried */
-		free(st->syms);
-		free(st->pool);
-		st->syms = NULL;
-		st->pool = NULL;
-	}
+	if (st->nr)
+		return sym_nest__build(st->syms, st->nr, &st->nest);
+	/* nothing usable after all: .dynsym may still be tried */
+	free(st->syms);
+	free(st->pool);
+	st->syms = NULL;
+	st->pool = NULL;
 	return 0;
 }
 
@@ -517,9 +507,9 @@ const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t vad
 	}
 	s = &st->syms[lo];
 	/* a sized symbol covers only its bytes; a zero-sized one runs to the next */
-	if (s->size && vaddr - s->addr >= s->size)
-		return NULL;
-	return s;
+	if (!s->size || vaddr - s->addr < s->size)
+		return s;
+	return sym_nest__enclosing(st->nest, st->syms, lo, vaddr);
 }
 
 size_t elf_symtab__count(const struct elf_symtab *st)
@@ -559,6 +549,7 @@ static int merged_sym_cmp(const void *a, const void *b)
 int elf_symtab__merge(struct elf_symtab *dst, const struct elf_symtab *src)
 {
 	size_t n = dst->nr + src->nr, nr = 0, pool_len = 0;
+	struct sym_nest *nest;
 	struct merged_sym *all;
 	struct elf_sym *syms;
 	char *pool;
@@ -599,11 +590,18 @@ int elf_symtab__merge(struct elf_symtab *dst, const struct elf_symtab *src)
 		pool_len += len;
 	}
 	free(all);
+	if (sym_nest__build(syms, nr, &nest)) {
+		free(syms);
+		free(pool);
+		return -ENOMEM;
+	}
 	free(dst->syms);
 	free(dst->pool);
+	sym_nest__free(dst->nest);
 	dst->syms = syms;
 	dst->nr = nr;
 	dst->pool = pool;
+	dst->nest = nest;
 kind:
 	if (src->kind > dst->kind)
 		dst->kind = src->kind;
@@ -615,6 +613,7 @@ void elf_symtab__free(struct elf_symtab *st)
 	if (!st)
 		return;
 	free(st->syms);
+	sym_nest__free(st->nest);
 	free(st->segs);
 	free(st->pool);
 	free(st);

@@ -611,6 +611,41 @@ static const char *name_at(const struct elf_symtab *st, const char *lib, const c
 	return s ? s->name : "(none)";
 }
 
+Test(elf_symtab_nested, an_address_past_a_nested_function_is_in_the_enclosing_one)
+{
+	char *dir = make_tmpdir(), *lib = build_nested(dir, 0);
+	struct elf_symtab *st = load(lib);
+
+	cr_assert_str_eq(name_at(st, lib, "outer", 0), "outer");
+	cr_assert_str_eq(name_at(st, lib, "outer", 16), "inner");
+	cr_assert_str_eq(name_at(st, lib, "outer", 23), "inner");
+	cr_assert_str_eq(name_at(st, lib, "outer", 24), "outer");
+	cr_assert_str_eq(name_at(st, lib, "outer", 39), "outer");
+	cr_assert_str_eq(name_at(st, lib, "outer", 40), "(none)", "the gap after outer");
+	elf_symtab__free(st);
+	free(lib);
+	rm_rf(dir);
+}
+
+Test(elf_symtab_nested, nesting_two_deep_resumes_the_right_level)
+{
+	char *dir = make_tmpdir(), *lib = build_nested(dir, 0);
+	struct elf_symtab *st = load(lib);
+
+	/* deep [0,40) holds mid [8,32), which holds leaf1 [16,20) and leaf2 [24,28) */
+	cr_assert_str_eq(name_at(st, lib, "deep", 4), "deep");
+	cr_assert_str_eq(name_at(st, lib, "deep", 8), "mid");
+	cr_assert_str_eq(name_at(st, lib, "deep", 17), "leaf1");
+	cr_assert_str_eq(name_at(st, lib, "deep", 21), "mid");
+	cr_assert_str_eq(name_at(st, lib, "deep", 25), "leaf2");
+	cr_assert_str_eq(name_at(st, lib, "deep", 29), "mid");
+	cr_assert_str_eq(name_at(st, lib, "deep", 33), "deep");
+	cr_assert_str_eq(name_at(st, lib, "deep", 39), "deep");
+	elf_symtab__free(st);
+	free(lib);
+	rm_rf(dir);
+}
+
 Test(elf_symtab_nested, aliases_of_one_binding_resolve_to_the_name_perf_prints)
 {
 	for (int order = 0; order < 2; order++) {
@@ -628,4 +663,24 @@ Test(elf_symtab_nested, aliases_of_one_binding_resolve_to_the_name_perf_prints)
 		free(lib);
 		rm_rf(dir);
 	}
+}
+
+Test(elf_symtab_nested, merged_debug_symbols_keep_their_nesting)
+{
+	char *dir = make_tmpdir(), *lib = build_nested(dir, 0);
+	char *sdir = make_tmpdir(), *stripped = stripped_copy(sdir, lib);
+	struct elf_symtab *st = load(stripped), *debug = load(lib);
+
+	/* .dynsym has outer and deep, not the local functions nested in them */
+	cr_assert_eq(elf_symtab__merge(st, debug), 0);
+	cr_assert_str_eq(name_at(st, lib, "outer", 16), "inner");
+	cr_assert_str_eq(name_at(st, lib, "outer", 24), "outer");
+	cr_assert_str_eq(name_at(st, lib, "deep", 21), "mid");
+	cr_assert_str_eq(name_at(st, lib, "deep", 33), "deep");
+	elf_symtab__free(st);
+	elf_symtab__free(debug);
+	free(stripped);
+	free(lib);
+	rm_rf(sdir);
+	rm_rf(dir);
 }
