@@ -293,7 +293,9 @@ static int write_structured(struct report *r, const struct agg *agg, const struc
 	};
 	int err;
 
-	agg__for_each(agg, count_frames, &c);
+	err = agg__for_each(agg, count_frames, &c);
+	if (err)
+		return err;
 	c.samples = calloc(c.nr_samples ? c.nr_samples : 1, sizeof(*c.samples));
 	c.frames = calloc(c.nr_frames ? c.nr_frames : 1, sizeof(*c.frames));
 	if (!c.samples || !c.frames) {
@@ -301,7 +303,9 @@ static int write_structured(struct report *r, const struct agg *agg, const struc
 		goto out;
 	}
 	c.nr_samples = c.nr_frames = 0;
-	agg__for_each(agg, add_pf, &c);
+	err = agg__for_each(agg, add_pf, &c);
+	if (err)
+		goto out;
 	p.samples = c.samples;
 	p.nr_samples = c.nr_samples;
 	switch (env->format) {

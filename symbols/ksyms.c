@@ -60,14 +60,14 @@ struct kline {
 	size_t name_len, mod_len;
 };
 
-/* "addr type name[\t[module]]"; false for what is not such a line. */
-static bool kline__parse(struct kline *k, const char *line, size_t len)
+/* "addr type name[\t[module]]". Returns 0, or -EINVAL for what is not such a line. */
+static int kline__parse(struct kline *k, const char *line, size_t len)
 {
 	const char *p = line, *end = line + len, *close;
 
 	if (parse_hex(&p, end, &k->addr) || k->addr > ULONG_MAX ||
 	    end - p < 4 || p[0] != ' ' || p[2] != ' ')
-		return false;
+		return -EINVAL;
 	k->type = p[1];
 	k->name = p + 3;
 	for (p = k->name; p < end && *p != '\t' && *p != ' '; p++)
@@ -81,7 +81,7 @@ static bool kline__parse(struct kline *k, const char *line, size_t len)
 		k->mod = p + 1;
 		k->mod_len = close - k->mod;
 	}
-	return k->name_len > 0;
+	return k->name_len ? 0 : -EINVAL;
 }
 
 /* The module's pool offset: consecutive lines share their module, stored once. */
@@ -120,7 +120,7 @@ static int parse_line(struct ksyms *ks, const char *line, size_t len, uintptr_t 
 	struct kline k;
 	int err;
 
-	if (!kline__parse(&k, line, len) || !k.addr || !is_text_type(k.type))
+	if (kline__parse(&k, line, len) || !k.addr || !is_text_type(k.type))
 		return 0;
 	err = array_reserve((void **)&ks->syms, &ks->cap, ks->nr, sizeof(*ks->syms));
 	if (!err)
