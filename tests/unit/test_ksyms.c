@@ -161,75 +161,72 @@ static const char images[] =
 	"ffffffffc0300000 t e1000_clean\t[e1000]\n"
 	"fffffffffffff800 t at_the_top\t[top]\n";
 
-static const char *find_in(const struct ksyms *k, unsigned long addr)
-{
-	const struct ksym *s = ksyms__find(k, addr);
+static struct ksyms *bk;
 
-	return s ? s->name : NULL;
+static void load_images(void)
+{
+	bk = ksyms__load_buf(images, sizeof(images) - 1);
+	cr_assert_not_null(bk);
 }
 
-#define assert_finds(k, addr, want) \
-	cr_assert_str_eq(find_in(k, addr) ? find_in(k, addr) : "(none)", want, "%#lx", (unsigned long)(addr))
-#define assert_misses(k, addr) \
-	cr_assert_null(find_in(k, addr), "%#lx: %s, want none", (unsigned long)(addr), find_in(k, addr))
+static void free_images(void)
+{
+	ksyms__free(bk);
+}
+
+TestSuite(ksyms_bounds, .init = load_images, .fini = free_images);
+
+static void assert_finds(unsigned long addr, const char *want)
+{
+	const struct ksym *s = ksyms__find(bk, addr);
+
+	cr_assert_str_eq(s ? s->name : "(none)", want, "%#lx", addr);
+}
+
+static void assert_misses(unsigned long addr)
+{
+	const struct ksym *s = ksyms__find(bk, addr);
+
+	cr_assert_null(s, "%#lx: %s, want none", addr, s ? s->name : "");
+}
 
 Test(ksyms_bounds, a_symbol_runs_to_the_next_of_its_image)
 {
-	struct ksyms *k = ksyms__load_buf(images, sizeof(images) - 1);
-
-	cr_assert_not_null(k);
-	assert_finds(k, 0xffffffff810000ff, "_stext");
-	assert_finds(k, 0xffffffff810003ff, "schedule");
-	assert_finds(k, 0xffffffffc01007ff, "nft_do_chain");
-	assert_finds(k, 0xffffffffa000003f, "bpf_prog_6deef7357e7b4530_a");
-	ksyms__free(k);
+	assert_finds(0xffffffff810000ff, "_stext");
+	assert_finds(0xffffffff810003ff, "schedule");
+	assert_finds(0xffffffffc01007ff, "nft_do_chain");
+	assert_finds(0xffffffffa000003f, "bpf_prog_6deef7357e7b4530_a");
 }
 
 Test(ksyms_bounds, the_last_symbol_of_the_kernel_text_is_bounded)
 {
-	struct ksyms *k = ksyms__load_buf(images, sizeof(images) - 1);
-
-	cr_assert_not_null(k);
-	assert_finds(k, 0xffffffff81001fff, "last_core");
-	assert_misses(k, 0xffffffff81002000);
-	assert_misses(k, 0xffffffff9fffffff);
-	ksyms__free(k);
+	assert_finds(0xffffffff81001fff, "last_core");
+	assert_misses(0xffffffff81002000);
+	assert_misses(0xffffffff9fffffff);
 }
 
 Test(ksyms_bounds, the_last_symbol_of_a_module_is_bounded)
 {
-	struct ksyms *k = ksyms__load_buf(images, sizeof(images) - 1);
-
-	cr_assert_not_null(k);
-	assert_finds(k, 0xffffffffc0101fff, "nft_last");
+	assert_finds(0xffffffffc0101fff, "nft_last");
 	/* a module loaded after the reading, between two known ones */
-	assert_misses(k, 0xffffffffc0200010);
-	assert_finds(k, 0xffffffffc0301234, "e1000_clean");
-	assert_misses(k, 0xffffffffc0302000);
-	ksyms__free(k);
+	assert_misses(0xffffffffc0200010);
+	assert_finds(0xffffffffc0301234, "e1000_clean");
+	assert_misses(0xffffffffc0302000);
 }
 
 Test(ksyms_bounds, a_bpf_program_does_not_run_into_the_next_one)
 {
-	struct ksyms *k = ksyms__load_buf(images, sizeof(images) - 1);
-
-	cr_assert_not_null(k);
-	assert_finds(k, 0xffffffffa0001fff, "bpf_prog_3b185187f1855c4c_b");
+	assert_finds(0xffffffffa0001fff, "bpf_prog_3b185187f1855c4c_b");
 	/* a program loaded after the reading, after the last one known in its pack */
-	assert_misses(k, 0xffffffffa0002000);
-	assert_misses(k, 0xffffffffa0050000);
-	assert_finds(k, 0xffffffffa0100010, "bpf_prog_ee0e253c78993a24_c");
-	ksyms__free(k);
+	assert_misses(0xffffffffa0002000);
+	assert_misses(0xffffffffa0050000);
+	assert_finds(0xffffffffa0100010, "bpf_prog_ee0e253c78993a24_c");
 }
 
 Test(ksyms_bounds, the_bound_of_the_top_symbol_does_not_wrap)
 {
-	struct ksyms *k = ksyms__load_buf(images, sizeof(images) - 1);
-
-	cr_assert_not_null(k);
-	assert_finds(k, 0xfffffffffffff800, "at_the_top");
-	assert_finds(k, 0xffffffffffffffff, "at_the_top");
-	ksyms__free(k);
+	assert_finds(0xfffffffffffff800, "at_the_top");
+	assert_finds(0xffffffffffffffff, "at_the_top");
 }
 
 Test(ksyms_load, all_zero_addresses_give_enoent)
