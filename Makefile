@@ -49,7 +49,8 @@ endif
 # The sources sit by the stage of the data path they serve: collect/ (perf
 # events, the BPF maps, the aggregate), symbols/ (kernel and user symbols and
 # the files they come from), output/ (the report and its writers).
-COLLECT_SRCS := collect/aggregate.c
+COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
+	collect/map_config.c collect/sample_event.c collect/diagnose.c
 SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/sym_nest.c symbols/usyms.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c
@@ -74,6 +75,8 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
+# run.sh leaves the browser rendering to the normal pass (same bytes)
+integration: export PROFILE_SANITIZED = 1
 # every sanitizer report fails the test, also a leak after a passing test
 SAN_RUN := sh tests/san-run.sh
 else
@@ -109,13 +112,26 @@ $(OUTPUT)/profile.bpf.o: profile.bpf.c profile.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+# the headers it includes besides profile.h
+$(OUTPUT)/profile.bpf.o: collect/fnv.h
+
 $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name profile_bpf > $@
 
 # Objects of the tool only (they include the BPF skeleton).
-TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/collect/sampler.o
+TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/collect/sampler.o $(OUTPUT)/collect/attach.o
 $(TOOL_OBJS): $(OUTPUT)/profile.skel.h
+
+# The flame graph's script, kept as output/flamegraph.js, embedded as a C
+# array (od and sed: no tool to install).
+$(OUTPUT)/flamegraph_js.h: output/flamegraph.js | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q){ echo '/* generated from $< by the Makefile */'; \
+		echo 'static const char flamegraph_js[] = {'; \
+		od -An -v -tx1 $< | sed -e 's/\([0-9a-f][0-9a-f]\)/0x\1,/g' -e 's/^ *//'; \
+		echo '};'; } > $@
+$(OUTPUT)/output/flamegraph.o: $(OUTPUT)/flamegraph_js.h
 
 $(OUTPUT)/%.o: %.c | deps $(OUTPUT)
 	$(call msg,CC,$@)
@@ -243,7 +259,7 @@ FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli
 FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/elf_read.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/elf_symtab.c symbols/sym_nest.c symbols/rootfs.c symbols/perfmap.c \
-	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c
+	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c collect/sample_event.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))

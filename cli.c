@@ -37,6 +37,7 @@ static const char usage[] =
 "  duration                  seconds to sample (default: until Ctrl-C or SIGTERM)\n"
 "  -F, --frequency=HZ        sample at HZ samples per second per CPU (default 49)\n"
 "  -c, --count=N             sample once every N events instead of by frequency\n"
+"  -e, --event=EVENT         cpu-clock (default) or cycles (needs a hardware PMU)\n"
 "  -p, --pid=PID[,PID...]    profile these processes only\n"
 "  -L, --tid=TID[,TID...]    profile these threads only\n"
 "  -U, --user-stacks-only    show user-space stacks only (no kernel)\n"
@@ -75,6 +76,7 @@ static const char usage[] =
 static const struct option long_opts[] = {
 	{ "frequency", required_argument, NULL, 'F' },
 	{ "count", required_argument, NULL, 'c' },
+	{ "event", required_argument, NULL, 'e' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, 'L' },
 	{ "user-stacks-only", no_argument, NULL, 'U' },
@@ -239,7 +241,7 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 	env__init(env);
 	optind = 0;		/* glibc: full reset, so tests can parse repeatedly */
 	opterr = 0;		/* we print our own one-line errors */
-	while ((opt = getopt_long(argc, argv, ":F:c:p:L:UKIC:dafvho:i:q", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":F:c:e:p:L:UKIC:dafvho:i:q", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'F':
 			if (parse_number("frequency", optarg, 1, MAX_FREQUENCY, &env->frequency, err))
@@ -250,6 +252,16 @@ enum cli_result cli__parse(int argc, char **argv, struct profile_env *env, FILE 
 			if (parse_number("count", optarg, MIN_PERIOD, LONG_MAX, &env->period, err))
 				goto usage;
 			break;
+		case 'e': {
+			int ev = sample_event__parse(optarg);
+
+			if (ev < 0) {
+				fprintf(err, "profile: unknown event '%s' (cpu-clock, cycles)\n", optarg);
+				goto usage;
+			}
+			env->event = ev;
+			break;
+		}
 		case 'p':
 			if (parse_id_list("pid", optarg, &env->pids, &env->nr_pids, err))
 				goto usage;

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "sample_event.h"
+
 #define DEFAULT_FREQUENCY 49
 #define DEFAULT_STACK_STORAGE 16384
 #define DEFAULT_HASH_STORAGE 40960
@@ -38,6 +40,7 @@ struct profile_env {
 	long duration;		/* seconds; 0: until SIGINT/SIGTERM */
 	long frequency;		/* -F, samples per second per CPU */
 	long period;		/* -c, events per sample; 0 when -F is used */
+	enum sample_event event;	/* -e, cpu-clock unless cycles asked for */
 	pid_t *pids;		/* -p */
 	size_t nr_pids;
 	pid_t *tids;		/* -L */

@@ -20,6 +20,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "profile.h"
+#include "collect/fnv.h"
 
 #define EEXIST 17
 #define EFAULT 14
@@ -205,7 +206,7 @@ static __always_inline bool same_stack(const __u64 *a, const __u64 *b)
 static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 flags)
 {
 	__u32 zero = 0, bytes = stack_depth * sizeof(__u64);
-	__u64 h = 0xcbf29ce484222325ULL;
+	__u64 h = FNV64_OFFSET;
 	__u64 *buf, *old;
 	long n;
 
@@ -222,8 +223,7 @@ static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 f
 	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
 		if (i >= stack_depth || i >= n / sizeof(__u64))
 			break;
-		h ^= buf[i];
-		h *= 0x100000001b3ULL;
+		h = fnv64_step(h, buf[i]);
 	}
 	/* odd keys: never 0 ("no overflow stack"), and no branch to verify */
 	h |= 1;

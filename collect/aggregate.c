@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "fnv.h"
 
 struct agg {
 	struct agg_entry **buckets;
@@ -17,28 +18,21 @@ struct agg {
 	uint64_t from_ns, to_ns;	/* agg__set_window() */
 };
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v;
-	h *= 0x100000001b3ULL;
-	return h;
-}
-
 static uint64_t entry_hash(const struct agg_key *key, const struct agg_stack *k,
 			   const struct agg_stack *u)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = FNV64_OFFSET;
 
-	h = mix(h, (uint64_t)key->pid << 32 | key->tid);
-	h = mix(h, key->gen);
+	h = fnv64_step(h, (uint64_t)key->pid << 32 | key->tid);
+	h = fnv64_step(h, key->gen);
 	for (int i = 0; i < AGG_COMM_LEN && key->comm[i]; i++)
-		h = mix(h, (unsigned char)key->comm[i]);
-	h = mix(h, (uint64_t)(uint32_t)k->err << 32 | (uint32_t)u->err);
-	h = mix(h, (uint64_t)k->nr << 32 | u->nr);
+		h = fnv64_step(h, (unsigned char)key->comm[i]);
+	h = fnv64_step(h, (uint64_t)(uint32_t)k->err << 32 | (uint32_t)u->err);
+	h = fnv64_step(h, (uint64_t)k->nr << 32 | u->nr);
 	for (uint32_t i = 0; i < k->nr; i++)
-		h = mix(h, k->ips[i]);
+		h = fnv64_step(h, k->ips[i]);
 	for (uint32_t i = 0; i < u->nr; i++)
-		h = mix(h, u->ips[i]);
+		h = fnv64_step(h, u->ips[i]);
 	return h;
 }
 

@@ -16,7 +16,7 @@
 
 struct sampler;
 
-/* Open, configure and load. Prints one line and returns NULL on failure. */
+/* Open, configure and load. Prints one line and returns NULL with errno set on failure. */
 struct sampler *sampler__load(const struct profile_env *env);
 /* One perf event per online CPU (or -C's). Prints one line on failure. */
 int sampler__attach(struct sampler *s);

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * escape.c - JSON and XML escaping with UTF-8 validation, shared by the
- * speedscope and SVG flame graph writers.
+ * escape.c - JSON and XML escaping with UTF-8 validation, and the sink
+ * that keeps a stream's first error, shared by the speedscope, SVG flame
+ * graph and pprof writers.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "escape.h"
 
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD in UTF-8 */
+#define ESCAPE_MAX 8		/* an escape written into a buffer: "\\u001f" */
 
 size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 {
@@ -49,119 +53,169 @@ size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 	return len;
 }
 
-static int stream_err(void)
-{
-	return errno ? -errno : -EIO;
-}
-
 static int put(FILE *out, const void *s, size_t len)
 {
 	errno = 0;
-	return fwrite(s, 1, len, out) == len ? 0 : stream_err();
+	if (fwrite(s, 1, len, out) != len)
+		return errno ? -errno : -EIO;
+	return 0;
 }
 
-int escape__json(FILE *out, const char *str)
+/*
+ * What to write for the code point cp instead of its bytes, or NULL to
+ * write them as they are. buf (ESCAPE_MAX bytes) may hold the result.
+ */
+typedef const char *escape_fn(uint32_t cp, char *buf);
+
+/* str through fn, with U+FFFD for each byte of an invalid sequence. */
+static int escape(FILE *out, const char *str, escape_fn *fn)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t n = strlen(str), len;
-	char esc[8];
-	uint32_t cp;
-	int err;
-
-	if ((err = put(out, "\"", 1)))
-		return err;
-	while (n) {
-		len = utf8_decode(s, n, &cp);
-		if (!len) {
-			err = put(out, REPLACEMENT, 3);
-			len = 1;
-		} else if (cp == '"' || cp == '\\') {
-			esc[0] = '\\';
-			esc[1] = (char)cp;
-			err = put(out, esc, 2);
-		} else if (cp == '\n') {
-			err = put(out, "\\n", 2);
-		} else if (cp == '\t') {
-			err = put(out, "\\t", 2);
-		} else if (cp == '\r') {
-			err = put(out, "\\r", 2);
-		} else if (cp < 0x20 || cp == 0x7f) {
-			/* DEL is legal JSON, but escaping it keeps files readable */
-			snprintf(esc, sizeof(esc), "\\u%04x", (unsigned)cp);
-			err = put(out, esc, 6);
-		} else {
-			err = put(out, s, len);
-		}
-		if (err)
-			return err;
-		s += len;
-		n -= len;
-	}
-	return put(out, "\"", 1);
-}
-
-/* XML 1.0's Char production, for the code points utf8_decode() accepts. */
-static int xml_char_ok(uint32_t cp)
-{
-	if (cp < 0x20)
-		return cp == '\t' || cp == '\n' || cp == '\r';
-	return cp != 0xfffe && cp != 0xffff;
-}
-
-int escape__xml(FILE *out, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str), len;
+	const char *rep;
+	char buf[ESCAPE_MAX];
 	uint32_t cp;
 	int err;
 
 	while (n) {
 		len = utf8_decode(s, n, &cp);
-		if (!len || !xml_char_ok(cp)) {
-			err = put(out, REPLACEMENT, 3);
-			len = len ? len : 1;
-		} else if (cp == '<') {
-			err = put(out, "&lt;", 4);
-		} else if (cp == '>') {
-			err = put(out, "&gt;", 4);
-		} else if (cp == '&') {
-			err = put(out, "&amp;", 5);
-		} else if (cp == '"') {
-			err = put(out, "&quot;", 6);
-		} else if (cp == '\'') {
-			err = put(out, "&apos;", 6);
-		} else {
+		rep = len ? fn(cp, buf) : REPLACEMENT;
+		if (rep)
+			err = put(out, rep, strlen(rep));
+		else
 			err = put(out, s, len);
-		}
 		if (err)
 			return err;
+		len = len ? len : 1;
 		s += len;
 		n -= len;
 	}
 	return 0;
 }
 
+static const char *json_escape(uint32_t cp, char *buf)
+{
+	switch (cp) {
+	case '"':
+		return "\\\"";
+	case '\\':
+		return "\\\\";
+	case '\n':
+		return "\\n";
+	case '\t':
+		return "\\t";
+	case '\r':
+		return "\\r";
+	}
+	if (cp < 0x20 || cp == 0x7f) {
+		/* DEL is legal JSON, but escaping it keeps files readable */
+		snprintf(buf, ESCAPE_MAX, "\\u%04x", (unsigned)cp);
+		return buf;
+	}
+	return NULL;
+}
+
+int escape__json(FILE *out, const char *str)
+{
+	int err;
+
+	if ((err = put(out, "\"", 1)) || (err = escape(out, str, json_escape)))
+		return err;
+	return put(out, "\"", 1);
+}
+
+/* XML 1.0's Char production, for the code points utf8_decode() accepts. */
+static bool xml_char_ok(uint32_t cp)
+{
+	if (cp < 0x20)
+		return cp == '\t' || cp == '\n' || cp == '\r';
+	return cp != 0xfffe && cp != 0xffff;
+}
+
+static const char *xml_escape(uint32_t cp, char *buf)
+{
+	(void)buf;
+	if (!xml_char_ok(cp))
+		return REPLACEMENT;
+	switch (cp) {
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '&':
+		return "&amp;";
+	case '"':
+		return "&quot;";
+	case '\'':
+		return "&apos;";
+	}
+	return NULL;
+}
+
+int escape__xml(FILE *out, const char *str)
+{
+	return escape(out, str, xml_escape);
+}
+
 int escape__text(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t left = strlen(s);
+	int err = 0;
 
-	while (left) {
+	while (left && !err) {
 		uint32_t cp;
 		size_t n = utf8_decode(p, left, &cp);
 
 		/* C0, DEL and C1 (U+0080..U+009F, 8-bit CSI included) defused */
 		if (n && cp >= 0x20 && (cp < 0x7f || cp > 0x9f))
-			fwrite(p, 1, n, out);
+			err = put(out, p, n);
 		else if (n)
-			fputc('?', out);
+			err = put(out, "?", 1);
 		else if (*p < 0x80 || *p > 0x9f)
-			fputc(*p, out);	/* other invalid UTF-8: as it is, as before */
+			err = put(out, p, 1);	/* other invalid UTF-8: as it is, as before */
 		else
-			fputc('?', out);
+			err = put(out, "?", 1);
 		n = n ? n : 1;
 		p += n;
 		left -= n;
 	}
-	return ferror(out) ? -EIO : 0;
+	return err;
+}
+
+void sink__write(struct sink *k, const void *buf, size_t len)
+{
+	if (!k->err)
+		k->err = put(k->f, buf, len);
+}
+
+void sink__printf(struct sink *k, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (k->err)
+		return;
+	errno = 0;
+	va_start(ap, fmt);
+	if (vfprintf(k->f, fmt, ap) < 0)
+		k->err = errno ? -errno : -EIO;
+	va_end(ap);
+}
+
+void sink__json(struct sink *k, const char *s)
+{
+	if (!k->err)
+		k->err = escape__json(k->f, s);
+}
+
+void sink__xml(struct sink *k, const char *s)
+{
+	if (!k->err)
+		k->err = escape__xml(k->f, s);
+}
+
+void sink__fail(struct sink *k, int err)
+{
+	if (!k->err)
+		k->err = err;
 }

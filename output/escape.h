@@ -5,6 +5,9 @@
  * control: they can hold control characters or invalid UTF-8, which would
  * make the whole JSON or SVG file unreadable, so both writers replace
  * each byte of an invalid sequence with U+FFFD.
+ *
+ * struct sink is the stream the writers write to: it keeps the first
+ * error, so that writing code reads straight and checks once at the end.
  */
 #ifndef ESCAPE_H
 #define ESCAPE_H
@@ -37,5 +40,18 @@ int escape__xml(FILE *out, const char *s);
  * Returns 0 or -errno from the stream.
  */
 int escape__text(FILE *out, const char *s);
+
+/* A stream that keeps its first error; after one, every call does nothing. */
+struct sink {
+	FILE *f;
+	int err;	/* 0, or the first -errno */
+};
+
+void sink__write(struct sink *k, const void *buf, size_t len);
+void sink__printf(struct sink *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sink__json(struct sink *k, const char *s);	/* escape__json() */
+void sink__xml(struct sink *k, const char *s);	/* escape__xml() */
+/* A failure of the writer's own (-ENOMEM), kept unless one is kept already. */
+void sink__fail(struct sink *k, int err);
 
 #endif /* ESCAPE_H */

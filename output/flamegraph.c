@@ -3,18 +3,21 @@
  * flamegraph.c - the SVG flame graph writer: merge the stacks into a tree
  * of frames, lay each level out left to right in alphabetical order, and
  * write one <g> (title, rect, text) per frame plus the script that makes
- * the graph zoomable and searchable in a browser.
+ * the graph zoomable and searchable in a browser (flamegraph.js, which
+ * the build embeds).
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
 #include "flamegraph.h"
+#include "flamegraph_js.h"	/* generated from flamegraph.js */
+#include "fnv.h"
 #include "keymap.h"
+#include "trace_helpers.h"
 
 /* Geometry, in SVG user units (pixels). */
 #define FG_WIDTH 1200
@@ -51,34 +54,6 @@ struct fg_tree {
 	struct key key;
 };
 
-/* Output with the first error kept, so that writing code reads straight. */
-struct fg_out {
-	FILE *f;
-	int err;
-};
-
-static void out_printf(struct fg_out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void out_printf(struct fg_out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (o->err)
-		return;
-	errno = 0;
-	va_start(ap, fmt);
-	if (vfprintf(o->f, fmt, ap) < 0)
-		o->err = errno ? -errno : -EIO;
-	va_end(ap);
-}
-
-static void out_xml(struct fg_out *o, const char *s)
-{
-	if (!o->err)
-		o->err = escape__xml(o->f, s);
-}
-
 /* "[unknown]", "[libfoo.so]", "[Missed User Stack]": no symbol behind it. */
 static bool is_marker(const char *name)
 {
@@ -104,20 +79,11 @@ static int tree__child(struct fg_tree *t, size_t parent, enum fg_kind kind, cons
 	key__add_u64(&t->key, parent);
 	key__add_u64(&t->key, kind);
 	key__add_str(&t->key, name);
-	if (t->key.err)
-		return t->key.err;
-	ret = keymap__intern(t->index, t->key.buf, t->key.len, child);
+	ret = keymap__intern_key(t->index, &t->key, child);
 	if (ret <= 0)
 		return ret;
-	if (*child >= t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct fg_node *n = realloc(t->nodes, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->nodes = n;
-		t->cap = cap;
-	}
+	if (array_reserve((void **)&t->nodes, &t->cap, *child, sizeof(*t->nodes)))
+		return -ENOMEM;
 	t->nodes[*child] = (struct fg_node){
 		.name = name,
 		.parent = parent,
@@ -223,21 +189,10 @@ static bool tree__shown(const struct fg_tree *t, size_t i)
 	return i == 0 || t->nodes[i].count * FG_MIN_SHARE >= total;
 }
 
-static uint32_t hash_name(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
 /* A shade from a palette, the same for the same name in every graph. */
 static void frame_colour(const struct fg_node *n, int *r, int *g, int *b)
 {
-	uint32_t h = hash_name(n->name);
+	uint32_t h = fnv32_str(n->name);
 	double v1 = (h & 0xff) / 255.0, v2 = ((h >> 8) & 0xff) / 255.0;
 
 	switch (n->kind) {
@@ -263,7 +218,7 @@ static void frame_colour(const struct fg_node *n, int *r, int *g, int *b)
 }
 
 /* The label that fits in w pixels: the name, cut short with "..", or none. */
-static void write_label(struct fg_out *o, const char *name, double w)
+static void write_label(struct sink *o, const char *name, double w)
 {
 	size_t fit = w > 6 ? (size_t)((w - 6) / FG_CHAR_W) : 0, len = strlen(name);
 	char *cut;
@@ -271,7 +226,7 @@ static void write_label(struct fg_out *o, const char *name, double w)
 	if (fit < 3)
 		return;
 	if (len <= fit) {
-		out_xml(o, name);
+		sink__xml(o, name);
 		return;
 	}
 	len = fit - 2;
@@ -280,16 +235,15 @@ static void write_label(struct fg_out *o, const char *name, double w)
 		len--;
 	cut = strndup(name, len);
 	if (!cut) {
-		if (!o->err)
-			o->err = -ENOMEM;
+		sink__fail(o, -ENOMEM);
 		return;
 	}
-	out_xml(o, cut);
-	out_printf(o, "..");
+	sink__xml(o, cut);
+	sink__printf(o, "..");
 	free(cut);
 }
 
-static void write_frame(struct fg_out *o, const struct fg_tree *t, size_t i, double height)
+static void write_frame(struct sink *o, const struct fg_tree *t, size_t i, double height)
 {
 	const struct fg_node *n = &t->nodes[i];
 	uint64_t total = t->nodes[0].count;
@@ -300,176 +254,28 @@ static void write_frame(struct fg_out *o, const struct fg_tree *t, size_t i, dou
 	int r, g, b;
 
 	frame_colour(n, &r, &g, &b);
-	out_printf(o, "<g><title>");
-	out_xml(o, n->name);
-	out_printf(o, " (%" PRIu64 " sample%s, %.2f%%)</title>", n->count, n->count == 1 ? "" : "s",
+	sink__printf(o, "<g><title>");
+	sink__xml(o, n->name);
+	sink__printf(o, " (%" PRIu64 " sample%s, %.2f%%)</title>", n->count, n->count == 1 ? "" : "s",
 		   total ? 100.0 * (double)n->count / (double)total : 100.0);
-	out_printf(o, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
+	sink__printf(o, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
 		   "fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>",
 		   x, y, w, FG_FRAME_H - 1, r, g, b);
-	out_printf(o, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FG_FRAME_H / 2.0 + FG_FONT / 2.0 - 2);
+	sink__printf(o, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FG_FRAME_H / 2.0 + FG_FONT / 2.0 - 2);
 	write_label(o, n->name, w);
-	out_printf(o, "</text></g>\n");
+	sink__printf(o, "</text></g>\n");
 }
 
-/*
- * The script: written for this file, after the behaviour of flamegraph.pl
- * (click to zoom, Reset Zoom, Search with a regular expression, the share
- * of samples matched). Geometry is read back from the rects, so the script
- * needs no data of its own.
- */
-static const char fg_script[] =
-"\"use strict\";\n"
-"var svg, frames, details, matched, searchbtn, unzoombtn, searching = false;\n"
-"var XPAD = " "%d" ", FULLW = " "%d" ", CHARW = " "%.3f" ";\n"
-"function init(evt) {\n"
-"	svg = document.documentElement;\n"
-"	frames = document.getElementById('frames');\n"
-"	details = document.getElementById('details').firstChild;\n"
-"	matched = document.getElementById('matched');\n"
-"	searchbtn = document.getElementById('search');\n"
-"	unzoombtn = document.getElementById('unzoom');\n"
-"	var gs = frames.getElementsByTagName('g');\n"
-"	for (var i = 0; i < gs.length; i++) {\n"
-"		var r = gs[i].getElementsByTagName('rect')[0];\n"
-"		/* remember the unzoomed geometry and colour */\n"
-"		r.ox = parseFloat(r.getAttribute('x'));\n"
-"		r.ow = parseFloat(r.getAttribute('width'));\n"
-"		r.oy = parseFloat(r.getAttribute('y'));\n"
-"		r.ofill = r.getAttribute('fill');\n"
-"	}\n"
-"	frames.addEventListener('click', function(e) {\n"
-"		var g = frame_of(e.target);\n"
-"		if (g) zoom(g);\n"
-"	});\n"
-"	frames.addEventListener('mouseover', function(e) {\n"
-"		var g = frame_of(e.target);\n"
-"		if (g) details.nodeValue = 'Function: ' + title_of(g);\n"
-"	});\n"
-"	frames.addEventListener('mouseout', function(e) {\n"
-"		details.nodeValue = ' ';\n"
-"	});\n"
-"	unzoombtn.addEventListener('click', unzoom);\n"
-"	searchbtn.addEventListener('click', search_prompt);\n"
-"	window.addEventListener('keydown', function(e) {\n"
-"		if (e.keyCode === 114 || ((e.ctrlKey || e.metaKey) && e.keyCode === 70)) {\n"
-"			e.preventDefault();\n"
-"			search_prompt();\n"
-"		} else if (e.keyCode === 27 && searching) {\n"
-"			reset_search();\n"
-"		}\n"
-"	});\n"
-"}\n"
-"function frame_of(el) {\n"
-"	while (el && el !== frames) {\n"
-"		if (el.tagName === 'g') return el;\n"
-"		el = el.parentNode;\n"
-"	}\n"
-"	return null;\n"
-"}\n"
-"function title_of(g) { return g.getElementsByTagName('title')[0].textContent; }\n"
-"function rect_of(g) { return g.getElementsByTagName('rect')[0]; }\n"
-"/* the title is 'name (N samples, P%%)': the name is what precedes the last ' (' */\n"
-"function name_of(g) {\n"
-"	var t = title_of(g);\n"
-"	var i = t.lastIndexOf(' (');\n"
-"	return i < 0 ? t : t.substring(0, i);\n"
-"}\n"
-"function place(g, x, w) {\n"
-"	var r = rect_of(g), t = g.getElementsByTagName('text')[0];\n"
-"	r.setAttribute('x', x.toFixed(2));\n"
-"	r.setAttribute('width', w.toFixed(2));\n"
-"	t.setAttribute('x', (x + 3).toFixed(2));\n"
-"	var name = name_of(g), fit = Math.floor((w - 6) / CHARW);\n"
-"	if (fit < 3) t.textContent = '';\n"
-"	else if (name.length <= fit) t.textContent = name;\n"
-"	else t.textContent = name.substring(0, fit - 2) + '..';\n"
-"}\n"
-"function zoom(g) {\n"
-"	var z = rect_of(g), zx = z.ox, zw = z.ow, zy = z.oy, eps = 0.0001;\n"
-"	if (zw >= FULLW - eps) { unzoom(); return; }\n"
-"	var ratio = FULLW / zw, gs = frames.getElementsByTagName('g');\n"
-"	for (var i = 0; i < gs.length; i++) {\n"
-"		var r = rect_of(gs[i]), show = false;\n"
-"		gs[i].classList.remove('parent');\n"
-"		if (r.oy >= zy) {\n"
-"			/* the root is at the bottom: this level or below, the frame and its callers */\n"
-"			if (r.ox <= zx + eps && r.ox + r.ow >= zx + zw - eps) {\n"
-"				show = true;\n"
-"				place(gs[i], XPAD, FULLW);\n"
-"				if (r.oy > zy) gs[i].classList.add('parent');\n"
-"			}\n"
-"		} else if (r.ox >= zx - eps && r.ox + r.ow <= zx + zw + eps) {\n"
-"			/* above it: what it called */\n"
-"			show = true;\n"
-"			place(gs[i], XPAD + (r.ox - zx) * ratio, r.ow * ratio);\n"
-"		}\n"
-"		gs[i].classList.toggle('hide', !show);\n"
-"	}\n"
-"	unzoombtn.classList.remove('hide');\n"
-"}\n"
-"function unzoom() {\n"
-"	var gs = frames.getElementsByTagName('g');\n"
-"	for (var i = 0; i < gs.length; i++) {\n"
-"		var r = rect_of(gs[i]);\n"
-"		gs[i].classList.remove('hide');\n"
-"		gs[i].classList.remove('parent');\n"
-"		place(gs[i], r.ox, r.ow);\n"
-"	}\n"
-"	unzoombtn.classList.add('hide');\n"
-"}\n"
-"function search_prompt() {\n"
-"	if (searching) { reset_search(); return; }\n"
-"	var term = prompt('Search for (a regular expression, e.g. ^ext4_)', '');\n"
-"	if (term) search(term);\n"
-"}\n"
-"function search(term) {\n"
-"	var re, spans = [], gs = frames.getElementsByTagName('g');\n"
-"	try { re = new RegExp(term); } catch (e) { alert('invalid regular expression: ' + e.message); return; }\n"
-"	for (var i = 0; i < gs.length; i++) {\n"
-"		var r = rect_of(gs[i]);\n"
-"		if (re.test(name_of(gs[i]))) {\n"
-"			r.setAttribute('fill', 'rgb(230,0,230)');\n"
-"			spans.push([r.ox, r.ow]);\n"
-"		}\n"
-"	}\n"
-"	searching = true;\n"
-"	searchbtn.firstChild.nodeValue = 'Reset Search';\n"
-"	searchbtn.classList.add('active');\n"
-"	/* a match inside a match covers no new samples: count the outermost only */\n"
-"	spans.sort(function(a, b) { return a[0] - b[0] || b[1] - a[1]; });\n"
-"	var covered = 0, end = -1;\n"
-"	for (var j = 0; j < spans.length; j++) {\n"
-"		if (spans[j][0] >= end - 0.0001) {\n"
-"			covered += spans[j][1];\n"
-"			end = spans[j][0] + spans[j][1];\n"
-"		}\n"
-"	}\n"
-"	matched.firstChild.nodeValue = 'Matched: ' + (100 * covered / FULLW).toFixed(1) + '%%';\n"
-"	matched.classList.remove('hide');\n"
-"}\n"
-"function reset_search() {\n"
-"	var gs = frames.getElementsByTagName('g');\n"
-"	for (var i = 0; i < gs.length; i++) {\n"
-"		var r = rect_of(gs[i]);\n"
-"		r.setAttribute('fill', r.ofill);\n"
-"	}\n"
-"	searching = false;\n"
-"	searchbtn.firstChild.nodeValue = 'Search';\n"
-"	searchbtn.classList.remove('active');\n"
-"	matched.classList.add('hide');\n"
-"}\n";
-
-static void write_head(struct fg_out *o, const struct pf_profile *p, double height)
+static void write_head(struct sink *o, const struct pf_profile *p, double height)
 {
-	out_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+	sink__printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		   "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
 		   "width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" onload=\"init(evt)\">\n",
 		   FG_WIDTH, height, FG_WIDTH, height);
-	out_printf(o, "<defs><linearGradient id=\"background\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
+	sink__printf(o, "<defs><linearGradient id=\"background\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
 		   "<stop stop-color=\"#eeeeee\" offset=\"5%%\"/>"
 		   "<stop stop-color=\"#eeeeb0\" offset=\"95%%\"/></linearGradient></defs>\n");
-	out_printf(o, "<style type=\"text/css\">\n"
+	sink__printf(o, "<style type=\"text/css\">\n"
 		   "text { font-family: Verdana, sans-serif; font-size: %dpx; fill: rgb(0,0,0); }\n"
 		   "#title { font-size: 17px; }\n"
 		   "#frames g:hover rect { stroke: black; stroke-width: 0.5; cursor: pointer; }\n"
@@ -479,29 +285,32 @@ static void write_head(struct fg_out *o, const struct pf_profile *p, double heig
 		   ".hide { display: none; }\n"
 		   ".parent { opacity: 0.5; }\n"
 		   "</style>\n", FG_FONT);
-	out_printf(o, "<script type=\"text/ecmascript\"><![CDATA[\n");
-	out_printf(o, fg_script, FG_XPAD, FG_WIDTH - 2 * FG_XPAD, FG_CHAR_W);
-	out_printf(o, "]]></script>\n");
-	out_printf(o, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%.0f\" fill=\"url(#background)\"/>\n",
+	/* the script's strict mode first, then what it needs of the geometry */
+	sink__printf(o, "<script type=\"text/ecmascript\"><![CDATA[\n\"use strict\";\n"
+		     "var XPAD = %d, FULLW = %d, CHARW = %.3f;\n",
+		     FG_XPAD, FG_WIDTH - 2 * FG_XPAD, FG_CHAR_W);
+	sink__write(o, flamegraph_js, sizeof(flamegraph_js));
+	sink__printf(o, "]]></script>\n");
+	sink__printf(o, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%.0f\" fill=\"url(#background)\"/>\n",
 		   FG_WIDTH, height);
-	out_printf(o, "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\">",
+	sink__printf(o, "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\">",
 		   FG_WIDTH / 2);
-	out_xml(o, p->title && *p->title ? p->title : "Flame Graph");
-	out_printf(o, "</text>\n");
-	out_printf(o, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n",
+	sink__xml(o, p->title && *p->title ? p->title : "Flame Graph");
+	sink__printf(o, "</text>\n");
+	sink__printf(o, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n",
 		   FG_XPAD);
-	out_printf(o, "<text id=\"search\" class=\"button\" x=\"%d\" y=\"24\">Search</text>\n",
+	sink__printf(o, "<text id=\"search\" class=\"button\" x=\"%d\" y=\"24\">Search</text>\n",
 		   FG_WIDTH - FG_XPAD - 100);
-	out_printf(o, "<text id=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n",
+	sink__printf(o, "<text id=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n",
 		   FG_XPAD, height - FG_FONT);
-	out_printf(o, "<text id=\"matched\" class=\"hide\" x=\"%d\" y=\"%.0f\"> </text>\n",
+	sink__printf(o, "<text id=\"matched\" class=\"hide\" x=\"%d\" y=\"%.0f\"> </text>\n",
 		   FG_WIDTH - FG_XPAD - 100, height - FG_FONT);
 }
 
 int flamegraph__write_svg(const struct pf_profile *p, FILE *out)
 {
 	struct fg_tree t = { 0 };
-	struct fg_out o = { .f = out };
+	struct sink o = { .f = out };
 	unsigned int max_depth = 0;
 	double height;
 	size_t n;
@@ -520,12 +329,12 @@ int flamegraph__write_svg(const struct pf_profile *p, FILE *out)
 	height = FG_YPAD_TOP + (max_depth + 1) * FG_FRAME_H + FG_YPAD_BOTTOM;
 
 	write_head(&o, p, height);
-	out_printf(&o, "<g id=\"frames\">\n");
+	sink__printf(&o, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < n; i++) {
 		if (tree__shown(&t, i))
 			write_frame(&o, &t, i, height);
 	}
-	out_printf(&o, "</g>\n</svg>\n");
+	sink__printf(&o, "</g>\n</svg>\n");
 	err = o.err;
 out:
 	tree__release(&t);

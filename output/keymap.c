@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "keymap.h"
+#include "trace_helpers.h"
 
 struct keymap_entry {
 	char *key;
@@ -23,19 +25,6 @@ struct keymap {
 	size_t *slots;		/* entry index + 1; 0 is an empty slot */
 	size_t nr_slots;	/* a power of two */
 };
-
-/* FNV-1a: keys are short and this is not exposed to hostile input rates. */
-static uint64_t hash_bytes(const void *key, size_t len)
-{
-	const unsigned char *p = key;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 struct keymap *keymap__new(void)
 {
@@ -86,7 +75,8 @@ static int keymap__grow_slots(struct keymap *m)
 
 int keymap__intern(struct keymap *m, const void *key, size_t len, size_t *idx)
 {
-	uint64_t h = hash_bytes(key, len);
+	/* FNV-1a: keys are short and this is not exposed to hostile input rates */
+	uint64_t h = fnv64_bytes(key, len);
 	struct keymap_entry *e;
 	size_t s;
 	char *copy;
@@ -106,15 +96,8 @@ int keymap__intern(struct keymap *m, const void *key, size_t len, size_t *idx)
 		for (s = h & (m->nr_slots - 1); m->slots[s]; s = (s + 1) & (m->nr_slots - 1))
 			;
 	}
-	if (m->nr_entries == m->cap_entries) {
-		size_t cap = m->cap_entries ? m->cap_entries * 2 : 64;
-
-		e = realloc(m->entries, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		m->entries = e;
-		m->cap_entries = cap;
-	}
+	if (array_reserve((void **)&m->entries, &m->cap_entries, m->nr_entries, sizeof(*e)))
+		return -ENOMEM;
 	copy = malloc(len + 1);
 	if (!copy)
 		return -ENOMEM;
@@ -190,4 +173,11 @@ void key__release(struct key *k)
 {
 	free(k->buf);
 	*k = (struct key){ 0 };
+}
+
+int keymap__intern_key(struct keymap *m, const struct key *k, size_t *idx)
+{
+	if (k->err)
+		return k->err;
+	return keymap__intern(m, k->buf, k->len, idx);
 }

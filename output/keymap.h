@@ -45,4 +45,7 @@ void key__add_str(struct key *k, const char *s);
 void key__add_u64(struct key *k, uint64_t v);
 void key__release(struct key *k);
 
+/* keymap__intern() of the key k holds, or k's error if building it failed. */
+int keymap__intern_key(struct keymap *m, const struct key *k, size_t *idx);
+
 #endif /* KEYMAP_H */

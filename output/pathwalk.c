@@ -82,10 +82,14 @@ static int open_component(int dirfd, const char *comp)
 	return fd < 0 ? -errno : fd;
 }
 
+/* "/" as the start of the walk: a descriptor or -errno. */
 static int open_root(struct pathwalk *e)
 {
+	int fd;
+
 	snprintf(e->where, sizeof(e->where), "/");
-	return open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
 /*
@@ -116,7 +120,7 @@ static int splice_link(int lnk, int *fd, char **todo, const char **p, struct pat
 		close(*fd);
 		*fd = open_root(e);
 		if (*fd < 0)
-			return -errno;
+			return *fd;
 	}
 	return 0;
 }
@@ -141,9 +145,11 @@ int pathwalk__open(int at, const char *at_name, const char *path, struct pathwal
 	} else {
 		snprintf(e->where, sizeof(e->where), "%s", at_name);
 		fd = openat(at, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			fd = -errno;
 	}
 	if (fd < 0) {
-		err = -errno;
+		err = fd;
 		goto out;
 	}
 	for (p = todo;;) {

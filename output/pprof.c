@@ -12,6 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "escape.h"
 #include "keymap.h"
 #include "pprof.h"
 #include "trace_helpers.h"
@@ -58,9 +59,6 @@ enum {
 	FUNCTION_SYSTEM_NAME = 3,
 	FUNCTION_FILENAME = 4,
 };
-
-/* perf's name for the kernel image; pprof leaves "[...]" files alone. */
-#define KERNEL_MAPPING "[kernel.kallsyms]"
 
 #define GZIP_WINDOW_BITS 31	/* 15 (32 KiB window) + 16: gzip wrapper */
 #define GZIP_CHUNK 65536
@@ -125,91 +123,86 @@ static void builder__release(struct pprof_builder *b)
 	key__release(&b->key);
 }
 
-/* The string table index of s, added if new; -ENOMEM. */
-static int64_t builder__str(struct pprof_builder *b, const char *s)
+/* The string table index of s, added if new, in *idx; 0 or -ENOMEM. */
+static int builder__str(struct pprof_builder *b, const char *s, int64_t *idx)
 {
-	size_t idx;
+	size_t i;
+	int ret = keymap__intern(b->strings, s, strlen(s), &i);
 
-	if (keymap__intern(b->strings, s, strlen(s), &idx) < 0)
-		return -ENOMEM;
-	return (int64_t)idx;
+	if (ret < 0)
+		return ret;
+	*idx = (int64_t)i;
+	return 0;
 }
 
-/* The mapping id of the module f is in; 0 when not known. */
-static int64_t builder__mapping(struct pprof_builder *b, const struct pf_frame *f)
+/*
+ * The id of the mapping of the module f is in, 0 when not known, in *id;
+ * 0 or -ENOMEM. All kernel frames are in the kernel image's.
+ */
+static int builder__mapping(struct pprof_builder *b, const struct pf_frame *f, uint64_t *id)
 {
-	const char *file = f->kernel ? KERNEL_MAPPING : f->module;
+	const char *file = f->kernel ? PF_KERNEL_IMAGE : f->module;
 	/* a kernel module's build-id is not the kernel image's */
 	bool own_build_id = f->build_id && (!f->kernel || !f->module);
-	int64_t name;
 	size_t idx;
 	int ret;
 
+	*id = 0;
 	if (!file)
 		return 0;
 	ret = keymap__intern(b->mappings, file, strlen(file), &idx);
 	if (ret < 0)
-		return -ENOMEM;
+		return ret;
 	if (ret > 0) {
 		if (array_reserve((void **)&b->map, &b->cap_map, idx, sizeof(*b->map)))
 			return -ENOMEM;
-		if ((name = builder__str(b, file)) < 0)
-			return name;
-		b->map[idx] = (struct pprof_mapping){ .filename = name };
+		b->map[idx] = (struct pprof_mapping){ 0 };
+		if ((ret = builder__str(b, file, &b->map[idx].filename)))
+			return ret;
 	}
-	if (own_build_id && !b->map[idx].build_id) {
-		int64_t id = builder__str(b, f->build_id);
-
-		if (id < 0)
-			return id;
-		b->map[idx].build_id = id;
-	}
-	return (int64_t)idx + 1;
+	if (own_build_id && !b->map[idx].build_id &&
+	    (ret = builder__str(b, f->build_id, &b->map[idx].build_id)))
+		return ret;
+	*id = idx + 1;
+	return 0;
 }
 
-/* The file a frame's function is in: its module, or the kernel. */
-static const char *frame_file(const struct pf_frame *f)
+/* The id of f's function (name and file) in *id; 0 or -ENOMEM. */
+static int builder__function(struct pprof_builder *b, const struct pf_frame *f, uint64_t *id)
 {
-	if (f->module)
-		return f->module;
-	return f->kernel ? KERNEL_MAPPING : "";
-}
-
-static int64_t builder__function(struct pprof_builder *b, const struct pf_frame *f)
-{
-	const char *file = frame_file(f);
-	int64_t name, filename;
+	const char *file = pf_frame__file(f);
+	struct pprof_function *fn;
 	size_t idx;
 	int ret;
 
 	key__reset(&b->key);
 	key__add_str(&b->key, f->name);
 	key__add_str(&b->key, file);
-	if (b->key.err)
-		return b->key.err;
-	ret = keymap__intern(b->functions, b->key.buf, b->key.len, &idx);
+	ret = keymap__intern_key(b->functions, &b->key, &idx);
 	if (ret < 0)
 		return ret;
 	if (ret > 0) {
 		if (array_reserve((void **)&b->func, &b->cap_func, idx, sizeof(*b->func)))
 			return -ENOMEM;
-		if ((name = builder__str(b, f->name)) < 0 ||
-		    (filename = builder__str(b, file)) < 0)
-			return -ENOMEM;
-		b->func[idx] = (struct pprof_function){ .name = name, .filename = filename };
+		fn = &b->func[idx];
+		if ((ret = builder__str(b, f->name, &fn->name)) ||
+		    (ret = builder__str(b, file ? file : "", &fn->filename)))
+			return ret;
 	}
-	return (int64_t)idx + 1;
+	*id = idx + 1;
+	return 0;
 }
 
 /*
- * The location id of a frame. The name is part of the key with the module
- * and address: the same address in the same path can be different code in
- * two processes (a binary replaced in between), and a Location has one
- * function. Markers have address 0, so they are told apart by name.
+ * The location id of a frame in *id; 0 or -ENOMEM. The name is part of
+ * the key with the module and address: the same address in the same path
+ * can be different code in two processes (a binary replaced in between),
+ * and a Location has one function. Markers have address 0, so they are
+ * told apart by name.
  */
-static int64_t builder__location(struct pprof_builder *b, const struct pf_frame *f)
+static int builder__location(struct pprof_builder *b, const struct pf_frame *f, uint64_t *id)
 {
-	int64_t mapping_id, function_id;
+	struct pprof_location *loc;
 	size_t idx;
 	int ret;
 
@@ -218,36 +211,32 @@ static int64_t builder__location(struct pprof_builder *b, const struct pf_frame 
 	key__add_str(&b->key, f->module);
 	key__add_u64(&b->key, f->addr);
 	key__add_str(&b->key, f->name);
-	if (b->key.err)
-		return b->key.err;
-	ret = keymap__intern(b->locations, b->key.buf, b->key.len, &idx);
+	ret = keymap__intern_key(b->locations, &b->key, &idx);
 	if (ret < 0)
 		return ret;
 	if (ret > 0) {
 		if (array_reserve((void **)&b->loc, &b->cap_loc, idx, sizeof(*b->loc)))
 			return -ENOMEM;
+		loc = &b->loc[idx];
+		loc->addr = f->addr;
 		/* the key buffer is reused below: it was copied into the map */
-		if ((mapping_id = builder__mapping(b, f)) < 0)
-			return mapping_id;
-		if ((function_id = builder__function(b, f)) < 0)
-			return function_id;
-		b->loc[idx] = (struct pprof_location){
-			.mapping_id = (uint64_t)mapping_id,
-			.addr = f->addr,
-			.function_id = (uint64_t)function_id,
-		};
+		if ((ret = builder__mapping(b, f, &loc->mapping_id)) ||
+		    (ret = builder__function(b, f, &loc->function_id)))
+			return ret;
 	}
-	return (int64_t)idx + 1;
+	*id = idx + 1;
+	return 0;
 }
 
 static int builder__value_type(struct pprof_builder *b, uint32_t field,
 			       const char *type, const char *unit)
 {
-	int64_t t = builder__str(b, type), u = builder__str(b, unit);
+	int64_t t, u;
 	size_t start;
+	int err;
 
-	if (t < 0 || u < 0)
-		return -ENOMEM;
+	if ((err = builder__str(b, type, &t)) || (err = builder__str(b, unit, &u)))
+		return err;
 	start = pb_begin(&b->pb);
 	pb_put_int64(&b->pb, VALUE_TYPE_TYPE, t);
 	pb_put_int64(&b->pb, VALUE_TYPE_UNIT, u);
@@ -256,11 +245,12 @@ static int builder__value_type(struct pprof_builder *b, uint32_t field,
 
 static int builder__label(struct pprof_builder *b, const char *key, const char *str, int64_t num)
 {
-	int64_t k = builder__str(b, key), s = str ? builder__str(b, str) : 0;
+	int64_t k, s = 0;
 	size_t start;
+	int err;
 
-	if (k < 0 || s < 0)
-		return -ENOMEM;
+	if ((err = builder__str(b, key, &k)) || (str && (err = builder__str(b, str, &s))))
+		return err;
 	start = pb_begin(&b->pb);
 	pb_put_int64(&b->pb, LABEL_KEY, k);
 	/* a label has either a string or a number, never both */
@@ -271,17 +261,16 @@ static int builder__label(struct pprof_builder *b, const char *key, const char *
 	return pb_end(&b->pb, SAMPLE_LABEL, start);
 }
 
-static int64_t mul_sat(uint64_t a, uint64_t b)
+/* pprof's values are int64: saturated there too. */
+static int64_t to_int64(uint64_t v)
 {
-	if (b && a > (uint64_t)INT64_MAX / b)
-		return INT64_MAX;
-	return (int64_t)(a * b);
+	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
 }
 
 static int builder__sample(struct pprof_builder *b, const struct pf_profile *p,
-			   const struct pf_sample *s, int64_t period)
+			   const struct pf_sample *s, uint64_t weight)
 {
-	int64_t values[2] = { mul_sat(s->count, 1), mul_sat(s->count, (uint64_t)period) };
+	int64_t values[2] = { to_int64(s->count), to_int64(pf_weigh(s->count, weight)) };
 	size_t start;
 	int err;
 
@@ -289,11 +278,8 @@ static int builder__sample(struct pprof_builder *b, const struct pf_profile *p,
 		return -ENOMEM;
 	/* pf_sample is root first, pprof leaf first */
 	for (size_t i = 0; i < s->nr_frames; i++) {
-		int64_t id = builder__location(b, &s->frames[s->nr_frames - 1 - i]);
-
-		if (id < 0)
-			return (int)id;
-		b->ids[i] = (uint64_t)id;
+		if ((err = builder__location(b, &s->frames[s->nr_frames - 1 - i], &b->ids[i])))
+			return err;
 	}
 	start = pb_begin(&b->pb);
 	pb_put_packed_uint64(&b->pb, SAMPLE_LOCATION_ID, b->ids, s->nr_frames);
@@ -344,45 +330,36 @@ static int builder__tables(struct pprof_builder *b)
 	return b->pb.err;
 }
 
-/* The second sample type, and what one sample weighs in it. */
-static int sample_unit(const struct pf_profile *p, const char **type, const char **unit,
-		       int64_t *period)
+/* The second sample type, [cpu, nanoseconds] when the samples measure time. */
+static void sample_type(const struct pf_profile *p, bool in_ns, const char **type,
+			const char **unit)
 {
-	if (p->frequency > 0) {
+	if (in_ns) {
 		*type = "cpu";
 		*unit = "nanoseconds";
-		*period = 1000000000L / p->frequency;
-		if (!*period)
-			*period = 1;
-	} else if (p->period > 0) {
-		/* cpu-clock counts nanoseconds; hardware events count events */
-		if (p->event && !strcmp(p->event, "cpu-clock")) {
-			*type = "cpu";
-			*unit = "nanoseconds";
-		} else {
-			*type = p->event && *p->event ? p->event : "events";
-			*unit = "count";
-		}
-		*period = p->period;
 	} else {
-		return -EINVAL;
+		/* hardware events count events */
+		*type = p->event && *p->event ? p->event : "events";
+		*unit = "count";
 	}
-	return 0;
 }
 
 static int builder__profile(struct pprof_builder *b, const struct pf_profile *p)
 {
 	const char *type, *unit;
-	int64_t period, title;
+	uint64_t weight;
+	int64_t title;
+	bool in_ns;
 	int err;
 
-	if ((err = sample_unit(p, &type, &unit, &period)))
+	if ((err = pf_profile__sample_weight(p, &weight, &in_ns)))
 		return err;
+	sample_type(p, in_ns, &type, &unit);
 	if ((err = builder__value_type(b, PROFILE_SAMPLE_TYPE, "samples", "count")) ||
 	    (err = builder__value_type(b, PROFILE_SAMPLE_TYPE, type, unit)))
 		return err;
 	for (size_t i = 0; i < p->nr_samples; i++) {
-		if ((err = builder__sample(b, p, &p->samples[i], period)))
+		if ((err = builder__sample(b, p, &p->samples[i], weight)))
 			return err;
 	}
 	if ((err = builder__tables(b)))
@@ -391,10 +368,10 @@ static int builder__profile(struct pprof_builder *b, const struct pf_profile *p)
 	pb_put_int64(&b->pb, PROFILE_DURATION_NANOS, (int64_t)p->duration_ns);
 	if ((err = builder__value_type(b, PROFILE_PERIOD_TYPE, type, unit)))
 		return err;
-	pb_put_int64(&b->pb, PROFILE_PERIOD, period);
+	pb_put_int64(&b->pb, PROFILE_PERIOD, to_int64(weight));
 	if (p->title && *p->title) {
-		if ((title = builder__str(b, p->title)) < 0)
-			return -ENOMEM;
+		if ((err = builder__str(b, p->title, &title)))
+			return err;
 		pb_put_int64(&b->pb, PROFILE_COMMENT, title);
 	}
 	/* last: everything above added its strings */
@@ -407,18 +384,11 @@ static int builder__profile(struct pprof_builder *b, const struct pf_profile *p)
 	return b->pb.err;
 }
 
-static int write_all(FILE *out, const void *data, size_t len)
-{
-	errno = 0;
-	if (fwrite(data, 1, len, out) != len)
-		return errno ? -errno : -EIO;
-	return 0;
-}
-
 /* data as one gzip member onto out. */
 static int gzip_write(const uint8_t *data, size_t len, FILE *out)
 {
 	unsigned char chunk[GZIP_CHUNK];
+	struct sink sink = { .f = out };
 	z_stream zs = { 0 };
 	int ret, err = 0;
 
@@ -440,8 +410,8 @@ static int gzip_write(const uint8_t *data, size_t len, FILE *out)
 				err = -EINVAL;
 				goto out;
 			}
-			err = write_all(out, chunk, sizeof(chunk) - zs.avail_out);
-			if (err)
+			sink__write(&sink, chunk, sizeof(chunk) - zs.avail_out);
+			if ((err = sink.err))
 				goto out;
 		} while (zs.avail_out == 0);
 		len -= in;

@@ -2,14 +2,20 @@
 /*
  * profile_data.h - a resolved profile as the output writers see it
  * (pprof, SVG flame graph, speedscope JSON): counted stacks of named
- * frames, root first, plus what was sampled and when. Writers only read it.
+ * frames, root first, plus what was sampled and when. Writers only read it;
+ * what they all derive from it is here too: a frame's file, a sample's weight.
  */
 #ifndef PROFILE_DATA_H
 #define PROFILE_DATA_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* perf's name for the kernel image, as a file; pprof leaves "[...]" alone. */
+#define PF_KERNEL_IMAGE "[kernel.kallsyms]"
 
 struct pf_frame {
 	const char *name;	/* symbol; "[unknown]", "[libfoo.so]", "[Missed User Stack]"... never NULL */
@@ -39,5 +45,44 @@ struct pf_profile {
 	const struct pf_sample *samples;
 	size_t nr_samples;
 };
+
+/* The file f's function is in: its module, or the kernel image; NULL when not known. */
+static inline const char *pf_frame__file(const struct pf_frame *f)
+{
+	if (f->module)
+		return f->module;
+	return f->kernel ? PF_KERNEL_IMAGE : NULL;
+}
+
+/*
+ * What one sample of p weighs: 1e9 / frequency nanoseconds (at least 1),
+ * or the period, in nanoseconds for the cpu-clock event (it counts them)
+ * and in events for any other (*in_ns false). -EINVAL when p says neither
+ * frequency nor period.
+ */
+static inline int pf_profile__sample_weight(const struct pf_profile *p, uint64_t *weight,
+					    bool *in_ns)
+{
+	if (p->frequency > 0) {
+		*weight = 1000000000ULL / (uint64_t)p->frequency;
+		if (!*weight)
+			*weight = 1;
+		*in_ns = true;
+	} else if (p->period > 0) {
+		*weight = (uint64_t)p->period;
+		*in_ns = p->event && !strcmp(p->event, "cpu-clock");
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* count samples of weight each: saturated at UINT64_MAX, never wrapped. */
+static inline uint64_t pf_weigh(uint64_t count, uint64_t weight)
+{
+	if (weight && count > UINT64_MAX / weight)
+		return UINT64_MAX;
+	return count * weight;
+}
 
 #endif /* PROFILE_DATA_H */

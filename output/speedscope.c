@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +16,6 @@
 #include "trace_helpers.h"
 
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
-#define KERNEL_FILE "[kernel.kallsyms]"
 
 struct ss_group {
 	const char *comm;	/* of its first sample */
@@ -40,38 +38,8 @@ struct ss_state {
 	size_t *by_group;		/* sample indices, grouped */
 	size_t *group_order;		/* groups, heaviest first */
 	struct key key;
-	FILE *f;
-	int err;			/* first write error */
+	struct sink out;
 };
-
-static void out_printf(struct ss_state *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void out_printf(struct ss_state *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (s->err)
-		return;
-	errno = 0;
-	va_start(ap, fmt);
-	if (vfprintf(s->f, fmt, ap) < 0)
-		s->err = errno ? -errno : -EIO;
-	va_end(ap);
-}
-
-static void out_json(struct ss_state *s, const char *str)
-{
-	if (!s->err)
-		s->err = escape__json(s->f, str);
-}
-
-static const char *frame_file(const struct pf_frame *f)
-{
-	if (f->module)
-		return f->module;
-	return f->kernel ? KERNEL_FILE : NULL;
-}
 
 static int intern_frame(struct ss_state *s, const struct pf_frame *f, size_t *idx)
 {
@@ -79,10 +47,8 @@ static int intern_frame(struct ss_state *s, const struct pf_frame *f, size_t *id
 
 	key__reset(&s->key);
 	key__add_str(&s->key, f->name);
-	key__add_str(&s->key, frame_file(f));
-	if (s->key.err)
-		return s->key.err;
-	ret = keymap__intern(s->frames, s->key.buf, s->key.len, idx);
+	key__add_str(&s->key, pf_frame__file(f));
+	ret = keymap__intern_key(s->frames, &s->key, idx);
 	if (ret <= 0)
 		return ret;
 	if (array_reserve((void **)&s->frame, &s->cap_frame, *idx, sizeof(*s->frame)))
@@ -100,9 +66,7 @@ static int intern_group(struct ss_state *s, const struct pf_profile *p,
 	key__add_u64(&s->key, smp->pid);
 	if (p->per_thread)
 		key__add_u64(&s->key, smp->tid);
-	if (s->key.err)
-		return s->key.err;
-	ret = keymap__intern(s->groups, s->key.buf, s->key.len, idx);
+	ret = keymap__intern_key(s->groups, &s->key, idx);
 	if (ret <= 0)
 		return ret;
 	if (array_reserve((void **)&s->group, &s->cap_group, *idx, sizeof(*s->group)))
@@ -112,31 +76,6 @@ static int intern_group(struct ss_state *s, const struct pf_profile *p,
 		.pid = smp->pid,
 		.tid = p->per_thread ? smp->tid : 0,
 	};
-	return 0;
-}
-
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-	if (b && a > UINT64_MAX / b)
-		return UINT64_MAX;
-	return a * b;
-}
-
-/* What one sample weighs and in which unit. */
-static int sample_weight(const struct pf_profile *p, uint64_t *weight, const char **unit)
-{
-	if (p->frequency > 0) {
-		*weight = 1000000000ULL / (uint64_t)p->frequency;
-		if (!*weight)
-			*weight = 1;
-		*unit = "nanoseconds";
-	} else if (p->period > 0) {
-		*weight = (uint64_t)p->period;
-		/* the cpu-clock event counts nanoseconds, hardware events do not */
-		*unit = p->event && !strcmp(p->event, "cpu-clock") ? "nanoseconds" : "none";
-	} else {
-		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -187,7 +126,7 @@ static int collect(struct ss_state *s, const struct pf_profile *p, uint64_t weig
 			return err;
 		s->group_of[i] = idx;
 		s->group[idx].nr_samples++;
-		s->group[idx].weight += mul_sat(smp->count, weight);
+		s->group[idx].weight += pf_weigh(smp->count, weight);
 	}
 	s->frame_off[p->nr_samples] = nr_frames;
 
@@ -218,25 +157,27 @@ static int collect(struct ss_state *s, const struct pf_profile *p, uint64_t weig
 static void write_frames(struct ss_state *s)
 {
 	size_t n = keymap__count(s->frames);
+	struct sink *o = &s->out;
 
-	out_printf(s, "\"shared\":{\"frames\":[");
+	sink__printf(o, "\"shared\":{\"frames\":[");
 	for (size_t i = 0; i < n; i++) {
-		const char *file = frame_file(s->frame[i]);
+		const char *file = pf_frame__file(s->frame[i]);
 
-		out_printf(s, "%s\n{\"name\":", i ? "," : "");
-		out_json(s, s->frame[i]->name);
+		sink__printf(o, "%s\n{\"name\":", i ? "," : "");
+		sink__json(o, s->frame[i]->name);
 		if (file) {
-			out_printf(s, ",\"file\":");
-			out_json(s, file);
+			sink__printf(o, ",\"file\":");
+			sink__json(o, file);
 		}
-		out_printf(s, "}");
+		sink__printf(o, "}");
 	}
-	out_printf(s, "]},\n");
+	sink__printf(o, "]},\n");
 }
 
 static void write_profile(struct ss_state *s, const struct pf_profile *p,
 			  const struct ss_group *g, uint64_t weight, const char *unit)
 {
+	struct sink *o = &s->out;
 	char *name;
 	int ret;
 
@@ -245,30 +186,29 @@ static void write_profile(struct ss_state *s, const struct pf_profile *p,
 	else
 		ret = asprintf(&name, "%s (%" PRIu32 ")", g->comm, g->pid);
 	if (ret < 0) {
-		if (!s->err)
-			s->err = -ENOMEM;
+		sink__fail(o, -ENOMEM);
 		return;
 	}
-	out_printf(s, "{\"type\":\"sampled\",\"name\":");
-	out_json(s, name);
+	sink__printf(o, "{\"type\":\"sampled\",\"name\":");
+	sink__json(o, name);
 	free(name);
-	out_printf(s, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64 ",\n\"samples\":[",
-		   unit, g->weight);
+	sink__printf(o, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64 ",\n\"samples\":[",
+		     unit, g->weight);
 	for (size_t k = 0; k < g->nr_samples; k++) {
 		size_t i = s->by_group[g->first + k];
 
-		out_printf(s, "%s[", k ? ",\n" : "");
+		sink__printf(o, "%s[", k ? ",\n" : "");
 		for (size_t j = s->frame_off[i]; j < s->frame_off[i + 1]; j++)
-			out_printf(s, "%s%zu", j > s->frame_off[i] ? "," : "", s->frame_idx[j]);
-		out_printf(s, "]");
+			sink__printf(o, "%s%zu", j > s->frame_off[i] ? "," : "", s->frame_idx[j]);
+		sink__printf(o, "]");
 	}
-	out_printf(s, "],\n\"weights\":[");
+	sink__printf(o, "],\n\"weights\":[");
 	for (size_t k = 0; k < g->nr_samples; k++) {
 		size_t i = s->by_group[g->first + k];
 
-		out_printf(s, "%s%" PRIu64, k ? "," : "", mul_sat(p->samples[i].count, weight));
+		sink__printf(o, "%s%" PRIu64, k ? "," : "", pf_weigh(p->samples[i].count, weight));
 	}
-	out_printf(s, "]}");
+	sink__printf(o, "]}");
 }
 
 static void state__release(struct ss_state *s)
@@ -287,30 +227,32 @@ static void state__release(struct ss_state *s)
 
 int speedscope__write(const struct pf_profile *p, FILE *out)
 {
-	struct ss_state s = { .f = out };
+	struct ss_state s = { .out = { .f = out } };
 	const char *unit;
 	uint64_t weight;
+	bool in_ns;
 	size_t n;
 	int err;
 
-	err = sample_weight(p, &weight, &unit);
+	err = pf_profile__sample_weight(p, &weight, &in_ns);
 	if (!err)
 		err = collect(&s, p, weight);
 	if (err)
 		goto out;
+	unit = in_ns ? "nanoseconds" : "none";
 
-	out_printf(&s, "{\"$schema\":\"%s\",\n\"name\":", SPEEDSCOPE_SCHEMA);
-	out_json(&s, p->title && *p->title ? p->title : "profile");
-	out_printf(&s, ",\n\"exporter\":\"profile\",\n\"activeProfileIndex\":0,\n");
+	sink__printf(&s.out, "{\"$schema\":\"%s\",\n\"name\":", SPEEDSCOPE_SCHEMA);
+	sink__json(&s.out, p->title && *p->title ? p->title : "profile");
+	sink__printf(&s.out, ",\n\"exporter\":\"profile\",\n\"activeProfileIndex\":0,\n");
 	write_frames(&s);
-	out_printf(&s, "\"profiles\":[");
+	sink__printf(&s.out, "\"profiles\":[");
 	n = keymap__count(s.groups);
 	for (size_t g = 0; g < n; g++) {
-		out_printf(&s, "%s\n", g ? "," : "");
+		sink__printf(&s.out, "%s\n", g ? "," : "");
 		write_profile(&s, p, &s.group[s.group_order[g]], weight, unit);
 	}
-	out_printf(&s, "]}\n");
-	err = s.err;
+	sink__printf(&s.out, "]}\n");
+	err = s.out.err;
 out:
 	state__release(&s);
 	return err;

@@ -9,6 +9,7 @@
 
 #include "aggregate.h"
 #include "stack_fmt.h"
+#include "trace_helpers.h"
 
 struct rendered {
 	char *text;		/* everything but the count */
@@ -64,70 +65,93 @@ static void put_name(FILE *f, const char *name, bool folded)
 	}
 }
 
+/* One part of a stack, kernel or user, as both formats print it. */
+struct part {
+	const char *const *frames;	/* leaf first */
+	size_t nr;
+	int err;		/* stack_rec's: 0, -EFAULT (none), or lost */
+	const char *missed;	/* what stands for a lost stack */
+	const char *suffix;	/* after each frame */
+};
+
+static struct part user_part(const struct stack_rec *r)
+{
+	return (struct part){ r->uframes, r->nr_uframes, r->ustack_err, "[Missed User Stack]", "" };
+}
+
+static struct part kernel_part(const struct stack_fmt_opts *o, const struct stack_rec *r)
+{
+	return (struct part){ r->kframes, r->nr_kframes, r->kstack_err, "[Missed Kernel Stack]",
+			      o->annotations ? "_[k]" : "" };
+}
+
+/* -d's separator: only between two parts that are both there. */
+static bool delimited(const struct stack_fmt_opts *o, const struct stack_rec *r)
+{
+	return o->delimited && !o->user_only && !o->kernel_only &&
+	       r->kstack_err == 0 && r->ustack_err == 0;
+}
+
+/* Folded: root first, each frame after a ';'. */
+static void folded_part(FILE *f, const struct part *p)
+{
+	if (agg_stack__missed(p->err)) {
+		fprintf(f, ";%s", p->missed);
+		return;
+	}
+	if (p->err)
+		return;
+	for (size_t i = p->nr; i-- > 0;) {
+		fputc(';', f);
+		put_name(f, p->frames[i], true);
+		fputs(p->suffix, f);
+	}
+}
+
+/* Block: leaf first, a frame a line. */
+static void block_part(FILE *f, const struct part *p)
+{
+	if (agg_stack__missed(p->err)) {
+		fprintf(f, "    %s\n", p->missed);
+		return;
+	}
+	if (p->err)
+		return;
+	for (size_t i = 0; i < p->nr; i++) {
+		fputs("    ", f);
+		put_name(f, p->frames[i], false);
+		fprintf(f, "%s\n", p->suffix);
+	}
+}
+
 static void render_folded(const struct stack_fmt_opts *o, const struct stack_rec *r, FILE *f)
 {
-	bool delim = o->delimited && !o->user_only && !o->kernel_only &&
-		     r->kstack_err == 0 && r->ustack_err == 0;
+	struct part user = user_part(r), kernel = kernel_part(o, r);
 
 	if (o->root) {
 		put_name(f, o->root, true);
 		fputc(';', f);
 	}
 	put_name(f, r->comm, true);
-	if (!o->kernel_only) {
-		if (agg_stack__missed(r->ustack_err)) {
-			fputs(";[Missed User Stack]", f);
-		} else if (r->ustack_err == 0) {
-			for (size_t i = r->nr_uframes; i-- > 0;) {
-				fputc(';', f);
-				put_name(f, r->uframes[i], true);
-			}
-		}
-	}
+	if (!o->kernel_only)
+		folded_part(f, &user);
 	if (!o->user_only) {
-		if (delim)
+		if (delimited(o, r))
 			fputs(";-", f);
-		if (agg_stack__missed(r->kstack_err)) {
-			fputs(";[Missed Kernel Stack]", f);
-		} else if (r->kstack_err == 0) {
-			for (size_t i = r->nr_kframes; i-- > 0;) {
-				fputc(';', f);
-				put_name(f, r->kframes[i], true);
-				if (o->annotations)
-					fputs("_[k]", f);
-			}
-		}
+		folded_part(f, &kernel);
 	}
 }
 
 static void render_block(const struct stack_fmt_opts *o, const struct stack_rec *r, FILE *f)
 {
-	bool delim = o->delimited && !o->user_only && !o->kernel_only &&
-		     r->kstack_err == 0 && r->ustack_err == 0;
+	struct part user = user_part(r), kernel = kernel_part(o, r);
 
-	if (!o->user_only) {
-		if (agg_stack__missed(r->kstack_err)) {
-			fputs("    [Missed Kernel Stack]\n", f);
-		} else if (r->kstack_err == 0) {
-			for (size_t i = 0; i < r->nr_kframes; i++) {
-				fputs("    ", f);
-				put_name(f, r->kframes[i], false);
-				fputs(o->annotations ? "_[k]\n" : "\n", f);
-			}
-		}
-	}
+	if (!o->user_only)
+		block_part(f, &kernel);
 	if (!o->kernel_only) {
-		if (delim)
+		if (delimited(o, r))
 			fputs("    --\n", f);
-		if (agg_stack__missed(r->ustack_err)) {
-			fputs("    [Missed User Stack]\n", f);
-		} else if (r->ustack_err == 0) {
-			for (size_t i = 0; i < r->nr_uframes; i++) {
-				fputs("    ", f);
-				put_name(f, r->uframes[i], false);
-				fputc('\n', f);
-			}
-		}
+		block_part(f, &user);
 	}
 	fprintf(f, "    %-16s ", "-");
 	put_name(f, r->comm, false);
@@ -143,15 +167,8 @@ int stack_set__add(struct stack_set *s, const struct stack_rec *rec)
 	size_t len = 0;
 	FILE *f;
 
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		struct rendered *n = realloc(s->recs, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->recs = n;
-		s->cap = cap;
-	}
+	if (array_reserve((void **)&s->recs, &s->cap, s->nr, sizeof(*s->recs)))
+		return -ENOMEM;
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -ENOMEM;

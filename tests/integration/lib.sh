@@ -53,12 +53,20 @@ run_test() {
 	shift
 	[ -n "${ONLY:-}" ] && [ "$1" != "$ONLY" ] && return 0
 	echo "test: $name"
+	run_test_t0=$(date +%s%N)
 	if "$@"; then
 		passed=$((passed + 1))
-		echo "  ok"
+		echo "  ok ($(elapsed_since "$run_test_t0"))"
 	else
 		failed=$((failed + 1))
+		echo "  ($(elapsed_since "$run_test_t0"))"
 	fi
+}
+
+# "N.N s" since a `date +%s%N` stamp: each test's time, to see where CI's goes
+elapsed_since() {
+	ms=$((($(date +%s%N) - $1) / 1000000))
+	printf '%d.%d s' $((ms / 1000)) $((ms % 1000 / 100))
 }
 
 # sum of counts of folded lines matching a regex

@@ -4,43 +4,26 @@
  * it: what passes through, what is escaped, what becomes U+FFFD.
  */
 #include "escape.h"
-#include "test_util.h"
+#include "output_util.h"
 
 #define FFFD "\xef\xbf\xbd"
 
-static char *json(const char *s)
+/* What escape, one of escape__json/xml/text, writes for s; it must succeed. */
+static char *escaped(int (*escape)(FILE *, const char *), const char *s)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct memout m;
 
-	cr_assert_eq(escape__json(f, s), 0);
-	cr_assert_eq(fclose(f), 0);
-	return buf;
+	cr_assert_eq(escape(memout__open(&m), s), 0);
+	return memout__text(&m);
 }
 
-static char *xml(const char *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	cr_assert_eq(escape__xml(f, s), 0);
-	cr_assert_eq(fclose(f), 0);
-	return buf;
-}
-
-#define assert_json(in, want) do {					\
-	char *got_ = json(in);						\
-	cr_assert_str_eq(got_, want, "json(%s)", #in);			\
+#define assert_escapes(escape, in, want) do {				\
+	char *got_ = escaped(escape, in);				\
+	cr_assert_str_eq(got_, want, "%s(%s)", #escape, #in);		\
 	free(got_);							\
 } while (0)
-
-#define assert_xml(in, want) do {					\
-	char *got_ = xml(in);						\
-	cr_assert_str_eq(got_, want, "xml(%s)", #in);			\
-	free(got_);							\
-} while (0)
+#define assert_json(in, want) assert_escapes(escape__json, in, want)
+#define assert_xml(in, want) assert_escapes(escape__xml, in, want)
 
 Test(escape, utf8_decode)
 {
@@ -96,32 +79,19 @@ Test(escape, xml)
 
 Test(escape, write_errors)
 {
-	FILE *f = fopen("/dev/full", "w");
+	FILE *f = full_stream();
 
-	cr_assert_not_null(f);
-	setvbuf(f, NULL, _IONBF, 0);
 	cr_assert_eq(escape__json(f, "x"), -ENOSPC);
 	cr_assert_eq(escape__xml(f, "x"), -ENOSPC);
+	cr_assert_eq(escape__text(f, "x"), -ENOSPC, "not the stream's errno");
 	fclose(f);
 }
 
 Test(escape, text_has_no_control_characters)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	cr_assert_not_null(f);
-	cr_assert_eq(escape__text(f, "/tmp/a\033]0;owned\007b\n\x7f" "caf\xc3\xa9"), 0);
-	cr_assert_eq(fclose(f), 0);
 	/* the escape sequence is defused, UTF-8 stays */
-	cr_assert_str_eq(buf, "/tmp/a?]0;owned?b??caf\xc3\xa9");
-	free(buf);
+	assert_escapes(escape__text, "/tmp/a\033]0;owned\007b\n\x7f" "caf\xc3\xa9",
+		       "/tmp/a?]0;owned?b??caf\xc3\xa9");
 	/* C1 controls: encoded as UTF-8 (U+009B) and as a lone 8-bit CSI byte */
-	f = open_memstream(&buf, &len);
-	cr_assert_not_null(f);
-	cr_assert_eq(escape__text(f, "x\xc2\x9b" "31m\x9b" "0m \xe2\x82\xac"), 0);
-	cr_assert_eq(fclose(f), 0);
-	cr_assert_str_eq(buf, "x?31m?0m \xe2\x82\xac");
-	free(buf);
+	assert_escapes(escape__text, "x\xc2\x9b" "31m\x9b" "0m \xe2\x82\xac", "x?31m?0m \xe2\x82\xac");
 }

@@ -6,7 +6,7 @@
  * script that zooms and searches.
  */
 #include "flamegraph.h"
-#include "test_util.h"
+#include "output_util.h"
 
 #define APP "/usr/bin/app"
 
@@ -34,14 +34,15 @@ static struct pf_profile profile_of(const struct pf_sample *s, size_t n)
 
 static char *render(const struct pf_profile *p)
 {
-	char *svg = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&svg, &len);
+	struct memout m;
 
-	cr_assert_not_null(f);
-	cr_assert_eq(flamegraph__write_svg(p, f), 0);
-	cr_assert_eq(fclose(f), 0);
-	return svg;
+	cr_assert_eq(flamegraph__write_svg(p, memout__open(&m)), 0);
+	return memout__text(&m);
+}
+
+static void assert_has(const char *svg, const char *text)
+{
+	cr_assert_not_null(strstr(svg, text), "no '%s' in the SVG", text);
 }
 
 /* xmllint, an XML parser of its own, must accept the file. */
@@ -210,11 +211,11 @@ Test(flamegraph, names_are_escaped)
 	char *svg = render(&p);
 
 	assert_well_formed(svg);
-	cr_assert_not_null(strstr(svg, "<title>operator&lt;&lt;(std::ostream&amp;, &quot;x&quot;) ("));
-	cr_assert_not_null(strstr(svg, "<title>bad\xef\xbf\xbd\xef\xbf\xbd utf8 \xef\xbf\xbd ctl ("));
-	cr_assert_not_null(strstr(svg, "<title>caf\xc3\xa9 ]]&gt; &apos;q&apos; ("));
-	cr_assert_not_null(strstr(svg, "<title>a&lt;b&gt;&amp; ("));
-	cr_assert_not_null(strstr(svg, ">profile &lt;test&gt; &amp; more</text>"));
+	assert_has(svg, "<title>operator&lt;&lt;(std::ostream&amp;, &quot;x&quot;) (");
+	assert_has(svg, "<title>bad\xef\xbf\xbd\xef\xbf\xbd utf8 \xef\xbf\xbd ctl (");
+	assert_has(svg, "<title>caf\xc3\xa9 ]]&gt; &apos;q&apos; (");
+	assert_has(svg, "<title>a&lt;b&gt;&amp; (");
+	assert_has(svg, ">profile &lt;test&gt; &amp; more</text>");
 	free(svg);
 }
 
@@ -276,15 +277,49 @@ Test(flamegraph, interactive_parts_are_there)
 	struct pf_profile p = profile_of(s, ARRAY_SIZE(s));
 	char *svg = render(&p);
 
-	cr_assert_not_null(strstr(svg, "onload=\"init(evt)\""));
-	cr_assert_not_null(strstr(svg, "<script type=\"text/ecmascript\"><![CDATA["));
-	cr_assert_not_null(strstr(svg, "function zoom("));
-	cr_assert_not_null(strstr(svg, "function search("));
-	cr_assert_not_null(strstr(svg, "id=\"search\""));
-	cr_assert_not_null(strstr(svg, "id=\"unzoom\""));
-	cr_assert_not_null(strstr(svg, "id=\"matched\""));
+	assert_has(svg, "onload=\"init(evt)\"");
+	assert_has(svg, "<script type=\"text/ecmascript\"><![CDATA[");
+	assert_has(svg, "function zoom(");
+	assert_has(svg, "function search(");
+	assert_has(svg, "id=\"search\"");
+	assert_has(svg, "id=\"unzoom\"");
+	assert_has(svg, "id=\"matched\"");
 	/* Ctrl-F opens the search */
-	cr_assert_not_null(strstr(svg, "e.ctrlKey"));
+	assert_has(svg, "e.ctrlKey");
+	free(svg);
+}
+
+Test(flamegraph, script_is_embedded_whole_in_strict_mode)
+{
+	const struct pf_sample s[] = { { "app", 1, 1, st_a, 2, 5 } };
+	struct pf_profile p = profile_of(s, ARRAY_SIZE(s));
+	struct frame_box all;
+	struct memout m;
+	const char *script, *end;
+	int xpad, fullw, used = 0;
+	double charw;
+	char *svg;
+
+	cr_assert_eq(flamegraph__write_svg(&p, memout__open(&m)), 0);
+	svg = memout__text(&m);
+	cr_assert_eq(strlen(svg), m.len, "a NUL byte in the SVG");
+	script = strstr(svg, "<![CDATA[\n");
+	cr_assert_not_null(script);
+	script += strlen("<![CDATA[\n");
+	end = strstr(script, "]]></script>");
+	cr_assert_not_null(end);
+	/* "use strict" first, or it is no directive; then the geometry, the graph's */
+	sscanf(script, "\"use strict\";\nvar XPAD = %d, FULLW = %d, CHARW = %lf;\n%n",
+	       &xpad, &fullw, &charw, &used);
+	cr_assert_gt(used, 0, "script starts: %.80s", script);
+	all = find_frame(svg, "all");
+	cr_assert_float_eq(all.x, xpad, 0.01);
+	cr_assert_float_eq(all.w, fullw, 0.01);
+	cr_assert_float_eq(charw, 12 * 0.59, 0.001);
+	/* flamegraph.js to its last function, its text as it is (no printf format) */
+	cr_assert_not_null(memmem(script, end - script, "function reset_search()", 23));
+	cr_assert_eq(strncmp(end - 2, "}\n", 2), 0);
+	cr_assert_not_null(memmem(script, end - script, "+ '%';", 6));
 	free(svg);
 }
 
@@ -302,10 +337,8 @@ Test(flamegraph, write_error_is_returned)
 {
 	const struct pf_sample s[] = { { "app", 1, 1, st_a, 2, 5 } };
 	struct pf_profile p = profile_of(s, ARRAY_SIZE(s));
-	FILE *f = fopen("/dev/full", "w");
+	FILE *f = full_stream();
 
-	cr_assert_not_null(f);
-	setvbuf(f, NULL, _IONBF, 0);
 	cr_assert_eq(flamegraph__write_svg(&p, f), -ENOSPC);
 	fclose(f);
 }

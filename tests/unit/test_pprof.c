@@ -8,8 +8,8 @@
 #include <zlib.h>
 
 #include "pprof.h"
+#include "output_util.h"
 #include "pb_decode.h"
-#include "test_util.h"
 
 /* --- a profile to write ---------------------------------------------------- */
 
@@ -369,15 +369,14 @@ static const struct d_label *label(const struct d_profile *d, const struct d_sam
 /* Write p and decode what came out. */
 static void round_trip(const struct pf_profile *p, struct d_profile *d)
 {
-	char *buf = NULL;
-	size_t len = 0, raw_len;
+	struct memout m;
+	size_t raw_len;
 	uint8_t *raw;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf;
 
-	cr_assert_not_null(f);
-	cr_assert_eq(pprof__write(p, f), 0);
-	cr_assert_eq(fclose(f), 0);
-	raw = gunzip((const uint8_t *)buf, len, &raw_len);
+	cr_assert_eq(pprof__write(p, memout__open(&m)), 0);
+	buf = memout__text(&m);
+	raw = gunzip((const uint8_t *)buf, m.len, &raw_len);
 	decode_profile(raw, raw_len, d);
 	free(raw);
 	free(buf);
@@ -623,25 +622,19 @@ Test(pprof, empty_profile)
 Test(pprof, neither_frequency_nor_period)
 {
 	struct pf_profile p = test_profile();
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct memout m;
 
 	p.frequency = 0;
-	cr_assert_eq(pprof__write(&p, f), -EINVAL);
-	fclose(f);
-	cr_assert_eq(len, 0, "wrote something for an invalid profile");
-	free(buf);
+	cr_assert_eq(pprof__write(&p, memout__open(&m)), -EINVAL);
+	free(memout__text(&m));
+	cr_assert_eq(m.len, 0, "wrote something for an invalid profile");
 }
 
 Test(pprof, write_error_is_returned)
 {
 	struct pf_profile p = test_profile();
-	FILE *f = fopen("/dev/full", "w");
+	FILE *f = full_stream();
 
-	cr_assert_not_null(f);
-	/* unbuffered, so that the first write fails inside pprof__write() */
-	setvbuf(f, NULL, _IONBF, 0);
 	cr_assert_eq(pprof__write(&p, f), -ENOSPC);
 	fclose(f);
 }

@@ -5,7 +5,7 @@
  * right weights and unit, and strings escaped whatever bytes they hold.
  */
 #include "speedscope.h"
-#include "test_util.h"
+#include "output_util.h"
 
 #define APP "/usr/bin/app"
 
@@ -36,14 +36,28 @@ static struct pf_profile test_profile(void)
 	};
 }
 
-/* The JSON file for p, in a directory of its own; the caller rm_rf()s dir. */
-static char *write_json(const struct pf_profile *p, char **dir)
+/* Each test's directory, for the file jq reads. */
+static char *dir;
+
+static void make_dir(void)
 {
-	char *path;
+	dir = make_tmpdir();
+}
+
+static void remove_dir(void)
+{
+	rm_rf(dir);
+}
+
+TestSuite(speedscope, .init = make_dir, .fini = remove_dir);
+
+/* Write p as the test's JSON file (again); its path. */
+static const char *write_json(const struct pf_profile *p)
+{
+	static char path[4200];
 	FILE *f;
 
-	*dir = make_tmpdir();
-	path = path_in(*dir, "profile.speedscope.json");
+	snprintf(path, sizeof(path), "%s/profile.speedscope.json", dir);
 	f = fopen(path, "w");
 	cr_assert_not_null(f);
 	cr_assert_eq(speedscope__write(p, f), 0);
@@ -81,7 +95,7 @@ static void assert_jq(const char *path, const char *filter, const char *want)
 Test(speedscope, file_header_and_shared_frames)
 {
 	struct pf_profile p = test_profile();
-	char *dir, *path = write_json(&p, &dir);
+	const char *path = write_json(&p);
 
 	assert_jq(path, ".[\"$schema\"]", "\"https://www.speedscope.app/file-format-schema.json\"");
 	assert_jq(path, ".name", "\"profile -F 100\"");
@@ -91,14 +105,12 @@ Test(speedscope, file_header_and_shared_frames)
 		  "[\"main\",\"hot_a\",\"[unknown]\",\"do_syscall_64\",\"hot_b\"]");
 	assert_jq(path, "[.shared.frames[] | .file]",
 		  "[\"" APP "\",\"" APP "\",null,\"[kernel.kallsyms]\",\"" APP "\"]");
-	free(path);
-	rm_rf(dir);
 }
 
 Test(speedscope, one_sampled_profile_per_process_heaviest_first)
 {
 	struct pf_profile p = test_profile();
-	char *dir, *path = write_json(&p, &dir);
+	const char *path = write_json(&p);
 
 	assert_jq(path, "[.profiles[] | .type]", "[\"sampled\",\"sampled\"]");
 	/* app: 8 samples, cat: 7 */
@@ -115,42 +127,34 @@ Test(speedscope, one_sampled_profile_per_process_heaviest_first)
 		  "[\"main\",\"hot_b\"]");
 	assert_jq(path, "[.profiles[1].samples[0][] as $i | .shared.frames[$i].name]",
 		  "[\"[unknown]\",\"do_syscall_64\"]");
-	free(path);
-	rm_rf(dir);
 }
 
 Test(speedscope, per_thread_profiles)
 {
 	struct pf_profile p = test_profile();
-	char *dir, *path;
+	const char *path;
 
 	p.per_thread = true;
-	path = write_json(&p, &dir);
+	path = write_json(&p);
 	assert_jq(path, "[.profiles[] | .name]", "[\"cat (200/200)\",\"app (100/101)\",\"app (100/102)\"]");
-	free(path);
-	rm_rf(dir);
 }
 
 Test(speedscope, count_mode_weighs_events)
 {
 	struct pf_profile p = test_profile();
-	char *dir, *path;
+	const char *path;
 
 	p.frequency = 0;
 	p.period = 1000;
 	p.event = "cycles";
-	path = write_json(&p, &dir);
+	path = write_json(&p);
 	assert_jq(path, "[.profiles[] | .unit]", "[\"none\",\"none\"]");
 	assert_jq(path, ".profiles[0].weights", "[5000,3000]");
-	free(path);
-	rm_rf(dir);
 
 	/* cpu-clock counts nanoseconds */
 	p.event = "cpu-clock";
-	path = write_json(&p, &dir);
+	path = write_json(&p);
 	assert_jq(path, ".profiles[0].unit", "\"nanoseconds\"");
-	free(path);
-	rm_rf(dir);
 }
 
 Test(speedscope, strings_are_escaped)
@@ -163,12 +167,12 @@ Test(speedscope, strings_are_escaped)
 	};
 	const struct pf_sample s[] = { { "c\"o\\m\n", 1, 1, st, ARRAY_SIZE(st), 1 } };
 	struct pf_profile p = test_profile();
-	char *dir, *path;
+	const char *path;
 
 	p.samples = s;
 	p.nr_samples = 1;
 	p.title = "t\x02";
-	path = write_json(&p, &dir);
+	path = write_json(&p);
 	/* jq re-encodes what it parsed: escapes and U+FFFD for invalid bytes */
 	assert_jq(path, ".shared.frames[0].name", "\"q\\\"b\\\\s/\"");
 	assert_jq(path, ".shared.frames[1].name", "\"ctl\\u0001\\u001f\\n\\t\\r\\u007f\"");
@@ -179,30 +183,24 @@ Test(speedscope, strings_are_escaped)
 	assert_jq(path, ".shared.frames[3].file", "\"/opt/\\\"x\\\"\"");
 	assert_jq(path, ".profiles[0].name", "\"c\\\"o\\\\m\\n (1)\"");
 	assert_jq(path, ".name", "\"t\\u0002\"");
-	free(path);
-	rm_rf(dir);
 }
 
 Test(speedscope, empty_profile_is_valid_json)
 {
 	struct pf_profile p = test_profile();
-	char *dir, *path;
+	const char *path;
 
 	p.nr_samples = 0;
-	path = write_json(&p, &dir);
+	path = write_json(&p);
 	assert_jq(path, ".profiles", "[]");
 	assert_jq(path, ".shared.frames", "[]");
-	free(path);
-	rm_rf(dir);
 }
 
 Test(speedscope, errors)
 {
 	struct pf_profile p = test_profile();
-	FILE *f = fopen("/dev/full", "w");
+	FILE *f = full_stream();
 
-	cr_assert_not_null(f);
-	setvbuf(f, NULL, _IONBF, 0);
 	cr_assert_eq(speedscope__write(&p, f), -ENOSPC);
 	p.frequency = 0;
 	cr_assert_eq(speedscope__write(&p, f), -EINVAL);

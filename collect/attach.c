@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * attach.c - attach the loaded BPF program: the sampling perf event on
+ * every CPU, and the exec and exit tracepoints of the generations.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "diagnose.h"
+#include "sample_event.h"
+#include "sampler_state.h"
+#include "trace_helpers.h"
+
+/*
+ * The exec and exit tracepoints that keep the generations (profile.h).
+ * Without them sampling still works, but a process that execs or a pid
+ * that is reused is resolved against its latest image: say so, go on.
+ */
+static void attach_gen_tracking(struct sampler *s)
+{
+	struct bpf_program *progs[] = { s->obj->progs.on_exec, s->obj->progs.on_exit };
+	struct bpf_link **links[] = { &s->exec_link, &s->exit_link };
+
+	if (s->env->kernel_only)
+		return;
+	for (size_t i = 0; i < 2; i++) {
+		*links[i] = bpf_program__attach(progs[i]);
+		if (!*links[i]) {
+			int err = errno;
+
+			fprintf(stderr, "profile: cannot attach to tracepoint %s: %s; processes that exec or reuse a pid are named from their latest image\n",
+				bpf_program__section_name(progs[i]) + strlen("raw_tp/"), strerror(err));
+			/* half of them would leave stale generations: none at all */
+			bpf_link__destroy(s->exec_link);
+			s->exec_link = NULL;
+			return;
+		}
+	}
+}
+
+static void print_open_error(const struct cpu_events *ce, int err)
+{
+	const char *hint = diagnose__event_hint(ce->event, err);
+
+	if (ce->failed_cpu < 0 && err == -ENODEV)
+		fprintf(stderr, "profile: no online CPU to sample\n");
+	else if (ce->failed_cpu < 0)
+		fprintf(stderr, "profile: cannot open perf events: %s\n", strerror(-err));
+	else if (err == -EACCES || err == -EPERM)
+		fprintf(stderr, "profile: cannot open %s event on cpu %d: %s (%s; kernel.perf_event_paranoid=%ld)\n",
+			sample_event__name(ce->event), ce->failed_cpu, strerror(-err), hint,
+			diagnose__sysctl("perf_event_paranoid"));
+	else
+		fprintf(stderr, "profile: cannot open %s event on cpu %d: %s%s%s%s\n",
+			sample_event__name(ce->event), ce->failed_cpu, strerror(-err),
+			hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
+}
+
+/* The sampling program on every event; an attached event's fd belongs to its link. */
+static int attach_events(struct sampler *s, struct cpu_events *ce)
+{
+	s->links = calloc(ce->nr, sizeof(*s->links));
+	if (!s->links) {
+		fprintf(stderr, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	for (int i = 0; i < ce->nr; i++) {
+		s->links[i] = bpf_program__attach_perf_event(s->obj->progs.do_sample, ce->fds[i]);
+		if (!s->links[i]) {
+			int err = -errno;
+
+			fprintf(stderr, "profile: cannot attach to perf event on cpu %d: %s\n",
+				ce->cpus[i], strerror(-err));
+			return err;
+		}
+		ce->fds[i] = -1;
+		s->nr_links++;
+	}
+	return 0;
+}
+
+/*
+ * One system-wide event per online CPU (per-task events are filtered in
+ * BPF instead), of the event -e chose: the same on every CPU.
+ */
+int sampler__attach(struct sampler *s)
+{
+	int nr_cpus = libbpf_num_possible_cpus();
+	struct cpu_events ce;
+	bool *online;
+	int err;
+
+	/* first, so that no exec after the first sample goes unseen */
+	attach_gen_tracking(s);
+	if (nr_cpus <= 0) {
+		fprintf(stderr, "profile: cannot count the possible CPUs\n");
+		return -EINVAL;
+	}
+	online = calloc(nr_cpus, sizeof(*online));
+	if (!online) {
+		fprintf(stderr, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	if (read_online_cpus(online, nr_cpus) < 0)
+		memset(online, 1, nr_cpus * sizeof(*online));
+	s->last_flip_ns = monotonic_ns();	/* the first window opens with the first event */
+	err = cpu_events__open(&ce, s->env, online, nr_cpus, sample_event__open_cpu, NULL);
+	free(online);
+	if (err) {
+		print_open_error(&ce, err);
+		return err;
+	}
+	s->event = ce.event;
+	err = attach_events(s, &ce);
+	cpu_events__close(&ce);
+	return err;
+}
+
+const char *sampler__event(const struct sampler *s)
+{
+	return sample_event__name(s->event);
+}
+
+void sampler__detach(struct sampler *s)
+{
+	for (int i = 0; i < s->nr_links; i++)
+		bpf_link__destroy(s->links[i]);	/* closes the perf event too */
+	free(s->links);
+	s->links = NULL;
+	s->nr_links = 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * map_drain.h - move what one set of the BPF maps (count hash, stack map,
+ * overflow map) holds into an aggregate, and empty the set. The sampler
+ * flips the BPF program to the other set first, so that none writes to it.
+ */
+#ifndef MAP_DRAIN_H
+#define MAP_DRAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/types.h>
+
+#include "aggregate.h"
+#include "overflow_index.h"
+#include "profile.h"
+
+/* The map fds of one set. */
+struct map_set_fds {
+	int counts, stackmap, overflow;
+};
+
+/* Buffers reused from drain to drain. */
+struct map_drain {
+	size_t depth;		/* frames per stack (--perf-max-stack-depth) */
+	size_t batch;		/* count keys per lookup-and-delete batch */
+	struct profile_key *keys;
+	__u64 *vals;
+	uint64_t *kips, *uips;	/* a key's two stacks, depth entries each */
+	struct ovf_index ovf;	/* the overflow map of the set being drained */
+	__u32 *stack_ids;	/* clear_stackmap()'s list */
+	size_t cap_stack_ids;
+};
+
+/* 0 or -ENOMEM. */
+int map_drain__init(struct map_drain *d, size_t depth);
+void map_drain__release(struct map_drain *d);
+
+/* Move one set into agg and empty it. No program may be writing to it. 0 or -errno. */
+int map_drain__set(struct map_drain *d, const struct map_set_fds *set, struct agg *agg);
+
+#endif /* MAP_DRAIN_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sampler_state.h - struct sampler, shared by the two halves of the tool
+ * side of collecting: sampler.c (load, flip and drain, processes) and
+ * attach.c (the perf events and tracepoints). Includes the BPF skeleton:
+ * for objects of the tool only.
+ */
+#ifndef SAMPLER_STATE_H
+#define SAMPLER_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "map_config.h"
+#include "map_drain.h"
+#include "profile.skel.h"
+#include "sampler.h"
+
+struct sampler {
+	const struct profile_env *env;
+	struct profile_bpf *obj;
+	struct bpf_link **links;
+	int nr_links;
+	struct bpf_link *exec_link, *exit_link;	/* generations: kept until freed */
+	uint64_t last_flip_ns;	/* CLOCK_MONOTONIC: since then, samples go to the active set */
+	enum sample_event event;	/* what the perf events count, once attached */
+	struct map_set sets[2];
+	struct ring_buffer *rb;
+	void (*new_pid_fn)(pid_t pid, uint32_t gen, void *ctx);
+	void *new_pid_ctx;
+	struct map_drain drain;
+};
+
+#endif /* SAMPLER_STATE_H */
