@@ -56,10 +56,11 @@ endif
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
 	collect/bpf_features.c
-SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c \
-	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/usyms.c \
+SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
+	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/sym_nest.c symbols/usyms.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c
-OUTPUT_SRCS := output/stack_fmt.c output/report.c output/loss_report.c output/keymap.c output/protobuf.c \
+OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/keymap.c \
+	output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
@@ -255,7 +256,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli
 FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/elf_read.c symbols/ksyms.c \
-	symbols/proc_maps.c symbols/elf_symtab.c symbols/rootfs.c symbols/perfmap.c \
+	symbols/proc_maps.c symbols/elf_symtab.c symbols/sym_nest.c symbols/rootfs.c symbols/perfmap.c \
 	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c collect/sample_event.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))

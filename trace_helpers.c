@@ -40,6 +40,28 @@ int hex_digit_value(int c)
 	return -1;
 }
 
+int parse_hex(const char **p, const char *end, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	int digits = 0;
+
+	for (; !end || s < end; s++, digits++) {
+		int d = hex_digit_value(*s);
+
+		if (d < 0)
+			break;
+		if (digits == 16)
+			return -ERANGE;
+		v = v << 4 | d;
+	}
+	if (!digits)
+		return -EINVAL;
+	*p = s;
+	*out = v;
+	return 0;
+}
+
 int array_reserve(void **arr, size_t *cap, size_t idx, size_t elem)
 {
 	size_t n = *cap ? *cap : 64;

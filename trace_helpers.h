@@ -22,6 +22,14 @@ int parse_long(const char *s, long min, long max, long *out);
 int hex_digit_value(int c);
 
 /*
+ * Parse the hexadecimal digits at *p (no "0x", at most 16) up to the first
+ * other character or end (NULL: the string's NUL) and move *p past them.
+ * Returns 0, -EINVAL when there is no digit, -ERANGE for more than 16
+ * digits; *p and *out are unchanged on failure.
+ */
+int parse_hex(const char **p, const char *end, uint64_t *out);
+
+/*
  * Make room for element idx of *arr, an array of *cap elements of elem
  * bytes, doubling its capacity (at least 64). Returns 0 or -ENOMEM; *arr
  * is unchanged on failure.

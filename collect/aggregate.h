@@ -7,6 +7,8 @@
 #ifndef AGGREGATE_H
 #define AGGREGATE_H
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +40,24 @@ struct agg_stack {
 	const uint64_t *ips;
 	uint32_t nr;
 };
+
+/*
+ * A stack's error: 0, its frames are the stack; AGG_NO_STACK, the sample
+ * has no such stack (user mode no kernel stack, a kernel thread no user
+ * one, or -K/-U did not ask for it); any other -errno, it was lost.
+ */
+#define AGG_NO_STACK (-EFAULT)
+
+static inline bool agg_stack__missed(int err)
+{
+	return err < 0 && err != AGG_NO_STACK;
+}
+
+/* The error for a negative stack id (profile.h): -1 is "not taken", no stack. */
+static inline int agg_stack__err_of_id(int32_t id)
+{
+	return id == -1 ? AGG_NO_STACK : id;
+}
 
 /* Who a stack was sampled in. */
 struct agg_key {

@@ -67,16 +67,16 @@ static void read_stack(struct map_drain *d, const struct map_set_fds *set, __s32
 static int add_key(struct map_drain *d, const struct map_set_fds *set,
 		   const struct profile_key *k, __u64 count, struct agg *agg)
 {
-	struct agg_stack kern = { .err = -EFAULT }, user = { .err = -EFAULT };
+	struct agg_stack kern = {}, user = {};
 
 	if (k->kern_stack_id >= 0 || k->kern_stack_id == STACK_ID_OVERFLOW)
 		read_stack(d, set, k->kern_stack_id, k->kern_overflow, d->kips, &kern);
-	else if (k->kern_stack_id != -1)
-		kern.err = k->kern_stack_id;
+	else
+		kern.err = agg_stack__err_of_id(k->kern_stack_id);
 	if (k->user_stack_id >= 0 || k->user_stack_id == STACK_ID_OVERFLOW)
 		read_stack(d, set, k->user_stack_id, k->user_overflow, d->uips, &user);
-	else if (k->user_stack_id != -1)
-		user.err = k->user_stack_id;
+	else
+		user.err = agg_stack__err_of_id(k->user_stack_id);
 	return agg__add(agg, &(struct agg_key){ .pid = k->pid, .tid = k->tid, .gen = k->gen,
 						.comm = k->comm },
 			&kern, &user, count);

@@ -4,27 +4,25 @@
  * hand them to the writer of the chosen format.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "flamegraph.h"
-#include "ksyms.h"
+#include "kallsyms.h"
 #include "pprof.h"
 #include "profile_data.h"
 #include "report.h"
 #include "speedscope.h"
+#include "stack_cut.h"
 #include "stack_fmt.h"
 
 struct report {
 	const struct profile_env *env;
 	struct usyms *usyms;
-	struct ksyms *ksyms;
-	bool ksyms_tried;
-	pthread_t loader;	/* reading kallsyms while sampling runs */
-	bool loading;
-	int load_errno;
+	struct kallsyms *kallsyms;
+	bool kallsyms_waited;
 	const char **kframes, **uframes;	/* scratch, max_stack_depth each */
 	const char **umodules;			/* module of each uframes[i], or NULL */
 };
@@ -39,11 +37,13 @@ struct report *report__new(const struct profile_env *env, struct usyms *usyms)
 		return NULL;
 	r->env = env;
 	r->usyms = usyms;
+	r->kallsyms = kallsyms__new(NULL);
 	r->kframes = calloc(env->max_stack_depth, sizeof(*r->kframes));
 	r->uframes = calloc(env->max_stack_depth, sizeof(*r->uframes));
 	r->umodules = calloc(env->max_stack_depth, sizeof(*r->umodules));
-	if (!r->kframes || !r->uframes || !r->umodules) {
+	if (!r->kallsyms || !r->kframes || !r->uframes || !r->umodules) {
 		report__free(r);
+		errno = ENOMEM;
 		return NULL;
 	}
 	return r;
@@ -53,73 +53,59 @@ void report__free(struct report *r)
 {
 	if (!r)
 		return;
-	if (r->loading)
-		pthread_join(r->loader, NULL);
-	ksyms__free(r->ksyms);
+	kallsyms__free(r->kallsyms);
 	free(r->kframes);
 	free(r->uframes);
 	free(r->umodules);
 	free(r);
 }
 
-static void *load_ksyms(void *arg)
-{
-	struct report *r = arg;
-
-	r->ksyms = ksyms__load();
-	r->load_errno = r->ksyms ? 0 : errno;
-	return NULL;
-}
-
-/*
- * /proc/kallsyms takes the kernel ~50 ms to produce and us ~30 ms to parse:
- * read it on a thread while sampling runs, so that printing need not wait.
- */
 void report__prefetch_kernel_symbols(struct report *r)
 {
-	if (r->ksyms_tried || r->loading)
-		return;
-	r->loading = !pthread_create(&r->loader, NULL, load_ksyms, r);
+	kallsyms__prefetch(r->kallsyms);
 }
 
-void report__use_ksyms(struct report *r, struct ksyms *ks)
+int report__use_kallsyms(struct report *r, const char *path)
 {
-	if (r->loading) {
-		pthread_join(r->loader, NULL);
-		r->loading = false;
-	}
-	ksyms__free(r->ksyms);
-	r->ksyms = ks;
-	r->ksyms_tried = true;
+	struct kallsyms *k = kallsyms__new(path);
+
+	if (!k)
+		return -errno;
+	kallsyms__free(r->kallsyms);
+	r->kallsyms = k;
+	r->kallsyms_waited = false;
+	return 0;
 }
 
 static const struct ksym *find_ksym(struct report *r, uint64_t addr)
 {
-	if (!r->ksyms_tried) {
-		/* loaded once a kernel frame is printed, if not prefetched */
-		r->ksyms_tried = true;
-		if (r->loading) {
-			pthread_join(r->loader, NULL);
-			r->loading = false;
-		} else {
-			load_ksyms(r);
-		}
-		if (!r->ksyms)
+	if (!r->kallsyms_waited) {
+		/* read once a kernel frame is printed, if not prefetched */
+		int err = kallsyms__wait(r->kallsyms);
+
+		r->kallsyms_waited = true;
+		if (err)
 			fprintf(stderr, "profile: cannot read /proc/kallsyms: %s; kernel frames stay [unknown]\n",
-				strerror(r->load_errno));
+				strerror(-err));
 	}
-	return ksyms__find(r->ksyms, addr);
+	return kallsyms__find(r->kallsyms, addr);
 }
 
 /*
- * Return addresses (every frame but the leaf) are looked up one byte back,
- * in the call instruction, as user ones are: a call that ends a function
- * returns to the next function's first byte.
+ * Kernel frame i of ips (0: the leaf). Return addresses (every frame but
+ * the leaf) are looked up one byte back, in the call instruction, as user
+ * ones are: a call that ends a function returns to the next function's
+ * first byte.
  */
+static const struct ksym *kernel_frame(struct report *r, const uint64_t *ips, size_t i)
+{
+	return find_ksym(r, ips[i] - (i > 0));
+}
+
 static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct ksym *ks = find_ksym(r, ips[i] - (i > 0));
+		const struct ksym *ks = kernel_frame(r, ips, i);
 
 		/* module symbols carry their module: "func [module]" */
 		r->kframes[i] = ks ? ks->label : UNKNOWN;
@@ -127,11 +113,9 @@ static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
 }
 
 /*
- * Name the user frames; returns how many to print. A return address that
- * lies in no mapping at all cannot be real: the frame-pointer walk has
- * left the stack (through code built without frame pointers) and what
- * follows is garbage. The stack ends there, in one "[unknown]".
- * Unresolved frames count by the stack's samples (usyms__for_each_unresolved).
+ * Name the user frames; returns how many to print, up to the stack's cut
+ * (stack_cut.h). Unresolved frames count by the stack's samples
+ * (usyms__for_each_unresolved).
  */
 static size_t resolve_user(struct report *r, const struct agg_entry *e)
 {
@@ -155,7 +139,7 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 		else
 			r->uframes[i] = sym.label ? sym.label : UNKNOWN;
 		r->umodules[i] = sym.module;
-		if (i > 0 && !sym.name && sym.reason == USYM_NO_MAPPING)
+		if (stack_cut__ends_at(i, &sym))
 			return i + 1;
 	}
 	return n;
@@ -236,11 +220,6 @@ static int count_frames(const struct agg_entry *e, void *ctx)
 	return 0;
 }
 
-static bool stack_missed(int err)
-{
-	return err < 0 && err != -EFAULT;
-}
-
 static struct pf_frame *marker(struct pf_frame *f, const char *name, bool kernel)
 {
 	*f = (struct pf_frame){ .name = name, .kernel = kernel };
@@ -256,7 +235,7 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 	const uint64_t *uips = e->ips + e->nr_kips;
 
 	if (!env->kernel_only) {
-		if (stack_missed(e->uerr)) {
+		if (agg_stack__missed(e->uerr)) {
 			f = marker(f, "[Missed User Stack]", false);
 		} else if (!e->uerr) {
 			size_t n = resolve_user(r, e);
@@ -271,11 +250,11 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 		}
 	}
 	if (!env->user_only) {
-		if (stack_missed(e->kerr)) {
+		if (agg_stack__missed(e->kerr)) {
 			f = marker(f, "[Missed Kernel Stack]", true);
 		} else if (!e->kerr) {
 			for (size_t i = e->nr_kips; i-- > 0; f++) {
-				const struct ksym *ks = find_ksym(r, e->ips[i]);
+				const struct ksym *ks = kernel_frame(r, e->ips, i);
 
 				*f = (struct pf_frame){
 					.name = ks ? ks->name : UNKNOWN,
@@ -314,7 +293,9 @@ static int write_structured(struct report *r, const struct agg *agg, const struc
 	};
 	int err;
 
-	agg__for_each(agg, count_frames, &c);
+	err = agg__for_each(agg, count_frames, &c);
+	if (err)
+		return err;
 	c.samples = calloc(c.nr_samples ? c.nr_samples : 1, sizeof(*c.samples));
 	c.frames = calloc(c.nr_frames ? c.nr_frames : 1, sizeof(*c.frames));
 	if (!c.samples || !c.frames) {
@@ -322,7 +303,9 @@ static int write_structured(struct report *r, const struct agg *agg, const struc
 		goto out;
 	}
 	c.nr_samples = c.nr_frames = 0;
-	agg__for_each(agg, add_pf, &c);
+	err = agg__for_each(agg, add_pf, &c);
+	if (err)
+		goto out;
 	p.samples = c.samples;
 	p.nr_samples = c.nr_samples;
 	switch (env->format) {
@@ -350,6 +333,8 @@ int report__write(struct report *r, const struct agg *agg, const struct report_m
 		  FILE *out, uint64_t *printed)
 {
 	*printed = 0;
+	/* kernel code loaded since the last reading of kallsyms: read it again on a miss */
+	kallsyms__allow_reread(r->kallsyms);
 	/* a failure is this write's, with its own errno, not an earlier one's */
 	clearerr(out);
 	errno = 0;

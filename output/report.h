@@ -14,7 +14,6 @@
 #include "usyms.h"
 
 struct report;
-struct ksyms;
 
 /* What the profile covers, for headers and metadata. */
 struct report_meta {
@@ -25,14 +24,18 @@ struct report_meta {
 	const char *time_root;	/* interval mode: root frame in folded output, e.g. "2026-11-22_15:46:33" */
 };
 
-/* usyms stays the caller's; kernel symbols are loaded on first use. */
+/* usyms stays the caller's; kernel symbols are loaded on first use. NULL with errno set. */
 struct report *report__new(const struct profile_env *env, struct usyms *usyms);
 void report__free(struct report *r);
 
-/* Kernel symbols from elsewhere than /proc/kallsyms (tests); r owns ks. */
-void report__use_ksyms(struct report *r, struct ksyms *ks);
+/* Kernel symbols from a file in the format of /proc/kallsyms (tests). Returns 0 or -ENOMEM. */
+int report__use_kallsyms(struct report *r, const char *path);
 
-/* Start reading kernel symbols in the background (when kernel stacks are sampled). */
+/*
+ * Start reading kernel symbols in the background (when kernel stacks are
+ * sampled). Each report__write() may read them again once, on a kernel
+ * address they do not name (a BPF program or module loaded since).
+ */
 void report__prefetch_kernel_symbols(struct report *r);
 
 /*

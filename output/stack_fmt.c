@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
 #include "stack_fmt.h"
 #include "trace_helpers.h"
 
@@ -44,11 +45,6 @@ void stack_set__free(struct stack_set *s)
 uint64_t stack_set__total(const struct stack_set *s)
 {
 	return s->total;
-}
-
-static bool stack_missed(int err)
-{
-	return err < 0 && err != -EFAULT;
 }
 
 /*
@@ -99,7 +95,7 @@ static bool delimited(const struct stack_fmt_opts *o, const struct stack_rec *r)
 /* Folded: root first, each frame after a ';'. */
 static void folded_part(FILE *f, const struct part *p)
 {
-	if (stack_missed(p->err)) {
+	if (agg_stack__missed(p->err)) {
 		fprintf(f, ";%s", p->missed);
 		return;
 	}
@@ -115,7 +111,7 @@ static void folded_part(FILE *f, const struct part *p)
 /* Block: leaf first, a frame a line. */
 static void block_part(FILE *f, const struct part *p)
 {
-	if (stack_missed(p->err)) {
+	if (agg_stack__missed(p->err)) {
 		fprintf(f, "    %s\n", p->missed);
 		return;
 	}

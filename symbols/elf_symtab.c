@@ -15,6 +15,7 @@
 
 #include "elf_read.h"
 #include "elf_symtab.h"
+#include "sym_nest.h"
 
 struct segment {
 	uint64_t offset, vaddr, filesz;
@@ -24,6 +25,7 @@ struct segment {
 struct elf_symtab {
 	struct elf_sym *syms;
 	size_t nr;
+	struct sym_nest *nest;	/* NULL: no function nests in another (most files) */
 	struct segment *segs;
 	size_t nr_segs;
 	char *pool;
@@ -38,7 +40,11 @@ static bool elf_sym__is_function(const GElf_Sym *sym)
 	       sym->st_shndx != SHN_UNDEF && sym->st_value != 0;
 }
 
-/* Higher is preferred when several symbols share an address. */
+/*
+ * Of several function symbols at one address, the one that names it:
+ * global over weak over local (elf_sym__rank), then the larger (a sized
+ * one over one without a size), then by name (alias_name_cmp).
+ */
 static int elf_sym__rank(const GElf_Sym *sym)
 {
 	switch (GELF_ST_BIND(sym->st_info)) {
@@ -111,10 +117,31 @@ static int tagged_sym_cmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return (x->addr > y->addr) - (x->addr < y->addr);
-	/* best first among equals */
+	/* best first among equals; ties by name are broken in name_functions() */
 	if (tag_rank(x) != tag_rank(y))
 		return (tag_rank(y) > tag_rank(x)) - (tag_rank(y) < tag_rank(x));
-	return (y->size > x->size) - (y->size < x->size);
+	if (x->size != y->size)
+		return (y->size > x->size) - (y->size < x->size);
+	return (tag_index(x) > tag_index(y)) - (tag_index(x) < tag_index(y));
+}
+
+/*
+ * Between two names of one function of equal rank and size, the one to
+ * print, as perf chooses it: fewer leading underscores (the public name
+ * over an internal one), then the longer, then, where perf leaves it to
+ * chance, the first in byte order. < 0 when a is the better one.
+ */
+static int alias_name_cmp(const char *a, const char *b)
+{
+	size_t ua = strspn(a, "_"), ub = strspn(b, "_"), la, lb;
+
+	if (ua != ub)
+		return (ua > ub) - (ua < ub);
+	la = strlen(a);
+	lb = strlen(b);
+	if (la != lb)
+		return (lb > la) - (lb < la);
+	return strcmp(a, b);
 }
 
 /* Longer names are not kept: no real symbol has one, and each costs a scan. */
@@ -168,46 +195,51 @@ static int count_functions(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size
 	return 0;
 }
 
-/*
- * Read the function symbols of one symbol table section into st. A table
- * that is unreadable or over budget reads as no symbols: -EFBIG and
- * -ECANCELED are returned for the caller to say why, -ENOMEM fails.
- */
-static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symtab *st,
-			const struct budget *b)
+static int refuse_count(size_t count, const struct budget *b)
 {
-	size_t nr = 0, nr_func, pool_len, count;
+	return budget__refuse("symbol table of %zu entries, over the budget of %llu", count,
+			      (unsigned long long)b->max_symbols);
+}
+
+/*
+ * The symbols of one table section and its names, read and inflated:
+ * *data NULL when there is nothing usable to read, 0 then too.
+ */
+static int read_table(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, const struct budget *b,
+		      Elf_Data **data, size_t *count)
+{
 	Elf_Scn *strscn;
 	GElf_Shdr strshdr;
-	Elf_Data *data;
-	int err;
 
+	*data = NULL;
 	if (!shdr->sh_entsize || shdr->sh_type == SHT_NOBITS)
 		return 0;
-	count = shdr->sh_size / shdr->sh_entsize;
-	if (count > b->max_symbols)
-		return budget__refuse("symbol table of %zu entries, over the budget of %llu", count,
-				      (unsigned long long)b->max_symbols);
+	*count = shdr->sh_size / shdr->sh_entsize;
+	if (*count > b->max_symbols)
+		return refuse_count(*count, b);
 	strscn = elf_getscn(elf, shdr->sh_link);
 	if (!strscn || !gelf_getshdr(strscn, &strshdr))
 		return 0;
 	if (!elf_read__section(strscn, &strshdr, "of symbol names", b))
 		return errno == EFBIG || errno == ECANCELED ? -errno : 0;
-	data = elf_read__section(scn, shdr, "of symbols", b);
-	if (!data)
+	*data = elf_read__section(scn, shdr, "of symbols", b);
+	if (!*data)
 		return errno == EFBIG || errno == ECANCELED ? -errno : 0;
 	/* inflating may have changed the size */
-	count = data->d_size / shdr->sh_entsize;
-	if (count > b->max_symbols)
-		return budget__refuse("symbol table of %zu entries, over the budget of %llu", count,
-				      (unsigned long long)b->max_symbols);
-	err = count_functions(elf, data, shdr, count, b, &nr_func, &pool_len);
-	if (err || !nr_func)
-		return err;
-	st->syms = calloc(nr_func, sizeof(*st->syms));
-	st->pool = malloc(pool_len);
-	if (!st->syms || !st->pool)
-		return -ENOMEM;	/* the caller frees st */
+	*count = (*data)->d_size / shdr->sh_entsize;
+	if (*count > b->max_symbols) {
+		*data = NULL;
+		return refuse_count(*count, b);
+	}
+	return 0;
+}
+
+/* The table's functions into st->syms (nr_func of them, tagged), sorted. */
+static size_t collect_functions(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size_t count,
+				size_t nr_func, struct elf_symtab *st)
+{
+	size_t nr = 0;
+
 	for (size_t i = 0; i < count && nr < nr_func; i++) {
 		GElf_Sym sym;
 		size_t len;
@@ -221,33 +253,89 @@ static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symt
 		};
 	}
 	qsort(st->syms, nr, sizeof(*st->syms), tagged_sym_cmp);
+	return nr;
+}
 
-	/* names from their tags; the first (best) of several symbols at one address */
-	pool_len = 0;
-	for (size_t i = 0; i < nr; i++) {
-		struct elf_sym s = st->syms[i];
+/*
+ * The best of the symbols at syms[i]'s address (sorted best first but for
+ * their names), and in *len its name's length; *next: the first symbol at
+ * another address.
+ */
+static const char *pick_alias(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr,
+			      const struct elf_sym *syms, size_t i, size_t nr, size_t *next,
+			      size_t *len)
+{
+	const char *best = NULL;
+	size_t j;
+
+	for (j = i; j < nr && syms[j].addr == syms[i].addr; j++) {
 		GElf_Sym sym;
 		const char *name;
-		size_t len;
+		size_t n;
 
-		if (st->nr && st->syms[st->nr - 1].addr == s.addr)
+		if (tag_rank(&syms[j]) != tag_rank(&syms[i]) || syms[j].size != syms[i].size)
 			continue;
-		name = function_name(elf, data, shdr, tag_index(&s), &sym, &len);
+		name = function_name(elf, data, shdr, tag_index(&syms[j]), &sym, &n);
+		if (name && (!best || alias_name_cmp(name, best) < 0)) {
+			best = name;
+			*len = n;
+		}
+	}
+	*next = j;
+	return best;
+}
+
+/* Names from their tags, one symbol per address (pick_alias), compacted in place. */
+static void name_functions(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size_t nr,
+			   struct elf_symtab *st)
+{
+	size_t pool_len = 0, next;
+
+	for (size_t i = 0; i < nr; i = next) {
+		struct elf_sym s = st->syms[i];
+		size_t len;
+		const char *name = pick_alias(elf, data, shdr, st->syms, i, nr, &next, &len);
+
 		if (!name)
 			continue;
 		memcpy(st->pool + pool_len, name, len);
 		st->pool[pool_len + len] = '\0';
 		s.name = st->pool + pool_len;
-		st->syms[st->nr++] = s;	/* st->nr <= i: compacting in place */
+		st->syms[st->nr++] = s;	/* st->nr <= i */
 		pool_len += len + 1;
 	}
-	if (!st->nr) {
-		/* nothing usable after all: .dynsym may still be tried */
-		free(st->syms);
-		free(st->pool);
-		st->syms = NULL;
-		st->pool = NULL;
-	}
+}
+
+/*
+ * Read the function symbols of one symbol table section into st. A table
+ * that is unreadable or over budget reads as no symbols: -EFBIG and
+ * -ECANCELED are returned for the caller to say why, -ENOMEM fails.
+ */
+static int load_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *shdr, struct elf_symtab *st,
+			const struct budget *b)
+{
+	size_t nr_func, pool_len, count = 0;
+	Elf_Data *data;
+	int err;
+
+	err = read_table(elf, scn, shdr, b, &data, &count);
+	if (err || !data)
+		return err;
+	err = count_functions(elf, data, shdr, count, b, &nr_func, &pool_len);
+	if (err || !nr_func)
+		return err;
+	st->syms = calloc(nr_func, sizeof(*st->syms));
+	st->pool = malloc(pool_len);
+	if (!st->syms || !st->pool)
+		return -ENOMEM;	/* the caller frees st */
+	name_functions(elf, data, shdr, collect_functions(elf, data, shdr, count, nr_func, st), st);
+	if (st->nr)
+		return sym_nest__build(st->syms, st->nr, &st->nest);
+	/* nothing usable after all: .dynsym may still be tried */
+	free(st->syms);
+	free(st->pool);
+	st->syms = NULL;
+	st->pool = NULL;
 	return 0;
 }
 
@@ -419,9 +507,9 @@ const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t vad
 	}
 	s = &st->syms[lo];
 	/* a sized symbol covers only its bytes; a zero-sized one runs to the next */
-	if (s->size && vaddr - s->addr >= s->size)
-		return NULL;
-	return s;
+	if (!s->size || vaddr - s->addr < s->size)
+		return s;
+	return sym_nest__enclosing(st->nest, st->syms, lo, vaddr);
 }
 
 size_t elf_symtab__count(const struct elf_symtab *st)
@@ -461,6 +549,7 @@ static int merged_sym_cmp(const void *a, const void *b)
 int elf_symtab__merge(struct elf_symtab *dst, const struct elf_symtab *src)
 {
 	size_t n = dst->nr + src->nr, nr = 0, pool_len = 0;
+	struct sym_nest *nest;
 	struct merged_sym *all;
 	struct elf_sym *syms;
 	char *pool;
@@ -501,11 +590,18 @@ int elf_symtab__merge(struct elf_symtab *dst, const struct elf_symtab *src)
 		pool_len += len;
 	}
 	free(all);
+	if (sym_nest__build(syms, nr, &nest)) {
+		free(syms);
+		free(pool);
+		return -ENOMEM;
+	}
 	free(dst->syms);
 	free(dst->pool);
+	sym_nest__free(dst->nest);
 	dst->syms = syms;
 	dst->nr = nr;
 	dst->pool = pool;
+	dst->nest = nest;
 kind:
 	if (src->kind > dst->kind)
 		dst->kind = src->kind;
@@ -517,6 +613,7 @@ void elf_symtab__free(struct elf_symtab *st)
 	if (!st)
 		return;
 	free(st->syms);
+	sym_nest__free(st->nest);
 	free(st->segs);
 	free(st->pool);
 	free(st);

@@ -62,7 +62,10 @@ size_t elf_symtab__nr_segments(const struct elf_symtab *st);
  */
 int elf_symtab__offset_to_vaddr(const struct elf_symtab *st, uint64_t offset, uint64_t *vaddr);
 
-/* The function containing vaddr, or NULL (outside every sized symbol). */
+/*
+ * The function containing vaddr, or NULL (outside every sized symbol). Of
+ * functions nested in one another, the innermost that covers vaddr.
+ */
 const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t vaddr);
 size_t elf_symtab__count(const struct elf_symtab *st);
 /* Position of sym (returned by elf_symtab__find) among st's symbols, for per-symbol caches. */

@@ -5,6 +5,8 @@
  * string pool (no fixed-size name buffers), symbols sorted by address.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,95 +47,100 @@ static int pool_add(struct ksyms *ks, const char *s, size_t len, uintptr_t *off)
 	return 0;
 }
 
-static int is_text_type(char t)
+static bool is_text_type(char t)
 {
 	return t == 't' || t == 'T' || t == 'w' || t == 'W';
 }
 
-/* "addr type name[\t[module]]" -> one symbol; malformed lines are skipped. */
-static int parse_line(struct ksyms *ks, const char *line, size_t len,
-		      uintptr_t *last_mod_off)
-{
-	const char *p = line, *end = line + len, *name, *mod = NULL;
-	size_t name_len, mod_len = 0;
-	unsigned long addr = 0;
-	uintptr_t name_off, mod_off = POOL_NONE, label_off;
-	int digits = 0, err;
+/* The fields of one kallsyms line, pointing into it. */
+struct kline {
+	uint64_t addr;
 	char type;
+	const char *name, *mod;		/* mod: NULL for the kernel image */
+	size_t name_len, mod_len;
+};
 
-	for (; p < end && *p != ' '; p++, digits++) {
-		int v = hex_digit_value(*p);
+/* "addr type name[\t[module]]". Returns 0, or -EINVAL for what is not such a line. */
+static int kline__parse(struct kline *k, const char *line, size_t len)
+{
+	const char *p = line, *end = line + len, *close;
 
-		if (v < 0)
-			return 0;
-		if (digits >= (int)sizeof(addr) * 2)
-			return 0;
-		addr = addr << 4 | v;
-	}
-	if (!digits || end - p < 4 || p[0] != ' ' || p[2] != ' ')
-		return 0;
-	type = p[1];
-	if (!addr || !is_text_type(type))
-		return 0;
-	name = p + 3;
-	for (p = name; p < end && *p != '\t' && *p != ' '; p++)
+	if (parse_hex(&p, end, &k->addr) || k->addr > ULONG_MAX ||
+	    end - p < 4 || p[0] != ' ' || p[2] != ' ')
+		return -EINVAL;
+	k->type = p[1];
+	k->name = p + 3;
+	for (p = k->name; p < end && *p != '\t' && *p != ' '; p++)
 		;
-	name_len = p - name;
-	if (!name_len)
-		return 0;
+	k->name_len = p - k->name;
 	while (p < end && (*p == '\t' || *p == ' '))
 		p++;
-	if (p < end && *p == '[') {
-		const char *close = memchr(p, ']', end - p);
-
-		if (close) {
-			mod = p + 1;
-			mod_len = close - mod;
-		}
+	k->mod = NULL;
+	k->mod_len = 0;
+	if (p < end && *p == '[' && (close = memchr(p, ']', end - p))) {
+		k->mod = p + 1;
+		k->mod_len = close - k->mod;
 	}
+	return k->name_len ? 0 : -EINVAL;
+}
 
-	if (ks->nr == ks->cap) {
-		size_t cap = ks->cap ? ks->cap * 2 : 4096;
-		struct ksym *s = realloc(ks->syms, cap * sizeof(*s));
+/* The module's pool offset: consecutive lines share their module, stored once. */
+static int add_module(struct ksyms *ks, const struct kline *k, uintptr_t *last_mod_off,
+		      uintptr_t *off)
+{
+	const char *last = *last_mod_off == POOL_NONE ? NULL : ks->pool + *last_mod_off;
+	int err;
 
-		if (!s)
-			return -ENOMEM;
-		ks->syms = s;
-		ks->cap = cap;
+	if (last && strlen(last) == k->mod_len && !memcmp(last, k->mod, k->mod_len)) {
+		*off = *last_mod_off;
+		return 0;
 	}
-	err = pool_add(ks, name, name_len, &name_off);
+	err = pool_add(ks, k->mod, k->mod_len, off);
+	if (!err)
+		*last_mod_off = *off;
+	return err;
+}
+
+/* A module's symbol prints as "name [module]"; over-long ones print bare. */
+static int add_label(struct ksyms *ks, const struct kline *k, uintptr_t *off)
+{
+	char label[1024];
+	int n = snprintf(label, sizeof(label), "%.*s [%.*s]", (int)k->name_len, k->name,
+			 (int)k->mod_len, k->mod);
+
+	if (n <= 0 || (size_t)n >= sizeof(label))
+		return 0;
+	return pool_add(ks, label, n, off);
+}
+
+/* One line -> one symbol; lines that are not text symbols are skipped. */
+static int parse_line(struct ksyms *ks, const char *line, size_t len, uintptr_t *last_mod_off)
+{
+	uintptr_t name_off, mod_off = POOL_NONE, label_off;
+	struct kline k;
+	int err;
+
+	if (kline__parse(&k, line, len) || !k.addr || !is_text_type(k.type))
+		return 0;
+	err = array_reserve((void **)&ks->syms, &ks->cap, ks->nr, sizeof(*ks->syms));
+	if (!err)
+		err = pool_add(ks, k.name, k.name_len, &name_off);
 	if (err)
 		return err;
-	if (mod) {
-		/* consecutive lines share their module: store it once */
-		const char *last = *last_mod_off == POOL_NONE ? NULL : ks->pool + *last_mod_off;
-
-		if (last && strlen(last) == mod_len && !memcmp(last, mod, mod_len)) {
-			mod_off = *last_mod_off;
-		} else {
-			err = pool_add(ks, mod, mod_len, &mod_off);
-			if (err)
-				return err;
-			*last_mod_off = mod_off;
-		}
-	}
 	label_off = name_off;
-	if (mod) {
-		char label[1024];
-		int n = snprintf(label, sizeof(label), "%.*s [%.*s]", (int)name_len, name,
-				 (int)mod_len, mod);
-
-		if (n > 0 && (size_t)n < sizeof(label)) {
-			err = pool_add(ks, label, n, &label_off);
-			if (err)
-				return err;
-		}
+	if (k.mod) {
+		err = add_module(ks, &k, last_mod_off, &mod_off);
+		if (!err)
+			err = add_label(ks, &k, &label_off);
+		if (err)
+			return err;
 	}
-	ks->syms[ks->nr].addr = addr;
-	ks->syms[ks->nr].name = (const char *)name_off;
-	ks->syms[ks->nr].module = (const char *)mod_off;
-	ks->syms[ks->nr].label = (const char *)label_off;
-	ks->nr++;
+	ks->syms[ks->nr++] = (struct ksym){
+		.addr = k.addr,
+		.name = (const char *)name_off,
+		.module = (const char *)mod_off,
+		.label = (const char *)label_off,
+	};
 	return 0;
 }
 
@@ -233,6 +240,46 @@ struct ksyms *ksyms__load(void)
 	return ksyms__load_file("/proc/kallsyms");
 }
 
+/*
+ * Modules whose every symbol is an allocation of its own: BPF programs,
+ * trampolines. The next symbol in address order may be far away, with
+ * programs loaded since the reading in between.
+ */
+static bool separate_images(const char *module)
+{
+	return module && (!strcmp(module, "bpf") || !strncmp(module, "__builtin__", 11));
+}
+
+static bool same_image(const struct ksym *a, const struct ksym *b)
+{
+	if (!a->module || !b->module)
+		return !a->module && !b->module;
+	if (separate_images(a->module))
+		return false;
+	return a->module == b->module || !strcmp(a->module, b->module);
+}
+
+#define PAGE_BYTES 4096UL
+
+/*
+ * The last address of syms[i]: kallsyms gives no sizes. A symbol runs to
+ * the next one of its image (the kernel's text, one module). The last one
+ * of its image has at most the rest of its page and the page after it, as
+ * perf gives it: beyond lies other memory, or code loaded since the
+ * reading. syms[i] is the last of its address: the next one starts above.
+ */
+static unsigned long ksym_last(const struct ksyms *ks, size_t i)
+{
+	const struct ksym *s = &ks->syms[i], *next = i + 1 < ks->nr ? s + 1 : NULL;
+	unsigned long page = s->addr & ~(PAGE_BYTES - 1), last = page + 2 * PAGE_BYTES - 1;
+
+	if (last < page)
+		last = ULONG_MAX;	/* the top of the address space */
+	if (next && (same_image(s, next) || next->addr <= last))
+		return next->addr - 1;
+	return last;
+}
+
 const struct ksym *ksyms__find(const struct ksyms *ks, unsigned long addr)
 {
 	size_t lo = 0, hi;
@@ -249,7 +296,7 @@ const struct ksym *ksyms__find(const struct ksyms *ks, unsigned long addr)
 		else
 			hi = mid;
 	}
-	return &ks->syms[lo];
+	return addr <= ksym_last(ks, lo) ? &ks->syms[lo] : NULL;
 }
 
 size_t ksyms__count(const struct ksyms *ks)

@@ -32,7 +32,14 @@ struct ksyms *ksyms__load(void);
 struct ksyms *ksyms__load_file(const char *path);
 struct ksyms *ksyms__load_buf(const char *buf, size_t len);
 
-/* The symbol containing addr (the highest one at or below it), or NULL. */
+/*
+ * The symbol containing addr: the highest one at or below it, if addr is
+ * before its end. kallsyms has no sizes: a symbol ends where the next one
+ * of the kernel's text or of its module starts; the last one of either,
+ * and each BPF program, at the latest at the end of the page after the
+ * one it starts in. NULL: no symbol (code loaded since the reading, or
+ * no code at all).
+ */
 const struct ksym *ksyms__find(const struct ksyms *ks, unsigned long addr);
 size_t ksyms__count(const struct ksyms *ks);
 void ksyms__free(struct ksyms *ks);

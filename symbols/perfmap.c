@@ -48,25 +48,11 @@ static int entry_cmp(const void *a, const void *b)
 }
 
 /* Hex number with optional 0x; advances *p. Returns false when none. */
-static bool parse_hex(const char **p, const char *end, uint64_t *v)
+static bool parse_hex_0x(const char **p, const char *end, uint64_t *v)
 {
-	const char *s = *p;
-	int digits = 0;
-
-	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	*v = 0;
-	for (; s < end; s++, digits++) {
-		int d = hex_digit_value(*s);
-
-		if (d < 0)
-			break;
-		if (digits >= 16)
-			return false;
-		*v = *v << 4 | d;
-	}
-	*p = s;
-	return digits > 0;
+	if (end - *p > 2 && (*p)[0] == '0' && ((*p)[1] == 'x' || (*p)[1] == 'X'))
+		*p += 2;
+	return !parse_hex(p, end, v);
 }
 
 /* "START SIZE name" -> e (name as offset into buf). False when malformed. */
@@ -75,11 +61,11 @@ static bool parse_line(const char *line, const char *end, struct entry *e,
 {
 	const char *p = line;
 
-	if (!parse_hex(&p, end, &e->sym.start) || p == end || (*p != ' ' && *p != '\t'))
+	if (!parse_hex_0x(&p, end, &e->sym.start) || p == end || (*p != ' ' && *p != '\t'))
 		return false;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	if (!parse_hex(&p, end, &e->sym.size) || p == end || (*p != ' ' && *p != '\t'))
+	if (!parse_hex_0x(&p, end, &e->sym.size) || p == end || (*p != ' ' && *p != '\t'))
 		return false;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;

@@ -13,26 +13,6 @@
 
 #define DELETED_SUFFIX " (deleted)"
 
-static const char *parse_hex(const char *p, uint64_t *out)
-{
-	uint64_t v = 0;
-	int n = 0;
-
-	for (;; p++, n++) {
-		int d = hex_digit_value(*p);
-
-		if (d < 0)
-			break;
-		if (n >= 16)
-			return NULL;
-		v = v << 4 | d;
-	}
-	if (!n)
-		return NULL;
-	*out = v;
-	return p;
-}
-
 static const char *parse_dec(const char *p, uint64_t *out)
 {
 	uint64_t v = 0;
@@ -57,17 +37,17 @@ int map_entry__parse(const char *line, struct map_entry *e)
 	size_t len;
 
 	memset(e, 0, sizeof(*e));
-	if (!(p = parse_hex(p, &e->start)) || *p++ != '-' ||
-	    !(p = parse_hex(p, &e->end)) || *p++ != ' ')
+	if (parse_hex(&p, NULL, &e->start) || *p++ != '-' ||
+	    parse_hex(&p, NULL, &e->end) || *p++ != ' ')
 		return -EINVAL;
 	for (int i = 0; i < 4; i++, p++) {
 		if (!*p || *p == ' ')
 			return -EINVAL;
 		e->perms[i] = *p;
 	}
-	if (*p++ != ' ' || !(p = parse_hex(p, &e->offset)) || *p++ != ' ' ||
-	    !(p = parse_hex(p, &major)) || *p++ != ':' ||
-	    !(p = parse_hex(p, &minor)) || *p++ != ' ' ||
+	if (*p++ != ' ' || parse_hex(&p, NULL, &e->offset) || *p++ != ' ' ||
+	    parse_hex(&p, NULL, &major) || *p++ != ':' ||
+	    parse_hex(&p, NULL, &minor) || *p++ != ' ' ||
 	    !(p = parse_dec(p, &e->inode)))
 		return -EINVAL;
 	if (e->end < e->start || major > 0xfff || minor > 0xfffff)

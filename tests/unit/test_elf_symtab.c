@@ -555,3 +555,140 @@ Test(elf_symtab_merge, destination_wins_at_one_address)
 	elf_symtab__free(src);
 	elf_symtab__free(dst);
 }
+
+/*
+ * Symbols the test builds: functions nested in others (assembler code
+ * often labels its inner entry points), and aliases of one function.
+ * %s is the order the aliases are defined in, to show that the order of
+ * the symbol table does not decide.
+ */
+static const char nested_src[] =
+	"__asm__(\".text\\n\"\n"
+	"	\".globl outer\\n .type outer, %%function\\n outer: .fill 16, 1, 0\\n\"\n"
+	"	\".type inner, %%function\\n inner: .fill 8, 1, 0\\n .size inner, 8\\n\"\n"
+	"	\".fill 16, 1, 0\\n .size outer, 40\\n\"\n"
+	"	\".fill 8, 1, 0\\n\"	/* in no function */\n"
+	"	\".globl deep\\n .type deep, %%function\\n deep: .fill 8, 1, 0\\n\"\n"
+	"	\".type mid, %%function\\n mid: .fill 8, 1, 0\\n\"\n"
+	"	\".type leaf1, %%function\\n leaf1: .fill 4, 1, 0\\n .size leaf1, 4\\n\"\n"
+	"	\".fill 4, 1, 0\\n\"\n"
+	"	\".type leaf2, %%function\\n leaf2: .fill 4, 1, 0\\n .size leaf2, 4\\n\"\n"
+	"	\".fill 4, 1, 0\\n .size mid, 24\\n\"\n"
+	"	\".fill 8, 1, 0\\n .size deep, 40\\n\");\n"
+	"int alias_b(void) { return 42; }\n"
+	"%s";
+
+static const char *const alias_orders[] = {
+	"int alias_a(void) __attribute__((alias(\"alias_b\")));\n"
+	"int __alias_longer(void) __attribute__((alias(\"alias_b\")));\n",
+	"int __alias_longer(void) __attribute__((alias(\"alias_b\")));\n"
+	"int alias_a(void) __attribute__((alias(\"alias_b\")));\n",
+};
+
+/* The library built from nested_src with the aliases in one order; dir is the caller's to remove. */
+static char *build_nested(char *dir, int order)
+{
+	char *src = path_in(dir, "nested.c"), *lib = path_in(dir, "libnested.so"), cmd[8400];
+	FILE *f = fopen(src, "w");
+
+	cr_assert_not_null(f);
+	cr_assert_gt(fprintf(f, nested_src, alias_orders[order]), 0);
+	cr_assert_eq(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "gcc -O1 -fPIC -shared -nostdlib -o '%s' '%s'", lib, src);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	free(src);
+	return lib;
+}
+
+/* Each test: the library with the aliases in the first order, loaded. */
+static char *nest_dir, *nest_lib;
+static struct elf_symtab *nest_st;
+
+static void nested_init(void)
+{
+	nest_dir = make_tmpdir();
+	nest_lib = build_nested(nest_dir, 0);
+	nest_st = load(nest_lib);
+}
+
+static void nested_fini(void)
+{
+	elf_symtab__free(nest_st);
+	free(nest_lib);
+	rm_rf(nest_dir);
+}
+
+TestSuite(elf_symtab_nested, .init = nested_init, .fini = nested_fini);
+
+/* The name found at off bytes into sym of the library at lib. */
+static const char *name_at(const struct elf_symtab *st, const char *lib, const char *sym,
+			   uint64_t off)
+{
+	const struct elf_sym *s;
+	uint64_t addr, size;
+
+	nm_symbol(lib, sym, &addr, &size);
+	s = elf_symtab__find(st, addr + off);
+	return s ? s->name : "(none)";
+}
+
+static const char *nested_at(const char *sym, uint64_t off)
+{
+	return name_at(nest_st, nest_lib, sym, off);
+}
+
+Test(elf_symtab_nested, an_address_past_a_nested_function_is_in_the_enclosing_one)
+{
+	cr_assert_str_eq(nested_at("outer", 0), "outer");
+	cr_assert_str_eq(nested_at("outer", 16), "inner");
+	cr_assert_str_eq(nested_at("outer", 23), "inner");
+	cr_assert_str_eq(nested_at("outer", 24), "outer");
+	cr_assert_str_eq(nested_at("outer", 39), "outer");
+	cr_assert_str_eq(nested_at("outer", 40), "(none)", "the gap after outer");
+}
+
+Test(elf_symtab_nested, nesting_two_deep_resumes_the_right_level)
+{
+	/* deep [0,40) holds mid [8,32), which holds leaf1 [16,20) and leaf2 [24,28) */
+	cr_assert_str_eq(nested_at("deep", 4), "deep");
+	cr_assert_str_eq(nested_at("deep", 8), "mid");
+	cr_assert_str_eq(nested_at("deep", 17), "leaf1");
+	cr_assert_str_eq(nested_at("deep", 21), "mid");
+	cr_assert_str_eq(nested_at("deep", 25), "leaf2");
+	cr_assert_str_eq(nested_at("deep", 29), "mid");
+	cr_assert_str_eq(nested_at("deep", 33), "deep");
+	cr_assert_str_eq(nested_at("deep", 39), "deep");
+}
+
+Test(elf_symtab_nested, aliases_of_one_binding_resolve_to_the_name_perf_prints)
+{
+	/*
+	 * All global: __alias_longer has leading underscores (an internal
+	 * name), alias_a and alias_b are as long as each other: the first in
+	 * byte order. In either order of definition.
+	 */
+	char *dir = make_tmpdir(), *lib = build_nested(dir, 1);
+	struct elf_symtab *st = load(lib);
+
+	cr_assert_str_eq(nested_at("alias_b", 0), "alias_a");
+	cr_assert_str_eq(name_at(st, lib, "alias_b", 0), "alias_a");
+	elf_symtab__free(st);
+	free(lib);
+	rm_rf(dir);
+}
+
+Test(elf_symtab_nested, merged_debug_symbols_keep_their_nesting)
+{
+	char *sdir = make_tmpdir(), *stripped = stripped_copy(sdir, nest_lib);
+	struct elf_symtab *st = load(stripped);
+
+	/* .dynsym has outer and deep, not the local functions nested in them */
+	cr_assert_eq(elf_symtab__merge(st, nest_st), 0);
+	cr_assert_str_eq(name_at(st, nest_lib, "outer", 16), "inner");
+	cr_assert_str_eq(name_at(st, nest_lib, "outer", 24), "outer");
+	cr_assert_str_eq(name_at(st, nest_lib, "deep", 21), "mid");
+	cr_assert_str_eq(name_at(st, nest_lib, "deep", 33), "deep");
+	elf_symtab__free(st);
+	free(stripped);
+	rm_rf(sdir);
+}

@@ -92,7 +92,7 @@ Test(ksyms, finds_addresses_inside_a_function)
 	find_name(0xffffffff81001fff, "func_a");
 	find_name(0xffffffff81002abc, "func_b");
 	find_name(0xffffffffc0001fff, "mod_func");
-	find_name(0xffffffffffffffff, "other_mod_func");
+	find_name(0xffffffffc0003fff, "other_mod_func");
 }
 
 Test(ksyms, data_symbols_do_not_end_a_function)
@@ -141,6 +141,92 @@ Test(ksyms, skips_what_is_not_a_symbol)
 			  strncmp(s->name, "data", 4) && strncmp(s->name, "bss", 3) &&
 			  strcmp(s->name, "rodata_local"), "%#lx: %s", a, s->name);
 	}
+}
+
+/*
+ * kallsyms gives no sizes: a symbol ends where the next one of its image
+ * starts. The last one of the kernel's text or of a module, and every
+ * BPF program (each its own allocation), end at the latest with the page
+ * after the one they start in; beyond is code loaded since the reading.
+ */
+static const char images[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000100 T schedule\n"
+	"ffffffff81000400 T last_core\n"
+	"ffffffffa0000000 t bpf_prog_6deef7357e7b4530_a\t[bpf]\n"
+	"ffffffffa0000040 t bpf_prog_3b185187f1855c4c_b\t[bpf]\n"
+	"ffffffffa0100000 t bpf_prog_ee0e253c78993a24_c\t[bpf]\n"
+	"ffffffffc0100000 t nft_do_chain\t[nf_tables]\n"
+	"ffffffffc0100800 t nft_last\t[nf_tables]\n"
+	"ffffffffc0300000 t e1000_clean\t[e1000]\n"
+	"fffffffffffff800 t at_the_top\t[top]\n";
+
+static struct ksyms *bk;
+
+static void load_images(void)
+{
+	bk = ksyms__load_buf(images, sizeof(images) - 1);
+	cr_assert_not_null(bk);
+}
+
+static void free_images(void)
+{
+	ksyms__free(bk);
+}
+
+TestSuite(ksyms_bounds, .init = load_images, .fini = free_images);
+
+static void assert_finds(unsigned long addr, const char *want)
+{
+	const struct ksym *s = ksyms__find(bk, addr);
+
+	cr_assert_str_eq(s ? s->name : "(none)", want, "%#lx", addr);
+}
+
+static void assert_misses(unsigned long addr)
+{
+	const struct ksym *s = ksyms__find(bk, addr);
+
+	cr_assert_null(s, "%#lx: %s, want none", addr, s ? s->name : "");
+}
+
+Test(ksyms_bounds, a_symbol_runs_to_the_next_of_its_image)
+{
+	assert_finds(0xffffffff810000ff, "_stext");
+	assert_finds(0xffffffff810003ff, "schedule");
+	assert_finds(0xffffffffc01007ff, "nft_do_chain");
+	assert_finds(0xffffffffa000003f, "bpf_prog_6deef7357e7b4530_a");
+}
+
+Test(ksyms_bounds, the_last_symbol_of_the_kernel_text_is_bounded)
+{
+	assert_finds(0xffffffff81001fff, "last_core");
+	assert_misses(0xffffffff81002000);
+	assert_misses(0xffffffff9fffffff);
+}
+
+Test(ksyms_bounds, the_last_symbol_of_a_module_is_bounded)
+{
+	assert_finds(0xffffffffc0101fff, "nft_last");
+	/* a module loaded after the reading, between two known ones */
+	assert_misses(0xffffffffc0200010);
+	assert_finds(0xffffffffc0301234, "e1000_clean");
+	assert_misses(0xffffffffc0302000);
+}
+
+Test(ksyms_bounds, a_bpf_program_does_not_run_into_the_next_one)
+{
+	assert_finds(0xffffffffa0001fff, "bpf_prog_3b185187f1855c4c_b");
+	/* a program loaded after the reading, after the last one known in its pack */
+	assert_misses(0xffffffffa0002000);
+	assert_misses(0xffffffffa0050000);
+	assert_finds(0xffffffffa0100010, "bpf_prog_ee0e253c78993a24_c");
+}
+
+Test(ksyms_bounds, the_bound_of_the_top_symbol_does_not_wrap)
+{
+	assert_finds(0xfffffffffffff800, "at_the_top");
+	assert_finds(0xffffffffffffffff, "at_the_top");
 }
 
 Test(ksyms_load, all_zero_addresses_give_enoent)

@@ -2,11 +2,11 @@
 /*
  * test_report.c - resolving an aggregate into printed frames: kernel
  * return addresses are looked up one byte back, as user ones are, so a
- * call that ends a function names that function and not the next one.
+ * call that ends a function names that function and not the next one;
+ * kernel code loaded after kallsyms was read is named in the next report.
  */
 #include "aggregate.h"
 #include "cli.h"
-#include "ksyms.h"
 #include "report.h"
 #include "test_util.h"
 #include "usyms.h"
@@ -17,37 +17,70 @@ static const char kallsyms[] =
 	"ffffffff81000100 T leaf_func\n"
 	"ffffffff81000200 T end_of_text\n";
 
-/* Folded output of one kernel-only stack, leaf first. */
-static char *folded_kernel(const uint64_t *ips, uint32_t nr)
-{
-	struct profile_env env = {
-		.kernel_only = true, .folded = true, .format = FORMAT_FOLDED,
-		.max_stack_depth = 127,
-	};
-	struct agg_stack kern = { .ips = ips, .nr = nr }, user = { .err = -EFAULT };
-	struct report_meta meta = { .event = "cpu-clock", .title = "t" };
-	struct usyms *u = usyms__new(NULL);
-	struct agg *agg = agg__new();
+/* A report of kernel-only stacks over a kallsyms file the test writes. */
+struct fixture {
+	struct profile_env env;
+	struct usyms *u;
 	struct report *r;
+	char *dir, *path;
+};
+
+static void fixture_init(struct fixture *f, enum output_format format)
+{
+	*f = (struct fixture){
+		.env = {
+			.kernel_only = true, .folded = format == FORMAT_FOLDED,
+			.format = format, .max_stack_depth = 127, .frequency = 49,
+		},
+	};
+	f->dir = make_tmpdir();
+	f->path = write_in(f->dir, "kallsyms", kallsyms);
+	f->u = usyms__new(NULL);
+	cr_assert_not_null(f->u);
+	f->r = report__new(&f->env, f->u);
+	cr_assert_not_null(f->r);
+	cr_assert_eq(report__use_kallsyms(f->r, f->path), 0);
+}
+
+static void fixture_release(struct fixture *f)
+{
+	report__free(f->r);
+	usyms__free(f->u);
+	free(f->path);
+	rm_rf(f->dir);
+}
+
+/* The report of one kernel stack (leaf first) sampled 7 times. */
+static char *write_kernel(struct fixture *f, const uint64_t *ips, uint32_t nr)
+{
+	struct agg_stack kern = { .ips = ips, .nr = nr }, user = { .err = AGG_NO_STACK };
+	struct report_meta meta = { .event = "cpu-clock", .title = "t" };
+	struct agg *agg = agg__new();
 	char *text = NULL;
 	size_t len = 0;
 	uint64_t printed = 0;
 	FILE *out;
 
-	cr_assert(u && agg);
-	r = report__new(&env, u);
-	cr_assert_not_null(r);
-	report__use_ksyms(r, ksyms__load_buf(kallsyms, sizeof(kallsyms) - 1));
+	cr_assert_not_null(agg);
 	cr_assert_eq(agg__add(agg, &(struct agg_key){ .pid = 0, .tid = 0, .comm = "swapper/0" },
 			      &kern, &user, 7), 0);
 	out = open_memstream(&text, &len);
 	cr_assert_not_null(out);
-	cr_assert_eq(report__write(r, agg, &meta, out, &printed), 0);
+	cr_assert_eq(report__write(f->r, agg, &meta, out, &printed), 0);
 	fclose(out);
 	cr_assert_eq(printed, 7);
-	report__free(r);
 	agg__free(agg);
-	usyms__free(u);
+	return text;
+}
+
+static char *folded_kernel(const uint64_t *ips, uint32_t nr)
+{
+	struct fixture f;
+	char *text;
+
+	fixture_init(&f, FORMAT_FOLDED);
+	text = write_kernel(&f, ips, nr);
+	fixture_release(&f);
 	return text;
 }
 
@@ -69,4 +102,42 @@ Test(report, kernel_leaf_is_looked_up_at_its_own_address)
 
 	cr_assert(strstr(text, "next_func 7"), "got: %s", text);
 	free(text);
+}
+
+Test(report, kernel_code_loaded_after_the_reading_is_named_in_the_next_report)
+{
+	/* a BPF program loaded during the first interval (-i), after kallsyms was read */
+	static const char with_prog[] =
+		"ffffffff81000000 T caller\n"
+		"ffffffff81000010 T next_func\n"
+		"ffffffff81000100 T leaf_func\n"
+		"ffffffff81000200 T end_of_text\n"
+		"ffffffffa0010000 t bpf_prog_6deef7357e7b4530_on_cpu\t[bpf]\n";
+	const uint64_t ips[] = { 0xffffffffa0010040, 0xffffffff81000104 };
+	struct fixture f;
+	char *text;
+
+	fixture_init(&f, FORMAT_FOLDED);
+	text = write_kernel(&f, ips, 2);
+	cr_assert(strstr(text, "leaf_func;[unknown] 7"), "got: %s", text);
+	free(text);
+	write_text(f.path, with_prog);
+	text = write_kernel(&f, ips, 2);
+	cr_assert(strstr(text, "leaf_func;bpf_prog_6deef7357e7b4530_on_cpu [bpf] 7"), "got: %s", text);
+	free(text);
+	fixture_release(&f);
+}
+
+Test(report, structured_formats_look_kernel_return_addresses_up_one_byte_back)
+{
+	const uint64_t ips[] = { 0xffffffff81000104, 0xffffffff81000010 };
+	struct fixture f;
+	char *text;
+
+	fixture_init(&f, FORMAT_JSON);
+	text = write_kernel(&f, ips, 2);
+	cr_assert(strstr(text, "\"caller\""), "got: %s", text);
+	cr_assert_null(strstr(text, "next_func"), "got: %s", text);
+	free(text);
+	fixture_release(&f);
 }

@@ -161,3 +161,38 @@ Test(read_online_cpus, reads_this_machine)
 		online += mask[i];
 	cr_assert_eq(online, n, "online cpus: %d, sysconf says %ld", online, n);
 }
+
+Test(parse_hex, stops_at_the_first_non_digit_or_the_end)
+{
+	const char *s = "ffffffff81000000 T", *p = s;
+	uint64_t v = 0;
+
+	cr_assert_eq(parse_hex(&p, NULL, &v), 0);
+	cr_assert_eq(v, 0xffffffff81000000);
+	cr_assert_eq(p, s + 16);
+	p = s;
+	cr_assert_eq(parse_hex(&p, s + 4, &v), 0);
+	cr_assert_eq(v, 0xffff);
+	cr_assert_eq(p, s + 4);
+	p = "aB9-";
+	cr_assert_eq(parse_hex(&p, NULL, &v), 0);
+	cr_assert_eq(v, 0xab9);
+	cr_assert_eq(*p, '-');
+}
+
+Test(parse_hex, no_digit_or_too_many_fail_and_move_nothing)
+{
+	const char *bad[] = { "", " 1", "x1", "g", "10000000000000000" };
+	const char *twelve = "12", *p = twelve;
+	uint64_t v = 7;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		const char *q = bad[i];
+
+		cr_assert_eq(parse_hex(&q, NULL, &v), i == 4 ? -ERANGE : -EINVAL, "'%s'", bad[i]);
+		cr_assert_eq(q, bad[i]);
+		cr_assert_eq(v, 7);
+	}
+	/* a bound before the first digit is no digit */
+	cr_assert_eq(parse_hex(&p, twelve, &v), -EINVAL);
+}
