@@ -178,17 +178,17 @@ struct usyms {
 	pthread_mutex_t lock;
 };
 
-static void run_job(struct loader_job *lj, void *ctx);
-static void drop_job(struct loader_job *lj, void *ctx);
+static void load_job__run(struct loader_job *lj, void *ctx);
+static void load_job__drop(struct loader_job *lj, void *ctx);
 static void shared_perfmap__free_list(struct shared_perfmap *sp);
 
-static void u_lock(struct usyms *u)
+static void usyms_lock(struct usyms *u)
 {
 	if (u->loader)
 		pthread_mutex_lock(&u->lock);
 }
 
-static void u_unlock(struct usyms *u)
+static void usyms_unlock(struct usyms *u)
 {
 	if (u->loader)
 		pthread_mutex_unlock(&u->lock);
@@ -302,7 +302,7 @@ struct usyms *usyms__new_opts(const struct usyms_opts *opts)
 	}
 	if (opts->async) {
 		pthread_mutex_init(&u->lock, NULL);
-		u->loader = loader__new(run_job, drop_job, u);
+		u->loader = loader__new(load_job__run, load_job__drop, u);
 		if (!u->loader) {
 			pthread_mutex_destroy(&u->lock);
 			goto nomem;
@@ -359,16 +359,26 @@ static int line_entry_cmp(const void *a, const void *b)
 	return (x->vaddr > y->vaddr) - (x->vaddr < y->vaddr);
 }
 
-static void symfile__release(struct symfile *f)
+static void symfile__release_lines(struct symfile *f)
 {
 	tdestroy(f->lines, line_entry__free);
 	srcline__free(f->sl);
-	if (f->names) {
-		for (size_t i = 0; i < elf_symtab__count(f->st); i++)
-			if (f->names[i] != NOT_MANGLED)
-				free((char *)f->names[i]);
-		free(f->names);
-	}
+}
+
+static void symfile__release_names(struct symfile *f)
+{
+	if (!f->names)
+		return;
+	for (size_t i = 0; i < elf_symtab__count(f->st); i++)
+		if (f->names[i] != NOT_MANGLED)
+			free((char *)f->names[i]);
+	free(f->names);
+}
+
+static void symfile__release(struct symfile *f)
+{
+	symfile__release_lines(f);
+	symfile__release_names(f);
 	elf_symtab__free(f->st);
 }
 
@@ -418,13 +428,13 @@ size_t usyms__nr_files(const struct usyms *u)
 {
 	size_t n;
 
-	u_lock((struct usyms *)u);
+	usyms_lock((struct usyms *)u);
 	n = u->nr_files;
-	u_unlock((struct usyms *)u);
+	usyms_unlock((struct usyms *)u);
 	return n;
 }
 
-static struct proc *find_proc(struct usyms *u, pid_t pid, uint32_t gen)
+static struct proc *usyms_find_proc(struct usyms *u, pid_t pid, uint32_t gen)
 {
 	struct proc key = { .pid = pid, .gen = gen };
 	void *node = tfind(&key, &u->procs, proc_cmp);
@@ -435,7 +445,7 @@ static struct proc *find_proc(struct usyms *u, pid_t pid, uint32_t gen)
 /* --- loading symbol tables -------------------------------------------- */
 
 /* Our own vDSO: the same image the kernel maps into every 64-bit process. */
-static void load_vdso(struct usyms *u)
+static void usyms_load_vdso(struct usyms *u)
 {
 	unsigned long base;
 	struct proc_maps self;
@@ -560,7 +570,7 @@ static struct symfile *find_by_build_id(struct usyms *u, const uint8_t *id, size
 	return f;
 }
 
-static void notice(struct usyms *u, const char *path, const char *why)
+static void usyms_notice(struct usyms *u, const char *path, const char *why)
 {
 	if (u->notice && why && *why)
 		u->notice(path, why, u->notice_ctx);
@@ -604,7 +614,7 @@ static struct symfile *symfile__publish(struct usyms *u, struct symfile *f)
  * DWARF for --lines: the debug file's if one was used (the descriptor that
  * was checked, never its path again), else the file's own.
  */
-static struct srcline *open_lines(struct usyms *u, int fd, const struct debuginfo_info *info)
+static struct srcline *symfile__open_lines(struct usyms *u, int fd, const struct debuginfo_info *info)
 {
 	struct srcline *sl = NULL;
 
@@ -613,7 +623,7 @@ static struct srcline *open_lines(struct usyms *u, int fd, const struct debuginf
 	if (!sl)
 		sl = srcline__open_fd(fd, &u->budget);
 	if (!sl && errno == EFBIG)
-		notice(u, info->debug_path[0] ? info->debug_path : "(DWARF)", budget__why());
+		usyms_notice(u, info->debug_path[0] ? info->debug_path : "(DWARF)", budget__why());
 	return sl;
 }
 
@@ -622,7 +632,7 @@ static struct srcline *open_lines(struct usyms *u, int fd, const struct debuginf
  * of a file with the same build-id: on the loader thread, or on the
  * caller's without one.
  */
-static void load_module(struct usyms *u, struct load_job *job)
+static void load_job__read_module(struct usyms *u, struct load_job *job)
 {
 	char root[64];
 	struct debuginfo_opts opts = {
@@ -657,9 +667,9 @@ static void load_module(struct usyms *u, struct load_job *job)
 		goto publish;
 	}
 	if (len > 0) {
-		u_lock(u);
+		usyms_lock(u);
 		shared = find_by_build_id(u, id, len, owner);
-		u_unlock(u);
+		usyms_unlock(u);
 		if (shared && elf_symtab__kind(shared->st) == ELF_SYMTAB_FULL)
 			goto publish;
 	}
@@ -679,9 +689,9 @@ static void load_module(struct usyms *u, struct load_job *job)
 		f = NULL;
 		goto publish;
 	}
-	notice(u, job->path, info.refused);
+	usyms_notice(u, job->path, info.refused);
 	if (u->lines)
-		f->sl = open_lines(u, job->fd, &info);
+		f->sl = symfile__open_lines(u, job->fd, &info);
 	if (info.debug_fd >= 0)
 		close(info.debug_fd);
 	f->source = info.source;
@@ -689,18 +699,18 @@ static void load_module(struct usyms *u, struct load_job *job)
 	memcpy(f->build_id, info.build_id, info.build_id_len);
 	f->build_id_len = info.build_id_len;
 publish:
-	u_lock(u);
+	usyms_lock(u);
 	job->mod->file = f ? symfile__publish(u, f) : shared;
 	job->mod->not_elf = not_elf;
 	job->mod->state = state;
-	u_unlock(u);
-	notice(u, job->path, why);
+	usyms_unlock(u);
+	usyms_notice(u, job->path, why);
 }
 
 /*
  * Drop a process's reference. A map nobody uses moves to the retired
- * list, freed by free_retired(): names from it may be in a profile being
- * printed right now. Under u->lock.
+ * list, freed by shared_perfmap__free_retired(): names from it may be
+ * in a profile being printed right now. Under u->lock.
  */
 static void shared_perfmap__put(struct usyms *u, struct shared_perfmap *sp)
 {
@@ -734,7 +744,7 @@ static void shared_perfmap__free_list(struct shared_perfmap *sp)
  * made between profiles (adding or refreshing a process, pruning), never
  * while one is printed: its names may come from them.
  */
-static void free_retired(struct usyms *u)
+static void shared_perfmap__free_retired(struct usyms *u)
 {
 	shared_perfmap__free_list(u->retired_perfmaps);
 	u->retired_perfmaps = NULL;
@@ -744,7 +754,7 @@ static void free_retired(struct usyms *u)
  * Read a perf map for its process, or share the one already read from
  * the same file (processes can name one file, by links).
  */
-static void load_perfmap(struct usyms *u, struct load_job *job)
+static void load_job__read_perfmap(struct usyms *u, struct load_job *job)
 {
 	struct shared_perfmap *sp;
 	struct perfmap *pm = NULL;
@@ -752,12 +762,12 @@ static void load_perfmap(struct usyms *u, struct load_job *job)
 	char name[128];
 	bool fresh = false;
 
-	u_lock(u);
+	usyms_lock(u);
 	for (sp = u->perfmaps; sp && !shared_perfmap__is(sp, &job->sb); sp = sp->next)
 		;
 	if (sp)
 		sp->refs++;
-	u_unlock(u);
+	usyms_unlock(u);
 	if (!sp) {
 		uint64_t start = monotonic_ns();
 		int err;
@@ -768,7 +778,7 @@ static void load_perfmap(struct usyms *u, struct load_job *job)
 		cost = monotonic_ns() - start;
 		if (err == EFBIG) {
 			snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)job->proc->pid);
-			notice(u, name, budget__why());
+			usyms_notice(u, name, budget__why());
 		}
 		/* a refusal is kept as well: the same file is not read again */
 		sp = pm || err == EFBIG ? calloc(1, sizeof(*sp)) : NULL;
@@ -783,7 +793,7 @@ static void load_perfmap(struct usyms *u, struct load_job *job)
 			perfmap__free(pm);
 		}
 	}
-	u_lock(u);
+	usyms_lock(u);
 	if (fresh) {
 		sp->next = u->perfmaps;
 		u->perfmaps = sp;
@@ -794,32 +804,32 @@ static void load_perfmap(struct usyms *u, struct load_job *job)
 	}
 	job->proc->perfmap_cost_ns = cost;
 	job->proc->pending--;
-	u_unlock(u);
+	usyms_unlock(u);
 }
 
-static void run_job(struct loader_job *lj, void *ctx)
+static void load_job__run(struct loader_job *lj, void *ctx)
 {
 	struct load_job *job = (struct load_job *)lj;
 
 	if (job->mod)
-		load_module(ctx, job);
+		load_job__read_module(ctx, job);
 	else
-		load_perfmap(ctx, job);
+		load_job__read_perfmap(ctx, job);
 	load_job__free(job);
 }
 
 /* A job the loader will not run: the run is ending. */
-static void drop_job(struct loader_job *lj, void *ctx)
+static void load_job__drop(struct loader_job *lj, void *ctx)
 {
 	struct load_job *job = (struct load_job *)lj;
 	struct usyms *u = ctx;
 
-	u_lock(u);
+	usyms_lock(u);
 	if (job->mod)
 		job->mod->state = MOD_NOT_LOADED;
 	else
 		job->proc->pending--;
-	u_unlock(u);
+	usyms_unlock(u);
 	load_job__free(job);
 }
 
@@ -827,10 +837,10 @@ static void drop_job(struct loader_job *lj, void *ctx)
  * Hand a job to the loader, or run it here without one. Under u->lock
  * (the caller's): a job the loader refuses is dropped by us.
  */
-static void submit(struct usyms *u, struct load_job *job)
+static void load_job__submit(struct usyms *u, struct load_job *job)
 {
 	if (!u->loader) {
-		run_job(&job->link, u);
+		load_job__run(&job->link, u);
 		return;
 	}
 	if (loader__submit(u->loader, &job->link)) {
@@ -879,7 +889,7 @@ static void module__load(struct usyms *u, struct module *m, pid_t pid, const str
 	job->root_fd = open_root_fd(u, pid);
 	job->mod = m;
 	m->state = MOD_PENDING;
-	submit(u, job);
+	load_job__submit(u, job);
 }
 
 /* Queue a read of proc's perf map, unless it is the file already read or being read. */
@@ -908,11 +918,11 @@ static void proc__load_perfmap(struct usyms *u, struct proc *proc)
 	job->sb = sb;
 	job->proc = proc;
 	proc->pending++;
-	submit(u, job);
+	load_job__submit(u, job);
 }
 
 /* The module for a mapped file, created on first sight. NULL: ENOMEM. */
-static struct module *get_module(struct usyms *u, const struct map_entry *e)
+static struct module *module__get(struct usyms *u, const struct map_entry *e)
 {
 	struct module key = {
 		.dev_major = e->dev_major, .dev_minor = e->dev_minor, .inode = e->inode,
@@ -960,7 +970,7 @@ static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps
 			snprintf(name, sizeof(name), "/proc/%d/maps", (int)proc->pid);
 			snprintf(why, sizeof(why), "%zu executable mappings, over the budget of %llu: the first %zu kept",
 				 maps->nr, (unsigned long long)u->budget.max_mappings, nr);
-			notice(u, name, why);
+			usyms_notice(u, name, why);
 		}
 	}
 	um = calloc(nr ? nr : 1, sizeof(*um));
@@ -975,10 +985,10 @@ static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps
 		if (!strcmp(e->path, "[vdso]")) {
 			um[i].kind = UMAP_VDSO;
 			um[i].mod = &u->vdso;
-			load_vdso(u);
+			usyms_load_vdso(u);
 		} else if (map_entry__is_file(e)) {
 			um[i].kind = UMAP_FILE;
-			um[i].mod = get_module(u, e);
+			um[i].mod = module__get(u, e);
 			if (!um[i].mod) {
 				free(um);
 				return -ENOMEM;
@@ -1045,12 +1055,12 @@ static int proc__read_maps(struct usyms *u, struct proc *proc)
 	return err;
 }
 
-static int add_gen(struct usyms *u, pid_t pid, uint32_t gen)
+static int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 {
 	struct proc *proc;
 	int err;
 
-	proc = find_proc(u, pid, gen);
+	proc = usyms_find_proc(u, pid, gen);
 	if (proc) {
 		err = proc__read_maps(u, proc);
 		if (!err)
@@ -1076,10 +1086,10 @@ int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 {
 	int err;
 
-	u_lock(u);
-	free_retired(u);
-	err = add_gen(u, pid, gen);
-	u_unlock(u);
+	usyms_lock(u);
+	shared_perfmap__free_retired(u);
+	err = usyms_add_gen(u, pid, gen);
+	usyms_unlock(u);
 	return err;
 }
 
@@ -1087,12 +1097,12 @@ int usyms__add_gen_once(struct usyms *u, pid_t pid, uint32_t gen)
 {
 	int err = 0;
 
-	u_lock(u);
-	if (!find_proc(u, pid, gen)) {
-		free_retired(u);
-		err = add_gen(u, pid, gen);
+	usyms_lock(u);
+	if (!usyms_find_proc(u, pid, gen)) {
+		shared_perfmap__free_retired(u);
+		err = usyms_add_gen(u, pid, gen);
 	}
-	u_unlock(u);
+	usyms_unlock(u);
 	return err;
 }
 
@@ -1115,16 +1125,16 @@ int usyms__refresh_pid(struct usyms *u, pid_t pid)
 
 	if (u->gen_fn && !gen)
 		return -ESRCH;	/* not sampled yet, or exited */
-	u_lock(u);
-	proc = find_proc(u, pid, gen);
-	free_retired(u);
+	usyms_lock(u);
+	proc = usyms_find_proc(u, pid, gen);
+	shared_perfmap__free_retired(u);
 	if (proc && !proc->err &&
 	    monotonic_ns() < proc->read_ns +
 			     REFRESH_COST_SHARE * (proc->read_cost_ns + proc->perfmap_cost_ns))
 		err = 0;
 	else
-		err = add_gen(u, pid, gen);
-	u_unlock(u);
+		err = usyms_add_gen(u, pid, gen);
+	usyms_unlock(u);
 	return err;
 }
 
@@ -1150,9 +1160,9 @@ size_t usyms__nr_gens(const struct usyms *u)
 {
 	size_t n;
 
-	u_lock((struct usyms *)u);
+	usyms_lock((struct usyms *)u);
 	n = u->nr_procs;
-	u_unlock((struct usyms *)u);
+	usyms_unlock((struct usyms *)u);
 	return n;
 }
 
@@ -1185,7 +1195,7 @@ void usyms__prune(struct usyms *u)
 
 	if (!u->gen_fn)
 		return;
-	u_lock(u);
+	usyms_lock(u);
 	twalk_r(u->procs, prune_one, &p);
 	for (size_t i = 0; i < p.nr; i++) {
 		tdelete(p.doomed[i], &u->procs, proc_cmp);
@@ -1193,8 +1203,8 @@ void usyms__prune(struct usyms *u)
 		proc__free(p.doomed[i]);
 		u->nr_procs--;
 	}
-	free_retired(u);
-	u_unlock(u);
+	shared_perfmap__free_retired(u);
+	usyms_unlock(u);
 	free(p.doomed);
 }
 
@@ -1221,7 +1231,7 @@ static const char *symfile__name(struct usyms *u, struct symfile *f, const struc
 	return f->names[i] == NOT_MANGLED ? sym->name : f->names[i];
 }
 
-static void count_unresolved(struct usyms *u, const struct module *mod, enum usym_reason reason,
+static void usyms_count_unresolved(struct usyms *u, const struct module *mod, enum usym_reason reason,
 			     uint64_t weight)
 {
 	struct unresolved key = { .mod = mod, .reason = reason }, *e;
@@ -1246,7 +1256,7 @@ static void count_unresolved(struct usyms *u, const struct module *mod, enum usy
 }
 
 /* JIT code: the process's perf map, if it names addr. */
-static int resolve_perfmap(struct proc *proc, uint64_t addr, struct usym *out)
+static int proc__resolve_perfmap(struct proc *proc, uint64_t addr, struct usym *out)
 {
 	const struct perfmap_sym *ps = proc->perfmap && proc->perfmap->pm ?
 				       perfmap__find(proc->perfmap->pm, addr) : NULL;
@@ -1413,11 +1423,11 @@ static int resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	proc = find_proc(u, w->pid, w->gen);
+	proc = usyms_find_proc(u, w->pid, w->gen);
 	if (!proc) {
 		/* never announced: read now, if it is still the same image */
-		add_gen(u, w->pid, w->gen);
-		proc = find_proc(u, w->pid, w->gen);
+		usyms_add_gen(u, w->pid, w->gen);
+		proc = usyms_find_proc(u, w->pid, w->gen);
 	}
 	if (!proc || proc->err) {
 		out->reason = USYM_PROCESS_GONE;
@@ -1427,14 +1437,14 @@ static int resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 	m = map_history__find(&proc->maps, addr, w->from_ns, w->to_ns);
 	if (!m) {
 		/* JIT code mapped after the maps were read */
-		err = resolve_perfmap(proc, addr, out);
+		err = proc__resolve_perfmap(proc, addr, out);
 		if (err)
 			out->reason = USYM_NO_MAPPING;
 		goto out;
 	}
 	if (m->kind == UMAP_ANON) {
 		counted = &u->anon;
-		err = resolve_perfmap(proc, addr, out);
+		err = proc__resolve_perfmap(proc, addr, out);
 		if (err)
 			out->reason = !proc->perfmap ? USYM_NO_PERFMAP :
 				      !proc->perfmap->pm ? USYM_OVER_BUDGET : USYM_NO_SYMBOL;
@@ -1444,11 +1454,11 @@ static int resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 	out->module = m->mod->path;
 	out->label = m->mod->label;
 	err = resolve_file(u, m, addr, out);
-	if (err && m->mod->not_elf && !resolve_perfmap(proc, addr, out))
+	if (err && m->mod->not_elf && !proc__resolve_perfmap(proc, addr, out))
 		err = 0;	/* code in a memfd or other non-ELF file, named by the JIT */
 out:
 	if (err)
-		count_unresolved(u, counted, out->reason, weight);
+		usyms_count_unresolved(u, counted, out->reason, weight);
 	return err;
 }
 
@@ -1462,9 +1472,9 @@ int usyms__resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 {
 	int err;
 
-	u_lock(u);
+	usyms_lock(u);
 	err = resolve_at(u, w, addr, weight, out);
-	u_unlock(u);
+	usyms_unlock(u);
 	return err;
 }
 
@@ -1528,9 +1538,9 @@ int usyms__for_each_unresolved(const struct usyms *u, usyms_unresolved_fn cb, vo
 	struct collect c = {};
 	int err = 0;
 
-	u_lock((struct usyms *)u);
+	usyms_lock((struct usyms *)u);
 	twalk_r(u->unresolved, collect_one, &c);
-	u_unlock((struct usyms *)u);
+	usyms_unlock((struct usyms *)u);
 	if (c.nomem) {
 		free(c.v);
 		return -ENOMEM;
