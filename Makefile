@@ -52,6 +52,8 @@ endif
 COLLECT_SRCS := collect/aggregate.c
 SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/usyms.c \
+	symbols/usyms_procs.c symbols/usyms_modules.c symbols/usyms_jobs.c symbols/usyms_perfmaps.c \
+	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c
 OUTPUT_SRCS := output/stack_fmt.c output/report.c output/keymap.c output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \

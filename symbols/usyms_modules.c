@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * usyms_modules.c - the files processes map, each once per run: a module
+ * per (device, inode), opened through the process's own view of the file
+ * system while it lives, and its symbol table, shared with every file of
+ * the same build-id (and owner).
+ *
+ * Mapped files are opened through the process's own view of the file
+ * system, /proc/PID/root/<path>, so processes in other mount namespaces
+ * resolve; when that path is gone or names another file (deleted or
+ * replaced), through /proc/PID/map_files/<start>-<end>.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "debuginfo.h"
+#include "elf_symtab.h"
+#include "proc_maps.h"
+#include "rootfs.h"
+#include "usyms_internal.h"
+
+static int module_cmp(const void *a, const void *b)
+{
+	const struct module *x = a, *y = b;
+
+	if (x->dev_major != y->dev_major)
+		return (x->dev_major > y->dev_major) - (x->dev_major < y->dev_major);
+	if (x->dev_minor != y->dev_minor)
+		return (x->dev_minor > y->dev_minor) - (x->dev_minor < y->dev_minor);
+	return (x->inode > y->inode) - (x->inode < y->inode);
+}
+
+static int build_id_cmp(const void *a, const void *b)
+{
+	const struct symfile *x = a, *y = b;
+	size_t n = x->build_id_len < y->build_id_len ? x->build_id_len : y->build_id_len;
+	int c = memcmp(x->build_id, y->build_id, n);
+
+	if (c)
+		return (c > 0) - (c < 0);
+	if (x->build_id_len != y->build_id_len)
+		return (x->build_id_len > y->build_id_len) - (x->build_id_len < y->build_id_len);
+	return (x->owner > y->owner) - (x->owner < y->owner);
+}
+
+/* "[libc.so.6]" for "/usr/lib/x86_64-linux-gnu/libc.so.6". */
+static char *make_label(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *label;
+
+	base = base ? base + 1 : path;
+	if (base[0] == '[')
+		return strdup(base);	/* "[vdso]" is a label already */
+	if (asprintf(&label, "[%s]", base) < 0)
+		return NULL;
+	return label;
+}
+
+void module__free(void *p)
+{
+	struct module *m = p;
+
+	free(m->path);
+	free(m->label);
+	free(m);
+}
+
+void symfile__release(struct symfile *f)
+{
+	symfile__release_lines(f);
+	symfile__release_names(f);
+	elf_symtab__free(f->st);
+}
+
+/* Our own vDSO: the same image the kernel maps into every 64-bit process. */
+void usyms_load_vdso(struct usyms *u)
+{
+	unsigned long base;
+	struct proc_maps self;
+	const struct map_entry *e;
+
+	if (u->vdso_tried)
+		return;
+	u->vdso_tried = true;
+	u->vdso.state = MOD_DONE;
+	u->vdso.file = &u->vdso_file;
+	base = getauxval(AT_SYSINFO_EHDR);
+	if (!base || proc_maps__load_file("/proc/self/maps", &self))
+		return;
+	e = proc_maps__find(&self, base);
+	if (e && !strcmp(e->path, "[vdso]"))
+		u->vdso_file.st = elf_symtab__load_mem((const void *)base, e->end - base);
+	proc_maps__release(&self);
+}
+
+static int open_if_inode(const char *root, const char *path, uint64_t inode)
+{
+	struct stat sb;
+	int fd;
+
+	fd = rootfs__open_regular(root, path, 0, &sb);
+	if (fd < 0)
+		return -1;
+	if (sb.st_ino == inode)
+		return fd;
+	close(fd);	/* another file is at that path now */
+	return -1;
+}
+
+/*
+ * Open the file behind a mapping as the process sees it: its root, then
+ * map_files (deleted or replaced files), then, for a process that has
+ * exited, the same path from here if it is still the same file.
+ * Returns -1 on failure.
+ */
+static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *e)
+{
+	char path[4096 + 64];
+	struct stat sb;
+	int fd;
+
+	if (!e->deleted) {
+		snprintf(path, sizeof(path), "%s/%d/root", u->proc_root, (int)pid);
+		fd = open_if_inode(path, e->path, e->inode);
+		if (fd >= 0)
+			return fd;
+	}
+	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
+		 (unsigned long long)e->start, (unsigned long long)e->end);
+	fd = rootfs__open_regular(NULL, path, 0, &sb);
+	if (fd >= 0 || e->deleted)
+		return fd < 0 ? -1 : fd;
+	return open_if_inode(NULL, e->path, e->inode);
+}
+
+/*
+ * The process's root when it is not ours (a container, a chroot), held
+ * open: the loader reads it later, maybe after the process (and its pid)
+ * is gone. -1 for our own root.
+ */
+static int open_root_fd(struct usyms *u, pid_t pid)
+{
+	struct stat theirs, ours;
+	char buf[4096];
+	int fd;
+
+	snprintf(buf, sizeof(buf), "%s/%d/root", u->proc_root, (int)pid);
+	fd = open(buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &theirs) || stat("/", &ours) ||
+	    (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino)) {
+		close(fd);	/* searching it would repeat our own search */
+		return -1;
+	}
+	return fd;
+}
+
+static int add_symfile(struct usyms *u, struct symfile *f)
+{
+	if (u->nr_files == u->cap_files) {
+		size_t cap = u->cap_files ? u->cap_files * 2 : 64;
+		struct symfile **nf = realloc(u->files, cap * sizeof(*nf));
+
+		if (!nf)
+			return -ENOMEM;
+		u->files = nf;
+		u->cap_files = cap;
+	}
+	u->files[u->nr_files++] = f;
+	return 0;
+}
+
+/* A shared table with this build-id, or NULL. */
+/* The table with this build-id read from a file of exactly this owner, or NULL. */
+static struct symfile *find_exact(struct usyms *u, const uint8_t *id, size_t len, uid_t owner)
+{
+	struct symfile key = { .build_id_len = len, .owner = owner };
+	void *node;
+
+	memcpy(key.build_id, id, len);
+	node = tfind(&key, &u->by_build_id, build_id_cmp);
+	return node ? *(struct symfile **)node : NULL;
+}
+
+/* A table a file of owner may use: root's, else the owner's own. */
+static struct symfile *find_by_build_id(struct usyms *u, const uint8_t *id, size_t len,
+					uid_t owner)
+{
+	struct symfile *f = find_exact(u, id, len, 0);
+
+	if (owner && (!f || elf_symtab__kind(f->st) != ELF_SYMTAB_FULL)) {
+		struct symfile *own = find_exact(u, id, len, owner);
+
+		if (own && (!f || elf_symtab__kind(own->st) > elf_symtab__kind(f->st)))
+			f = own;
+	}
+	return f;
+}
+
+/*
+ * Keep f, or the shared table with its build-id when that one is as good:
+ * strip keeps the build-id, so a stripped copy may come first and a full
+ * one later. Under u->lock. Returns the table to use.
+ */
+static struct symfile *symfile__publish(struct usyms *u, struct symfile *f)
+{
+	struct symfile *shared = f->build_id_len ? find_exact(u, f->build_id, f->build_id_len,
+							      f->owner) : NULL;
+
+	if ((shared && elf_symtab__kind(f->st) <= elf_symtab__kind(shared->st)) ||
+	    add_symfile(u, f)) {
+		symfile__release(f);
+		free(f);
+		return shared;
+	}
+	if (f->build_id_len) {
+		if (shared)
+			tdelete(shared, &u->by_build_id, build_id_cmp);	/* stays in files[] */
+		tsearch(f, &u->by_build_id, build_id_cmp);	/* on ENOMEM: just not shared */
+	}
+	return f;
+}
+
+/*
+ * Read the symbols of the file in job for its module, or share the table
+ * of a file with the same build-id: on the loader thread, or on the
+ * caller's without one.
+ */
+void load_job__read_module(struct usyms *u, struct load_job *job)
+{
+	char root[64];
+	struct debuginfo_opts opts = {
+		.root = NULL,
+		.debug_dirs = (const char *const *)u->debug_dirs,
+		.nr_debug_dirs = u->nr_debug_dirs,
+		.budget = &u->budget,
+		.keep_debug_fd = u->lines,
+	};
+	enum module_state state = MOD_DONE;
+	struct symfile *shared = NULL, *f = NULL;
+	struct debuginfo_info info;
+	uint8_t id[BUILD_ID_MAX];
+	char why[sizeof(info.refused)] = "";
+	bool not_elf = false;
+	struct stat sb;
+	uid_t owner;
+	int len;
+
+	owner = fstat(job->fd, &sb) ? (uid_t)-1 : sb.st_uid;
+	if (job->root_fd >= 0) {
+		/* the root as it was when the process was seen, whatever its pid is now */
+		snprintf(root, sizeof(root), "/proc/self/fd/%d", job->root_fd);
+		opts.root = root;
+	}
+	budget__clear();
+	len = debuginfo__build_id_fd(job->fd, id, sizeof(id));
+	if (len == -ENOEXEC || len == -EFBIG) {
+		not_elf = len == -ENOEXEC;
+		state = len == -EFBIG ? MOD_OVER_BUDGET : MOD_DONE;
+		snprintf(why, sizeof(why), "%s", budget__why());
+		goto publish;
+	}
+	if (len > 0) {
+		usyms_lock(u);
+		shared = find_by_build_id(u, id, len, owner);
+		usyms_unlock(u);
+		if (shared && elf_symtab__kind(shared->st) == ELF_SYMTAB_FULL)
+			goto publish;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		goto publish;
+	f->st = debuginfo__load_fd(job->fd, job->path, &opts, &info);
+	if (!f->st) {
+		if (errno == EFBIG) {
+			state = MOD_OVER_BUDGET;
+			snprintf(why, sizeof(why), "%s", budget__why());
+		} else if (errno == ECANCELED) {
+			state = MOD_NOT_LOADED;
+		}
+		not_elf = errno == ENOEXEC;
+		free(f);
+		f = NULL;
+		goto publish;
+	}
+	usyms_notice(u, job->path, info.refused);
+	if (u->lines)
+		f->sl = symfile__open_lines(u, job->fd, &info);
+	if (info.debug_fd >= 0)
+		close(info.debug_fd);
+	f->source = info.source;
+	f->owner = owner;
+	memcpy(f->build_id, info.build_id, info.build_id_len);
+	f->build_id_len = info.build_id_len;
+publish:
+	usyms_lock(u);
+	job->mod->file = f ? symfile__publish(u, f) : shared;
+	job->mod->not_elf = not_elf;
+	job->mod->state = state;
+	usyms_unlock(u);
+	usyms_notice(u, job->path, why);
+}
+
+static bool is_elf(int fd)
+{
+	char magic[SELFMAG];
+
+	return pread(fd, magic, SELFMAG, 0) == SELFMAG && !memcmp(magic, ELFMAG, SELFMAG);
+}
+
+/* Open the file behind a module now, while its process lives; read it later. */
+void module__load(struct usyms *u, struct module *m, pid_t pid, const struct map_entry *e)
+{
+	struct load_job *job;
+	int fd;
+
+	if (m->state != MOD_NEW)
+		return;
+	fd = open_mapped_file(u, pid, e);
+	if (fd < 0)
+		return;	/* try again through the next process that maps it */
+	if (!is_elf(fd)) {
+		/* known now: whether its process needs a perf map depends on it */
+		m->not_elf = true;
+		m->state = MOD_DONE;
+		close(fd);
+		return;
+	}
+	job = calloc(1, sizeof(*job));
+	if (job)
+		job->path = strdup(e->path);
+	if (!job || !job->path) {
+		free(job);
+		close(fd);
+		return;
+	}
+	job->fd = fd;
+	job->root_fd = open_root_fd(u, pid);
+	job->mod = m;
+	m->state = MOD_PENDING;
+	load_job__submit(u, job);
+}
+
+/* The module for a mapped file, created on first sight. NULL: ENOMEM. */
+struct module *module__get(struct usyms *u, const struct map_entry *e)
+{
+	struct module key = {
+		.dev_major = e->dev_major, .dev_minor = e->dev_minor, .inode = e->inode,
+	};
+	struct module *m;
+	void *node;
+
+	node = tfind(&key, &u->modules, module_cmp);
+	if (node)
+		return *(struct module **)node;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	*m = key;
+	m->path = strdup(e->path);
+	m->label = m->path ? make_label(m->path) : NULL;
+	if (!m->label || !tsearch(m, &u->modules, module_cmp)) {
+		module__free(m);
+		return NULL;
+	}
+	return m;
+}
