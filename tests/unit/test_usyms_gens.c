@@ -5,12 +5,11 @@
  * dropped, a gone mapping still names its samples, and generations that
  * are no longer current are freed.
  */
+#include "fake_proc.h"
 #include "sym_fixtures.h"
 #include "usyms.h"
 
 #define BIAS 0x7f2000000000ULL
-
-static char *tmp, *proc_root;
 
 /* What the sampler answers for "which generation runs now", in turn; the last repeats. */
 static uint32_t answers[8];
@@ -18,19 +17,11 @@ static size_t nr_answers, next_answer;
 
 static void setup(void)
 {
-	tmp = make_tmpdir();
-	proc_root = path_in(tmp, "proc");
-	cr_assert_eq(mkdir(proc_root, 0755), 0);
+	fake_proc_setup();
 	nr_answers = next_answer = 0;
 }
 
-static void teardown(void)
-{
-	free(proc_root);
-	rm_rf(tmp);
-}
-
-TestSuite(usyms_gens, .init = setup, .fini = teardown);
+TestSuite(usyms_gens, .init = setup, .fini = fake_proc_teardown);
 
 static void answer(size_t n, const uint32_t *gens)
 {

@@ -6,28 +6,14 @@
  * anonymous memory, tables shared by build-id; and the labels and counts
  * of what stays unresolved, with the reason.
  */
+#include "fake_proc.h"
 #include "sym_fixtures.h"
 #include "usyms.h"
 
 #define BIAS 0x7f2000000000ULL
 #define JIT_START 0x7f3000000000ULL
 
-static char *tmp, *proc_root;
-
-static void setup(void)
-{
-	tmp = make_tmpdir();
-	proc_root = path_in(tmp, "proc/x");
-	proc_root[strlen(proc_root) - 2] = '\0';
-}
-
-static void teardown(void)
-{
-	free(proc_root);
-	rm_rf(tmp);
-}
-
-TestSuite(usyms_sources, .init = setup, .fini = teardown);
+TestSuite(usyms_sources, .init = fake_proc_setup, .fini = fake_proc_teardown);
 
 static const char *const no_dirs[] = { "/nonexistent/debug" };
 
