@@ -10,8 +10,10 @@
  * readings saw (map_history.h), so a library dlclose()d later still names
  * the samples taken in it. Symbol tables are shared between processes: keyed by build-id
  * when the file has one (a container's libc that is the host's is read
- * once), else by device and inode. Per process only its mapping list is
- * kept, about 40 bytes per executable mapping.
+ * once), else by device and inode; a file found changed since it was
+ * opened (rewritten in place, or another file at a reused inode) is read
+ * again for the processes that map it from then on. Per process only its
+ * mapping list is kept, about 40 bytes per executable mapping.
  *
  * Where symbols are looked for, per address:
  *  - a file mapping: the file as the process sees it (/proc/PID/root/<path>

@@ -65,11 +65,20 @@ enum module_state {
 	MOD_NOT_LOADED,			/* the run ended before the loader got to it */
 };
 
+/*
+ * A file by (device, inode) as it was when opened: a file rewritten in
+ * place, or another at a reused inode, gets a module of its own, which
+ * takes the old one's place in u->modules; the old one stays for the
+ * mappings that point at it.
+ */
 struct module {
 	unsigned int dev_major, dev_minor;
 	uint64_t inode;
 	char *path;			/* as first seen in a maps file */
 	char *label;			/* "[basename]" */
+	off_t size;			/* the file's when opened, to tell it changed */
+	struct timespec mtime, ctime;
+	struct module *replaced;	/* the module this one took the place of, or NULL */
 	/* written by the loader under u->lock, read under it */
 	enum module_state state;
 	struct symfile *file;
@@ -174,8 +183,7 @@ void module__free(void *p);
 void symfile__release(struct symfile *f);
 void usyms_load_vdso(struct usyms *u);
 void load_job__read_module(struct usyms *u, struct load_job *job);
-void module__load(struct usyms *u, struct module *m, pid_t pid, const struct map_entry *e);
-struct module *module__get(struct usyms *u, const struct map_entry *e);
+struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_entry *e);
 
 /* usyms_jobs.c */
 void load_job__run(struct loader_job *lj, void *ctx);

@@ -65,13 +65,19 @@ static char *make_label(const char *path)
 	return label;
 }
 
+/* m and the modules it replaced. */
 void module__free(void *p)
 {
 	struct module *m = p;
 
-	free(m->path);
-	free(m->label);
-	free(m);
+	while (m) {
+		struct module *replaced = m->replaced;
+
+		free(m->path);
+		free(m->label);
+		free(m);
+		m = replaced;
+	}
 }
 
 void symfile__release(struct symfile *f)
@@ -318,17 +324,21 @@ static bool is_elf(int fd)
 	return pread(fd, magic, SELFMAG, 0) == SELFMAG && !memcmp(magic, ELFMAG, SELFMAG);
 }
 
-/* Open the file behind a module now, while its process lives; read it later. */
-void module__load(struct usyms *u, struct module *m, pid_t pid, const struct map_entry *e)
+/*
+ * Queue the file at fd, opened for m, to have its symbols read. Its size
+ * and times are kept: if they change, the file is another now.
+ */
+static void module__read_fd(struct usyms *u, struct module *m, pid_t pid,
+			    const struct map_entry *e, int fd)
 {
 	struct load_job *job;
-	int fd;
+	struct stat sb;
 
-	if (m->state != MOD_NEW)
-		return;
-	fd = open_mapped_file(u, pid, e);
-	if (fd < 0)
-		return;	/* try again through the next process that maps it */
+	if (fstat(fd, &sb) == 0) {
+		m->size = sb.st_size;
+		m->mtime = sb.st_mtim;
+		m->ctime = sb.st_ctim;
+	}
 	if (!is_elf(fd)) {
 		/* known now: whether its process needs a perf map depends on it */
 		m->not_elf = true;
@@ -351,27 +361,94 @@ void module__load(struct usyms *u, struct module *m, pid_t pid, const struct map
 	load_job__submit(u, job);
 }
 
-/* The module for a mapped file, created on first sight. NULL: ENOMEM. */
-struct module *module__get(struct usyms *u, const struct map_entry *e)
+static bool timespec_eq(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/*
+ * Is the file at fd still the one m was opened as? A write changes its
+ * mtime and ctime, and nobody can set ctime back. A file merely touched
+ * counts as changed: its new module shares the table of the old one
+ * through their build-id (symfile__publish), so only a file without one
+ * is read again.
+ */
+static bool module__same_file(const struct module *m, int fd)
+{
+	struct stat sb;
+
+	return fstat(fd, &sb) == 0 && sb.st_size == m->size && timespec_eq(sb.st_mtim, m->mtime) &&
+	       timespec_eq(sb.st_ctim, m->ctime);
+}
+
+/* A module for the file of e, not yet opened. NULL with errno ENOMEM. */
+static struct module *module__new(const struct map_entry *e)
+{
+	struct module *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->dev_major = e->dev_major;
+	m->dev_minor = e->dev_minor;
+	m->inode = e->inode;
+	m->path = strdup(e->path);
+	m->label = m->path ? make_label(m->path) : NULL;
+	if (!m->label) {
+		module__free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return m;
+}
+
+/* A new module for the file of e, in the tree, or NULL with errno ENOMEM. */
+static struct module *module__add(struct usyms *u, const struct map_entry *e)
+{
+	struct module *m = module__new(e);
+
+	if (m && !tsearch(m, &u->modules, module_cmp)) {
+		module__free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return m;
+}
+
+/*
+ * The module of a file mapping of pid, created on first sight, or in
+ * place of one whose file changed since it was opened; its file opened
+ * now, while pid lives, and queued to be read. A file that cannot be
+ * opened is tried again through the next mapping of it. NULL with errno
+ * ENOMEM.
+ */
+struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_entry *e)
 {
 	struct module key = {
 		.dev_major = e->dev_major, .dev_minor = e->dev_minor, .inode = e->inode,
 	};
-	struct module *m;
-	void *node;
+	struct module **node = tfind(&key, &u->modules, module_cmp);
+	struct module *m = node ? *node : module__add(u, e);
+	int fd;
 
-	node = tfind(&key, &u->modules, module_cmp);
-	if (node)
-		return *(struct module **)node;
-	m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
-	*m = key;
-	m->path = strdup(e->path);
-	m->label = m->path ? make_label(m->path) : NULL;
-	if (!m->label || !tsearch(m, &u->modules, module_cmp)) {
-		module__free(m);
-		return NULL;
+	fd = open_mapped_file(u, pid, e);
+	if (fd < 0)
+		return m;
+	if (m->state != MOD_NEW) {
+		if (module__same_file(m, fd)) {
+			close(fd);
+			return m;
+		}
+		m = module__new(e);
+		if (!m) {
+			close(fd);
+			return NULL;
+		}
+		/* the same key: the tree stays in order */
+		m->replaced = *node;
+		*node = m;
 	}
+	module__read_fd(u, m, pid, e, fd);
 	return m;
 }

@@ -81,12 +81,11 @@ static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps
 			usyms_load_vdso(u);
 		} else if (map_entry__is_file(e)) {
 			um[i].kind = UMAP_FILE;
-			um[i].mod = module__get(u, e);
+			um[i].mod = module__for_mapping(u, proc->pid, e);
 			if (!um[i].mod) {
 				free(um);
 				return -ENOMEM;
 			}
-			module__load(u, um[i].mod, proc->pid, e);
 			has_anon |= um[i].mod->not_elf;
 		} else {
 			um[i].kind = UMAP_ANON;

@@ -391,3 +391,59 @@ Test(usyms_sources, build_id_twin_of_another_owner_is_not_shared)
 	free(planted);
 	free(own);
 }
+
+/* dst: src without its build-id note, the way a build without --build-id makes it. */
+static void copy_without_build_id(const char *src, const char *dst)
+{
+	char cmd[8400];
+
+	snprintf(cmd, sizeof(cmd), "objcopy --remove-section=.note.gnu.build-id '%s' '%s'", src, dst);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/*
+ * A program is rebuilt into the file it had (O_TRUNC: same inode, other
+ * code) and run again: the new process is named from the new file, the
+ * old one still from what was read for it.
+ */
+static void assert_rewrite_is_read_again(const char *first, const char *second)
+{
+	struct usyms *u = new_usyms(no_dirs, 1);
+	uint64_t alpha = addr_of(first, "prog_alpha"), plain = addr_of(second, "plain_c_function");
+	char *prog = path_in(tmp, "bin/prog");
+	size_t len;
+	char *data = read_whole(second, &len);
+	struct stat before, after;
+
+	copy_file(first, prog);
+	map_one(42, prog, NULL, NULL);
+	cr_assert_eq(usyms__add_pid(u, 42), 0);
+	assert_resolves(u, 42, BIAS + alpha, "prog_alpha");
+	cr_assert_eq(stat(prog, &before), 0);
+	write_bytes(prog, data, len);
+	cr_assert_eq(stat(prog, &after), 0);
+	cr_assert_eq(before.st_ino, after.st_ino, "not rewritten in place");
+	map_one(43, prog, NULL, NULL);
+	cr_assert_eq(usyms__add_pid(u, 43), 0);
+	assert_resolves(u, 43, BIAS + plain, "plain_c_function");
+	assert_resolves(u, 42, BIAS + alpha, "prog_alpha");
+	usyms__free(u);
+	free(data);
+	free(prog);
+}
+
+Test(usyms_sources, a_file_rewritten_in_place_is_read_again)
+{
+	assert_rewrite_is_read_again(FIXTURE_PIE, FIXTURE_CXX);
+}
+
+Test(usyms_sources, a_file_without_build_id_rewritten_in_place_is_read_again)
+{
+	char *first = path_in(tmp, "nobid/first"), *second = path_in(tmp, "nobid/second");
+
+	copy_without_build_id(FIXTURE_PIE, first);
+	copy_without_build_id(FIXTURE_CXX, second);
+	assert_rewrite_is_read_again(first, second);
+	free(first);
+	free(second);
+}
