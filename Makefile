@@ -71,6 +71,7 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/shortlived build/workloads/badfp \
 	build/workloads/forkexec build/workloads/execburn build/workloads/dlcycle \
+	build/workloads/dllate \
 	build/workloads/fnvcollide \
 	build/workloads/libdlburn.so build/workloads/hostile
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)

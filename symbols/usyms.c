@@ -22,6 +22,7 @@
 #include "loader.h"
 #include "perfmap.h"
 #include "srcline.h"
+#include "trace_helpers.h"
 #include "usyms_internal.h"
 
 /* How long usyms__free() waits for a loader job that ignores cancelling. */
@@ -41,6 +42,8 @@ struct usyms *usyms__new_opts(const struct usyms_opts *opts)
 	u->lines = opts->lines;
 	u->budget = *(opts->budget ? opts->budget : budget__default());
 	u->budget.cancel = &u->cancel;
+	u->epoch = 1;
+	u->start_ns = monotonic_ns();
 	u->notice = opts->notice;
 	u->notice_ctx = opts->notice_ctx;
 	u->proc_root = strdup(opts->proc_root ? opts->proc_root : "/proc");
@@ -198,6 +201,23 @@ static int resolve_file(struct usyms *u, const struct umap *m, uint64_t addr, st
 	return 0;
 }
 
+/*
+ * The mapping of proc that held addr when w was sampled, or NULL. An
+ * address in none of those read may be in a library loaded since: then,
+ * unless the JIT's perf map names it, the maps are read again (as often
+ * as proc__reread_on_miss() allows) and looked in once more.
+ */
+static const struct umap *find_mapping(struct usyms *u, struct proc *proc,
+				       const struct usyms_where *w, uint64_t addr)
+{
+	const struct umap *m = map_history__find(&proc->maps, addr, w->from_ns, w->to_ns);
+
+	if (m || (proc->perfmap && proc->perfmap->pm && perfmap__find(proc->perfmap->pm, addr)) ||
+	    proc__reread_on_miss(u, proc))
+		return m;
+	return map_history__find(&proc->maps, addr, w->from_ns, w->to_ns);
+}
+
 static int resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t addr,
 		      uint64_t weight, struct usym *out)
 {
@@ -218,7 +238,7 @@ static int resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 		err = -ENOENT;
 		goto out;
 	}
-	m = map_history__find(&proc->maps, addr, w->from_ns, w->to_ns);
+	m = find_mapping(u, proc, w, addr);
 	if (!m) {
 		/* JIT code mapped after the maps were read */
 		err = proc__resolve_perfmap(proc, addr, out);

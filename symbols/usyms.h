@@ -23,7 +23,10 @@
  *    .dynsym;
  *  - [vdso]: our own vDSO image;
  *  - anonymous executable memory, or an address outside every mapping
- *    read: the JIT's /tmp/perf-PID.map (see perfmap.h).
+ *    read: the JIT's /tmp/perf-PID.map (see perfmap.h); an address it
+ *    does not name either has the process's maps read again (a library
+ *    dlopen()ed since), at most once between two usyms__prune() and
+ *    within a share of the CPU.
  * C++ and Rust names are demangled (unless opts->demangle is false) once
  * per symbol, when first asked for. With opts->lines, source lines come
  * from the DWARF of the file or of its separate debug file, once per

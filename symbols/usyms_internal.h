@@ -123,6 +123,7 @@ struct proc {
 	struct shared_perfmap *perfmap;
 	uint64_t read_ns, read_cost_ns;	/* when its maps were last read, and what it took */
 	uint64_t perfmap_cost_ns;	/* what its perf map's last parse took the loader */
+	uint64_t reread_epoch;		/* u->epoch of its last re-read on a miss, 0: none */
 };
 
 struct usyms {
@@ -146,6 +147,9 @@ struct usyms {
 	struct shared_perfmap *perfmaps, *retired_perfmaps;
 	struct budget budget;
 	int cancel;			/* budget.cancel points here */
+	uint64_t epoch;			/* from 1, up by one at each usyms__prune() */
+	uint64_t start_ns;		/* when u was made (CLOCK_MONOTONIC) */
+	uint64_t reread_ns;		/* what re-reads on a miss took, all processes */
 	usyms_notice_fn notice;
 	void *notice_ctx;
 	/*
@@ -177,6 +181,7 @@ void usyms_notice(struct usyms *u, const char *path, const char *why);
 void proc__free(void *p);
 struct proc *usyms_find_proc(struct usyms *u, pid_t pid, uint32_t gen);
 int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen);
+int proc__reread_on_miss(struct usyms *u, struct proc *proc);
 
 /* usyms_modules.c */
 void module__free(void *p);

@@ -147,6 +147,46 @@ static int proc__read_maps(struct usyms *u, struct proc *proc)
 	return err;
 }
 
+/*
+ * How much of one CPU re-reading a process's maps may take: a process with
+ * tens of thousands of mappings is re-read less often.
+ */
+#define REFRESH_COST_SHARE 20
+
+/* What re-reads on a miss may take before their share of the run applies: 50 ms. */
+#define REREAD_ALLOWANCE_NS (REFRESH_COST_SHARE * 50000000ULL)
+
+/* Has proc's last reading been paid for in time, REFRESH_COST_SHARE times over? */
+static bool proc__rested(const struct proc *proc, uint64_t now)
+{
+	return now >= proc->read_ns +
+		      REFRESH_COST_SHARE * (proc->read_cost_ns + proc->perfmap_cost_ns);
+}
+
+/*
+ * An address of proc is in none of the mappings read so far: a library
+ * dlopen()ed since, or the garbage of a bad frame pointer. Read its maps
+ * again, at most once an epoch (until the next usyms__prune(): in
+ * interval mode, an interval), when proc__rested(), and while the
+ * re-reads of every process have taken under 1/REFRESH_COST_SHARE of the
+ * run: garbage in every stack of many processes costs little. Under
+ * u->lock. Returns 0 when a reading was added, -EAGAIN when none was due,
+ * or why the reading failed (-ESRCH: the process is gone).
+ */
+int proc__reread_on_miss(struct usyms *u, struct proc *proc)
+{
+	uint64_t now = monotonic_ns();
+	int err;
+
+	if (proc->reread_epoch == u->epoch || !proc__rested(proc, now) ||
+	    u->reread_ns * REFRESH_COST_SHARE > now - u->start_ns + REREAD_ALLOWANCE_NS)
+		return -EAGAIN;
+	proc->reread_epoch = u->epoch;
+	err = proc__read_maps(u, proc);
+	u->reread_ns += monotonic_ns() - now;
+	return err;
+}
+
 int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 {
 	struct proc *proc;
@@ -203,12 +243,6 @@ int usyms__add_pid(struct usyms *u, pid_t pid)
 	return usyms__add_gen(u, pid, 0);
 }
 
-/*
- * How much of one CPU re-reading a target's maps may take: a process with
- * tens of thousands of mappings is re-read less often.
- */
-#define REFRESH_COST_SHARE 20
-
 int usyms__refresh_pid(struct usyms *u, pid_t pid)
 {
 	uint32_t gen = u->gen_fn ? u->gen_fn(pid, u->gen_ctx) : 0;
@@ -220,9 +254,7 @@ int usyms__refresh_pid(struct usyms *u, pid_t pid)
 	usyms_lock(u);
 	proc = usyms_find_proc(u, pid, gen);
 	shared_perfmap__free_retired(u);
-	if (proc && !proc->err &&
-	    monotonic_ns() < proc->read_ns +
-			     REFRESH_COST_SHARE * (proc->read_cost_ns + proc->perfmap_cost_ns))
+	if (proc && !proc->err && !proc__rested(proc, monotonic_ns()))
 		err = 0;
 	else
 		err = usyms_add_gen(u, pid, gen);
@@ -267,9 +299,12 @@ void usyms__prune(struct usyms *u)
 {
 	struct prune p = { .u = u };
 
-	if (!u->gen_fn)
-		return;
 	usyms_lock(u);
+	u->epoch++;
+	if (!u->gen_fn) {
+		usyms_unlock(u);
+		return;
+	}
 	twalk_r(u->procs, prune_one, &p);
 	for (size_t i = 0; i < p.nr; i++) {
 		tdelete(p.doomed[i], &u->procs, proc_cmp);
