@@ -28,10 +28,28 @@
 /* How long usyms__free() waits for a loader job that ignores cancelling. */
 #define LOADER_EXIT_MS 300
 
+/* u->debug_dirs: a copy of opts'. 0 or -ENOMEM (what was copied is u's). */
+static int copy_debug_dirs(struct usyms *u, const struct usyms_opts *opts)
+{
+	if (!opts->nr_debug_dirs)
+		return 0;
+	u->debug_dirs = calloc(opts->nr_debug_dirs, sizeof(*u->debug_dirs));
+	if (!u->debug_dirs)
+		return -ENOMEM;
+	for (size_t i = 0; i < opts->nr_debug_dirs; i++) {
+		u->debug_dirs[i] = strdup(opts->debug_dirs[i]);
+		if (!u->debug_dirs[i])
+			return -ENOMEM;
+		u->nr_debug_dirs++;
+	}
+	return 0;
+}
+
 struct usyms *usyms__new_opts(const struct usyms_opts *opts)
 {
 	static const struct usyms_opts defaults = { .demangle = true };
 	struct usyms *u;
+	int err = ENOMEM;
 
 	if (!opts)
 		opts = &defaults;
@@ -50,31 +68,22 @@ struct usyms *usyms__new_opts(const struct usyms_opts *opts)
 	u->vdso.path = strdup("[vdso]");
 	u->vdso.label = strdup("[vdso]");
 	u->anon.path = strdup("[anon]");
-	if (!u->proc_root || !u->vdso.path || !u->vdso.label || !u->anon.path)
-		goto nomem;
-	if (opts->nr_debug_dirs) {
-		u->debug_dirs = calloc(opts->nr_debug_dirs, sizeof(*u->debug_dirs));
-		if (!u->debug_dirs)
-			goto nomem;
-		for (size_t i = 0; i < opts->nr_debug_dirs; i++) {
-			u->debug_dirs[i] = strdup(opts->debug_dirs[i]);
-			if (!u->debug_dirs[i])
-				goto nomem;
-			u->nr_debug_dirs++;
-		}
-	}
+	if (!u->proc_root || !u->vdso.path || !u->vdso.label || !u->anon.path ||
+	    copy_debug_dirs(u, opts))
+		goto fail;
 	if (opts->async) {
 		pthread_mutex_init(&u->lock, NULL);
 		u->loader = loader__new(load_job__run, load_job__drop, u);
 		if (!u->loader) {
+			err = errno;	/* the thread's: EAGAIN, ... */
 			pthread_mutex_destroy(&u->lock);
-			goto nomem;
+			goto fail;
 		}
 	}
 	return u;
-nomem:
+fail:
 	usyms__free(u);
-	errno = ENOMEM;
+	errno = err;
 	return NULL;
 }
 
@@ -261,8 +270,9 @@ static int resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 	if (err && m->mod->not_elf && !proc__resolve_perfmap(proc, addr, out))
 		err = 0;	/* code in a memfd or other non-ELF file, named by the JIT */
 out:
+	/* on ENOMEM the -v list of unresolved frames is short by these */
 	if (err)
-		usyms_count_unresolved(u, counted, out->reason, weight);
+		(void)usyms_count_unresolved(u, counted, out->reason, weight);
 	return err;
 }
 

@@ -214,7 +214,7 @@ void symfile__release_names(struct symfile *f);
 const char *symfile__name(struct usyms *u, struct symfile *f, const struct elf_sym *sym);
 
 /* usyms_unresolved.c */
-void usyms_count_unresolved(struct usyms *u, const struct module *mod, enum usym_reason reason,
-			    uint64_t weight);
+int usyms_count_unresolved(struct usyms *u, const struct module *mod, enum usym_reason reason,
+			   uint64_t weight);
 
 #endif /* USYMS_INTERNAL_H */

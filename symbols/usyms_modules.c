@@ -108,25 +108,24 @@ void usyms_load_vdso(struct usyms *u)
 	proc_maps__release(&self);
 }
 
+/* path under root if it is the file with that inode: a descriptor, or -errno. */
 static int open_if_inode(const char *root, const char *path, uint64_t inode)
 {
 	struct stat sb;
 	int fd;
 
 	fd = rootfs__open_regular(root, path, 0, &sb);
-	if (fd < 0)
-		return -1;
-	if (sb.st_ino == inode)
+	if (fd < 0 || sb.st_ino == inode)
 		return fd;
 	close(fd);	/* another file is at that path now */
-	return -1;
+	return -ESTALE;
 }
 
 /*
  * Open the file behind a mapping as the process sees it: its root, then
  * map_files (deleted or replaced files), then, for a process that has
  * exited, the same path from here if it is still the same file.
- * Returns -1 on failure.
+ * Returns the descriptor or -errno (-ESTALE: another file is at the path).
  */
 static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *e)
 {
@@ -144,7 +143,7 @@ static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *
 		 (unsigned long long)e->start, (unsigned long long)e->end);
 	fd = rootfs__open_regular(NULL, path, 0, &sb);
 	if (fd >= 0 || e->deleted)
-		return fd < 0 ? -1 : fd;
+		return fd;
 	return open_if_inode(NULL, e->path, e->inode);
 }
 
@@ -237,67 +236,53 @@ static struct symfile *symfile__publish(struct usyms *u, struct symfile *f)
 	return f;
 }
 
+/* What reading a module's file came to. */
+struct read_outcome {
+	enum module_state state;
+	bool not_elf;
+	char why[sizeof(((struct debuginfo_info *)0)->refused)];	/* a budget's refusal */
+};
+
+static void read_outcome__failed(struct read_outcome *o, int err)
+{
+	o->not_elf = err == ENOEXEC;
+	if (err == EFBIG) {
+		o->state = MOD_OVER_BUDGET;
+		snprintf(o->why, sizeof(o->why), "%s", budget__why());
+	} else if (err == ECANCELED) {
+		o->state = MOD_NOT_LOADED;
+	}
+}
+
 /*
- * Read the symbols of the file in job for its module, or share the table
- * of a file with the same build-id: on the loader thread, or on the
- * caller's without one.
+ * The symbol table of the file in job, read now, with its DWARF for
+ * --lines. NULL when there is none, o saying why.
  */
-void load_job__read_module(struct usyms *u, struct load_job *job)
+static struct symfile *symfile__read(struct usyms *u, const struct load_job *job, uid_t owner,
+				     struct read_outcome *o)
 {
 	char root[64];
 	struct debuginfo_opts opts = {
-		.root = NULL,
 		.debug_dirs = (const char *const *)u->debug_dirs,
 		.nr_debug_dirs = u->nr_debug_dirs,
 		.budget = &u->budget,
 		.keep_debug_fd = u->lines,
 	};
-	enum module_state state = MOD_DONE;
-	struct symfile *shared = NULL, *f = NULL;
 	struct debuginfo_info info;
-	uint8_t id[BUILD_ID_MAX];
-	char why[sizeof(info.refused)] = "";
-	bool not_elf = false;
-	struct stat sb;
-	uid_t owner;
-	int len;
+	struct symfile *f = calloc(1, sizeof(*f));
 
-	owner = fstat(job->fd, &sb) ? (uid_t)-1 : sb.st_uid;
+	if (!f)
+		return NULL;
 	if (job->root_fd >= 0) {
 		/* the root as it was when the process was seen, whatever its pid is now */
 		snprintf(root, sizeof(root), "/proc/self/fd/%d", job->root_fd);
 		opts.root = root;
 	}
-	budget__clear();
-	len = debuginfo__build_id_fd(job->fd, id, sizeof(id));
-	if (len == -ENOEXEC || len == -EFBIG) {
-		not_elf = len == -ENOEXEC;
-		state = len == -EFBIG ? MOD_OVER_BUDGET : MOD_DONE;
-		snprintf(why, sizeof(why), "%s", budget__why());
-		goto publish;
-	}
-	if (len > 0) {
-		usyms_lock(u);
-		shared = find_by_build_id(u, id, len, owner);
-		usyms_unlock(u);
-		if (shared && elf_symtab__kind(shared->st) == ELF_SYMTAB_FULL)
-			goto publish;
-	}
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		goto publish;
 	f->st = debuginfo__load_fd(job->fd, job->path, &opts, &info);
 	if (!f->st) {
-		if (errno == EFBIG) {
-			state = MOD_OVER_BUDGET;
-			snprintf(why, sizeof(why), "%s", budget__why());
-		} else if (errno == ECANCELED) {
-			state = MOD_NOT_LOADED;
-		}
-		not_elf = errno == ENOEXEC;
+		read_outcome__failed(o, errno);
 		free(f);
-		f = NULL;
-		goto publish;
+		return NULL;
 	}
 	usyms_notice(u, job->path, info.refused);
 	if (u->lines)
@@ -308,13 +293,42 @@ void load_job__read_module(struct usyms *u, struct load_job *job)
 	f->owner = owner;
 	memcpy(f->build_id, info.build_id, info.build_id_len);
 	f->build_id_len = info.build_id_len;
-publish:
+	return f;
+}
+
+/*
+ * Read the symbols of the file in job for its module, or share the table
+ * of a file with the same build-id: on the loader thread, or on the
+ * caller's without one.
+ */
+void load_job__read_module(struct usyms *u, struct load_job *job)
+{
+	struct read_outcome o = { .state = MOD_DONE };
+	struct symfile *shared = NULL, *f = NULL;
+	uint8_t id[BUILD_ID_MAX];
+	struct stat sb;
+	uid_t owner = fstat(job->fd, &sb) ? (uid_t)-1 : sb.st_uid;
+	int len;
+
+	budget__clear();
+	len = debuginfo__build_id_fd(job->fd, id, sizeof(id));
+	if (len == -ENOEXEC || len == -EFBIG) {
+		read_outcome__failed(&o, -len);
+	} else {
+		if (len > 0) {
+			usyms_lock(u);
+			shared = find_by_build_id(u, id, len, owner);
+			usyms_unlock(u);
+		}
+		if (!shared || elf_symtab__kind(shared->st) != ELF_SYMTAB_FULL)
+			f = symfile__read(u, job, owner, &o);
+	}
 	usyms_lock(u);
 	job->mod->file = f ? symfile__publish(u, f) : shared;
-	job->mod->not_elf = not_elf;
-	job->mod->state = state;
+	job->mod->not_elf = o.not_elf;
+	job->mod->state = o.state;
 	usyms_unlock(u);
-	usyms_notice(u, job->path, why);
+	usyms_notice(u, job->path, o.why);
 }
 
 static bool is_elf(int fd)

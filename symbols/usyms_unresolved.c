@@ -41,28 +41,29 @@ static int unresolved_cmp(const void *a, const void *b)
 	return (x->reason > y->reason) - (x->reason < y->reason);
 }
 
-void usyms_count_unresolved(struct usyms *u, const struct module *mod, enum usym_reason reason,
-			    uint64_t weight)
+int usyms_count_unresolved(struct usyms *u, const struct module *mod, enum usym_reason reason,
+			   uint64_t weight)
 {
 	struct unresolved key = { .mod = mod, .reason = reason }, *e;
 	void *node;
 
 	if (!weight)
-		return;
+		return 0;
 	node = tfind(&key, &u->unresolved, unresolved_cmp);
 	if (!node) {
 		e = malloc(sizeof(*e));
 		if (!e)
-			return;
+			return -ENOMEM;
 		*e = key;
 		e->count = 0;
 		node = tsearch(e, &u->unresolved, unresolved_cmp);
 		if (!node) {
 			free(e);
-			return;
+			return -ENOMEM;
 		}
 	}
 	(*(struct unresolved **)node)->count += weight;
+	return 0;
 }
 
 struct collect {
