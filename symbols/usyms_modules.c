@@ -127,6 +127,14 @@ static int open_if_inode(const char *root, const char *path, uint64_t inode)
  * exited, the same path from here if it is still the same file.
  * Returns the descriptor or -errno (-ESTALE: another file is at the path).
  */
+/* /proc/PID/map_files/<start>-<end>: the file of e as pid maps it. */
+static void map_files_path(const struct usyms *u, pid_t pid, const struct map_entry *e,
+			   char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
+		 (unsigned long long)e->start, (unsigned long long)e->end);
+}
+
 static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *e)
 {
 	char path[4096 + 64];
@@ -139,8 +147,7 @@ static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *
 		if (fd >= 0)
 			return fd;
 	}
-	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
-		 (unsigned long long)e->start, (unsigned long long)e->end);
+	map_files_path(u, pid, e, path, sizeof(path));
 	fd = rootfs__open_regular(NULL, path, 0, &sb);
 	if (fd >= 0 || e->deleted)
 		return fd;
@@ -381,18 +388,40 @@ static bool timespec_eq(struct timespec a, struct timespec b)
 }
 
 /*
- * Is the file at fd still the one m was opened as? A write changes its
- * mtime and ctime, and nobody can set ctime back. A file merely touched
- * counts as changed: its new module shares the table of the old one
- * through their build-id (symfile__publish), so only a file without one
- * is read again.
+ * Is sb the file m was opened as? A write changes its mtime and ctime,
+ * and nobody can set ctime back. A file merely touched counts as changed:
+ * its new module shares the table of the old one through their build-id
+ * (symfile__publish), so only a file without one is read again.
  */
-static bool module__same_file(const struct module *m, int fd)
+static bool module__same_stat(const struct module *m, const struct stat *sb)
 {
-	struct stat sb;
+	return sb->st_size == m->size && timespec_eq(sb->st_mtim, m->mtime) &&
+	       timespec_eq(sb->st_ctim, m->ctime);
+}
 
-	return fstat(fd, &sb) == 0 && sb.st_size == m->size && timespec_eq(sb.st_mtim, m->mtime) &&
-	       timespec_eq(sb.st_ctim, m->ctime);
+/*
+ * Is the file pid maps at e still the one m was opened as? One stat of
+ * its map_files link, no path walk: this runs for every file mapping of
+ * every reading. Without map_files (not root, a process gone) the file is
+ * opened as for reading; one that cannot be is taken as unchanged.
+ */
+static bool module__unchanged(struct usyms *u, const struct module *m, pid_t pid,
+			      const struct map_entry *e)
+{
+	char path[4096 + 64];
+	struct stat sb;
+	bool same;
+	int fd;
+
+	map_files_path(u, pid, e, path, sizeof(path));
+	if (stat(path, &sb) == 0)
+		return module__same_stat(m, &sb);
+	fd = open_mapped_file(u, pid, e);
+	if (fd < 0)
+		return true;
+	same = fstat(fd, &sb) == 0 && module__same_stat(m, &sb);
+	close(fd);
+	return same;
 }
 
 /* A module for the file of e, not yet opened. NULL with errno ENOMEM. */
@@ -444,16 +473,12 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 	struct module *m = node ? *node : module__add(u, e);
 	int fd;
 
-	if (!m)
-		return NULL;
+	if (!m || (m->state != MOD_NEW && module__unchanged(u, m, pid, e)))
+		return m;
 	fd = open_mapped_file(u, pid, e);
 	if (fd < 0)
 		return m;
 	if (m->state != MOD_NEW) {
-		if (module__same_file(m, fd)) {
-			close(fd);
-			return m;
-		}
 		m = module__new(e);
 		if (!m) {
 			close(fd);
