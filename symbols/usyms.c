@@ -213,8 +213,8 @@ static int resolve_file(struct usyms *u, const struct umap *m, uint64_t addr, st
 /*
  * The mapping of proc that held addr when w was sampled, or NULL. An
  * address in none of those read may be in a library loaded since: then,
- * unless the JIT's perf map names it, the maps are read again (as often
- * as proc__reread_on_miss() allows) and looked in once more.
+ * unless the JIT's perf map names it, the maps are read again (when
+ * proc__reread_on_miss() finds it due) and looked in once more.
  */
 static const struct umap *find_mapping(struct usyms *u, struct proc *proc,
 				       const struct usyms_where *w, uint64_t addr)
@@ -222,7 +222,7 @@ static const struct umap *find_mapping(struct usyms *u, struct proc *proc,
 	const struct umap *m = map_history__find(&proc->maps, addr, w->from_ns, w->to_ns);
 
 	if (m || (proc->perfmap && proc->perfmap->pm && perfmap__find(proc->perfmap->pm, addr)) ||
-	    proc__reread_on_miss(u, proc))
+	    proc__reread_on_miss(u, proc, w->to_ns))
 		return m;
 	return map_history__find(&proc->maps, addr, w->from_ns, w->to_ns);
 }

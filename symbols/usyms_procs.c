@@ -164,21 +164,24 @@ static bool proc__rested(const struct proc *proc, uint64_t now)
 }
 
 /*
- * An address of proc is in none of the mappings read so far: a library
- * dlopen()ed since, or the garbage of a bad frame pointer. Read its maps
- * again, at most once an epoch (until the next usyms__prune(): in
- * interval mode, an interval), when proc__rested(), and while the
- * re-reads of every process have taken under 1/REFRESH_COST_SHARE of the
- * run: garbage in every stack of many processes costs little. Under
- * u->lock. Returns 0 when a reading was added, -EAGAIN when none was due,
- * or why the reading failed (-ESRCH: the process is gone).
+ * An address sampled by sampled_ns (CLOCK_MONOTONIC) is in none of the
+ * mappings of proc read so far: a library dlopen()ed since, or the
+ * garbage of a bad frame pointer. Read its maps again, unless the last
+ * reading came after the sample (it would have seen the library), at
+ * most once an epoch (until the next usyms__prune(): in interval mode, an
+ * interval), when proc__rested(), and while the re-reads of every process
+ * have taken under 1/REFRESH_COST_SHARE of the run: garbage in every
+ * stack of many processes costs little. Under u->lock. Returns 0 when a
+ * reading was added, -EAGAIN when none was due, or why the reading failed
+ * (-ESRCH: the process is gone).
  */
-int proc__reread_on_miss(struct usyms *u, struct proc *proc)
+int proc__reread_on_miss(struct usyms *u, struct proc *proc, uint64_t sampled_ns)
 {
 	uint64_t now = monotonic_ns();
 	int err;
 
-	if (proc->reread_epoch == u->epoch || !proc__rested(proc, now) ||
+	if (proc->read_ns > sampled_ns || proc->reread_epoch == u->epoch ||
+	    !proc__rested(proc, now) ||
 	    u->reread_ns * REFRESH_COST_SHARE > now - u->start_ns + REREAD_ALLOWANCE_NS)
 		return -EAGAIN;
 	proc->reread_epoch = u->epoch;
