@@ -9,6 +9,9 @@
  *   proc     one generation of a process (profile.h: a pid between two
  *            execs): the history of its executable mappings, each
  *            pointing at a module (map_history.h), and its JIT perf map
+ *
+ * The functions below are described where they are defined; the file
+ * each comes from says which concern it belongs to.
  */
 #ifndef USYMS_INTERNAL_H
 #define USYMS_INTERNAL_H
