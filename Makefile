@@ -58,6 +58,8 @@ COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c
 	collect/bpf_features.c
 SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/sym_nest.c symbols/usyms.c \
+	symbols/usyms_procs.c symbols/usyms_modules.c symbols/usyms_jobs.c symbols/usyms_perfmaps.c \
+	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c
 OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/keymap.c \
 	output/protobuf.c \
@@ -76,6 +78,7 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/shortlived build/workloads/badfp \
 	build/workloads/forkexec build/workloads/execburn build/workloads/dlcycle \
+	build/workloads/dllate \
 	build/workloads/fnvcollide \
 	build/workloads/libdlburn.so build/workloads/hostile
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)

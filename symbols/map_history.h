@@ -17,7 +17,7 @@
 /* Mappings gone from the latest reading that are kept, per generation. */
 #define MAP_HISTORY_MAX_GONE 4096
 
-struct module;	/* usyms.c: a mapped file and its symbols */
+struct module;	/* usyms_internal.h: a mapped file and its symbols */
 
 enum umap_kind { UMAP_FILE, UMAP_VDSO, UMAP_ANON };
 

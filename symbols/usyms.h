@@ -10,8 +10,10 @@
  * readings saw (map_history.h), so a library dlclose()d later still names
  * the samples taken in it. Symbol tables are shared between processes: keyed by build-id
  * when the file has one (a container's libc that is the host's is read
- * once), else by device and inode. Per process only its mapping list is
- * kept, about 40 bytes per executable mapping.
+ * once), else by device and inode; a file found changed since it was
+ * opened (rewritten in place, or another file at a reused inode) is read
+ * again for the processes that map it from then on. Per process only its
+ * mapping list is kept, about 40 bytes per executable mapping.
  *
  * Where symbols are looked for, per address:
  *  - a file mapping: the file as the process sees it (/proc/PID/root/<path>
@@ -21,7 +23,10 @@
  *    .dynsym;
  *  - [vdso]: our own vDSO image;
  *  - anonymous executable memory, or an address outside every mapping
- *    read: the JIT's /tmp/perf-PID.map (see perfmap.h).
+ *    read: the JIT's /tmp/perf-PID.map (see perfmap.h); an address it
+ *    does not name either has the process's maps read again (a library
+ *    dlopen()ed since), at most once between two usyms__prune() and
+ *    within a share of the CPU.
  * C++ and Rust names are demangled (unless opts->demangle is false) once
  * per symbol, when first asked for. With opts->lines, source lines come
  * from the DWARF of the file or of its separate debug file, once per

@@ -76,6 +76,30 @@ t_dlclose() {
 	[ "$unknown" -le $((lib / 20)) ] || fail "$unknown samples end in [unknown]" || return 1
 }
 
+# A system-wide -i 1 profile; a process burns 9 s in its own code (its
+# mappings read, the sampler's re-announcements spaced ~16 s apart by
+# then), then dlopen()s a library and burns 4 s in it. The library's
+# frames are named from the interval after the one that first met them:
+# an address in no known mapping has its process's mappings read again.
+t_dlopen_interval() {
+	$PROFILE -U -F 199 -f -i 1 16 > "$TMP/dli.folded" 2> "$TMP/dli.err" &
+	prof=$!
+	sleep 1
+	$W/dllate "$PWD/$W/libdlburn.so" 9000 4000
+	wait "$prof" || fail "profile exited $?: $(cat "$TMP/dli.err")" || return 1
+	# folded lines start with the interval's time stamp: "stamp;dllate;..."
+	all=$(sum_matching '^[^;]*;dllate;' "$TMP/dli.folded")
+	own=$(sum_matching '^[^;]*;dllate;.*main;main_burn [0-9]+$' "$TMP/dli.folded")
+	lib=$(sum_matching '^[^;]*;dllate;.*main;dl_burn [0-9]+$' "$TMP/dli.folded")
+	intervals=$(awk -F';' '/^[^;]*;dllate;.*main;dl_burn [0-9]+$/ { s[$1] = 1 }
+		END { print length(s) }' "$TMP/dli.folded")
+	echo "  dllate: $all samples, main_burn $own, dl_burn $lib in $intervals intervals"
+	[ "$own" -gt 300 ] || fail "main_burn has $own samples" || return 1
+	[ "$intervals" -ge 2 ] || fail "dl_burn is named in $intervals intervals" || return 1
+	[ "$lib" -ge $(((all - own) / 2)) ] ||
+		fail "$lib of the $((all - own)) samples after the dlopen() are named dl_burn" || return 1
+}
+
 # 2,000 processes fork and exec in about 10 s during a system-wide
 # profile: no crash, every sample accounted for, the profiler's memory
 # under the bound the README documents (64 MiB; ASan's shadow memory and
@@ -117,5 +141,6 @@ PY
 run_test "exec in place: each image names its own samples" t_exec_in_place
 run_test "fork+exec children are named" t_fork_exec_children
 run_test "a dlclose()d library is named" t_dlclose
+run_test "a library dlopen()ed during an -i run is named" t_dlopen_interval
 run_test "2,000 fork+exec processes: bounded, accounted" t_exec_churn
 finish

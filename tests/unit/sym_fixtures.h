@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sym_fixtures.h - what the symbol-source tests share (test_debuginfo.c,
- * test_demangle.c, test_perfmap.c, test_usyms_sources.c): the paths of the
- * stripped, MiniDebugInfo and C++ fixtures, and a fake /proc whose maps
- * map a fixture at a chosen address.
+ * test_demangle.c, test_perfmap.c, test_srcline.c, test_usyms*.c): the
+ * paths of the stripped, MiniDebugInfo and C++ fixtures, and a fake
+ * process whose maps map a fixture at a chosen address (its /proc:
+ * fake_proc.h).
  */
 #ifndef SYM_FIXTURES_H
 #define SYM_FIXTURES_H

@@ -10,25 +10,11 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "fake_proc.h"
 #include "perfmap.h"
 #include "sym_fixtures.h"
 
-static char *tmp, *proc_root;
-
-static void setup(void)
-{
-	tmp = make_tmpdir();
-	proc_root = path_in(tmp, "proc/x");
-	proc_root[strlen(proc_root) - 2] = '\0';
-}
-
-static void teardown(void)
-{
-	free(proc_root);
-	rm_rf(tmp);
-}
-
-TestSuite(perfmap, .init = setup, .fini = teardown);
+TestSuite(perfmap, .init = fake_proc_setup, .fini = fake_proc_teardown);
 
 static struct perfmap *load_text(const char *text)
 {

@@ -6,6 +6,7 @@
  */
 #include <fcntl.h>
 
+#include "fake_proc.h"
 #include "srcline.h"
 #include "sym_fixtures.h"
 #include "usyms.h"
@@ -105,22 +106,7 @@ Test(srcline, address_outside_dwarf)
 
 #define BIAS 0x7f4000000000ULL
 
-static char *tmp, *proc_root;
-
-static void setup(void)
-{
-	tmp = make_tmpdir();
-	proc_root = path_in(tmp, "proc/x");
-	proc_root[strlen(proc_root) - 2] = '\0';
-}
-
-static void teardown(void)
-{
-	free(proc_root);
-	rm_rf(tmp);
-}
-
-TestSuite(srcline_usyms, .init = setup, .fini = teardown);
+TestSuite(srcline_usyms, .init = fake_proc_setup, .fini = fake_proc_teardown);
 
 static struct usyms *new_usyms(bool lines)
 {

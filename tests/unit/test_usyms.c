@@ -10,7 +10,8 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-#include "test_util.h"
+#include "fake_proc.h"
+#include "sym_fixtures.h"
 #include "usyms.h"
 
 /* The runtime addresses a fixture program prints (see fixture_prog.c). */
@@ -240,21 +241,6 @@ Test(usyms_live, vdso)
 #define BIAS_A 0x7f0000000000ULL
 #define BIAS_B 0x7e0000000000ULL
 
-static char *tmp, *proc_root;
-
-static void fake_proc(void)
-{
-	tmp = make_tmpdir();
-	proc_root = path_in(tmp, "proc");
-	cr_assert_eq(mkdir(proc_root, 0755), 0);
-}
-
-static void drop_fake_proc(void)
-{
-	free(proc_root);
-	rm_rf(tmp);
-}
-
 /* The maps line that maps the executable segment of path at bias. */
 static char *text_mapping(const char *path, uint64_t bias, uint64_t inode, const char *suffix)
 {
@@ -288,17 +274,10 @@ static uint64_t inode_of(const char *path)
 /* proc_root/<pid>/maps with these lines, and a root that is ours. */
 static void fake_pid(int pid, const char *maps)
 {
-	char rel[64], *link;
-
-	snprintf(rel, sizeof(rel), "%d/maps", pid);
-	free(write_in(proc_root, rel, maps));
-	snprintf(rel, sizeof(rel), "%d/root", pid);
-	link = path_in(proc_root, rel);
-	cr_assert(symlink("/", link) == 0 || errno == EEXIST);
-	free(link);
+	fake_process(proc_root, pid, maps, getuid(), pid, NULL);
 }
 
-TestSuite(usyms_fake, .init = fake_proc, .fini = drop_fake_proc);
+TestSuite(usyms_fake, .init = fake_proc_setup, .fini = fake_proc_teardown);
 
 Test(usyms_fake, load_bias_is_undone)
 {

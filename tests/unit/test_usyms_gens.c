@@ -5,12 +5,11 @@
  * dropped, a gone mapping still names its samples, and generations that
  * are no longer current are freed.
  */
+#include "fake_proc.h"
 #include "sym_fixtures.h"
 #include "usyms.h"
 
 #define BIAS 0x7f2000000000ULL
-
-static char *tmp, *proc_root;
 
 /* What the sampler answers for "which generation runs now", in turn; the last repeats. */
 static uint32_t answers[8];
@@ -18,19 +17,11 @@ static size_t nr_answers, next_answer;
 
 static void setup(void)
 {
-	tmp = make_tmpdir();
-	proc_root = path_in(tmp, "proc");
-	cr_assert_eq(mkdir(proc_root, 0755), 0);
+	fake_proc_setup();
 	nr_answers = next_answer = 0;
 }
 
-static void teardown(void)
-{
-	free(proc_root);
-	rm_rf(tmp);
-}
-
-TestSuite(usyms_gens, .init = setup, .fini = teardown);
+TestSuite(usyms_gens, .init = setup, .fini = fake_proc_teardown);
 
 static void answer(size_t n, const uint32_t *gens)
 {
@@ -169,5 +160,74 @@ Test(usyms_gens, generations_that_ended_are_freed_at_the_second_prune)
 	cr_assert_eq(usyms__nr_gens(u), 1, "generation 1 is freed, 2 still runs");
 	usyms__prune(u);
 	cr_assert_eq(usyms__nr_gens(u), 1);
+	usyms__free(u);
+}
+
+/* pid 42 maps the program at BIAS and each of libs[] 16 GiB above the one before. */
+static void maps_with(const char *const *libs, size_t nr)
+{
+	char *maps = exec_mapping_line(FIXTURE_PIE, BIAS, NULL);
+
+	for (size_t i = 0; i < nr; i++) {
+		char *line = exec_mapping_line(libs[i], BIAS + ((i + 1) << 34), NULL), *both;
+
+		cr_assert_neq(asprintf(&both, "%s%s", maps, line), -1);
+		free(maps);
+		free(line);
+		maps = both;
+	}
+	fake_process(proc_root, 42, maps, getuid(), 42, NULL);
+	free(maps);
+}
+
+/* Resolve addr for up to 2 s: a re-read waits until the last reading's cost is paid. */
+static const char *name_within_2s(struct usyms *u, uint64_t addr, struct usym *sym)
+{
+	const char *name = NULL;
+
+	for (int i = 0; i < 200 && !name; i++) {
+		if (i)
+			usleep(10000);
+		name = name_at(u, 1, addr, sym);
+	}
+	return name;
+}
+
+Test(usyms_gens, a_library_loaded_after_the_reading_is_found_on_a_miss)
+{
+	const char *lib[] = { FIXTURE_LIB };
+	uint64_t func = addr_in(FIXTURE_LIB, "fixture_lib_func") + (1ull << 34);
+	struct usyms *u = new_usyms();
+	struct usym sym;
+
+	answer(1, (uint32_t[]){ 1 });
+	maps_with(NULL, 0);
+	cr_assert_eq(usyms__add_gen(u, 42, 1), 0);
+	/* dlopen() */
+	maps_with(lib, 1);
+	cr_assert_str_eq(name_within_2s(u, func, &sym) ?: "(none)", "fixture_lib_func",
+			 "reason '%s'", usym_reason__str(sym.reason));
+	usyms__free(u);
+}
+
+Test(usyms_gens, misses_read_the_maps_again_once_an_interval)
+{
+	const char *libs[] = { FIXTURE_LIB, FIXTURE_CXX };
+	uint64_t func = addr_in(FIXTURE_LIB, "fixture_lib_func") + (1ull << 34);
+	uint64_t plain = addr_in(FIXTURE_CXX, "plain_c_function") + (2ull << 34);
+	struct usyms *u = new_usyms();
+	struct usym sym;
+
+	answer(1, (uint32_t[]){ 1 });
+	maps_with(NULL, 0);
+	cr_assert_eq(usyms__add_gen(u, 42, 1), 0);
+	maps_with(libs, 1);
+	cr_assert_str_eq(name_within_2s(u, func, &sym) ?: "(none)", "fixture_lib_func");
+	/* a second library in the same interval waits for the next one */
+	maps_with(libs, 2);
+	cr_assert_null(name_within_2s(u, plain, &sym));
+	cr_assert_eq(sym.reason, USYM_NO_MAPPING);
+	usyms__prune(u);
+	cr_assert_str_eq(name_within_2s(u, plain, &sym) ?: "(none)", "plain_c_function");
 	usyms__free(u);
 }

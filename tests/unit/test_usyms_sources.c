@@ -6,28 +6,14 @@
  * anonymous memory, tables shared by build-id; and the labels and counts
  * of what stays unresolved, with the reason.
  */
+#include "fake_proc.h"
 #include "sym_fixtures.h"
 #include "usyms.h"
 
 #define BIAS 0x7f2000000000ULL
 #define JIT_START 0x7f3000000000ULL
 
-static char *tmp, *proc_root;
-
-static void setup(void)
-{
-	tmp = make_tmpdir();
-	proc_root = path_in(tmp, "proc/x");
-	proc_root[strlen(proc_root) - 2] = '\0';
-}
-
-static void teardown(void)
-{
-	free(proc_root);
-	rm_rf(tmp);
-}
-
-TestSuite(usyms_sources, .init = setup, .fini = teardown);
+TestSuite(usyms_sources, .init = fake_proc_setup, .fini = fake_proc_teardown);
 
 static const char *const no_dirs[] = { "/nonexistent/debug" };
 
@@ -404,4 +390,60 @@ Test(usyms_sources, build_id_twin_of_another_owner_is_not_shared)
 	free(dbg);
 	free(planted);
 	free(own);
+}
+
+/* dst: src without its build-id note, the way a build without --build-id makes it. */
+static void copy_without_build_id(const char *src, const char *dst)
+{
+	char cmd[8400];
+
+	snprintf(cmd, sizeof(cmd), "objcopy --remove-section=.note.gnu.build-id '%s' '%s'", src, dst);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/*
+ * A program is rebuilt into the file it had (O_TRUNC: same inode, other
+ * code) and run again: the new process is named from the new file, the
+ * old one still from what was read for it.
+ */
+static void assert_rewrite_is_read_again(const char *first, const char *second)
+{
+	struct usyms *u = new_usyms(no_dirs, 1);
+	uint64_t alpha = addr_of(first, "prog_alpha"), plain = addr_of(second, "plain_c_function");
+	char *prog = path_in(tmp, "bin/prog");
+	size_t len;
+	char *data = read_whole(second, &len);
+	struct stat before, after;
+
+	copy_file(first, prog);
+	map_one(42, prog, NULL, NULL);
+	cr_assert_eq(usyms__add_pid(u, 42), 0);
+	assert_resolves(u, 42, BIAS + alpha, "prog_alpha");
+	cr_assert_eq(stat(prog, &before), 0);
+	write_bytes(prog, data, len);
+	cr_assert_eq(stat(prog, &after), 0);
+	cr_assert_eq(before.st_ino, after.st_ino, "not rewritten in place");
+	map_one(43, prog, NULL, NULL);
+	cr_assert_eq(usyms__add_pid(u, 43), 0);
+	assert_resolves(u, 43, BIAS + plain, "plain_c_function");
+	assert_resolves(u, 42, BIAS + alpha, "prog_alpha");
+	usyms__free(u);
+	free(data);
+	free(prog);
+}
+
+Test(usyms_sources, a_file_rewritten_in_place_is_read_again)
+{
+	assert_rewrite_is_read_again(FIXTURE_PIE, FIXTURE_CXX);
+}
+
+Test(usyms_sources, a_file_without_build_id_rewritten_in_place_is_read_again)
+{
+	char *first = path_in(tmp, "nobid/first"), *second = path_in(tmp, "nobid/second");
+
+	copy_without_build_id(FIXTURE_PIE, first);
+	copy_without_build_id(FIXTURE_CXX, second);
+	assert_rewrite_is_read_again(first, second);
+	free(first);
+	free(second);
 }

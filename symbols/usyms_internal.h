@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * usyms_internal.h - what the usyms_*.c files share; not for users of
+ * usyms.h.
+ *
+ * Three levels, so that thousands of short-lived processes cost little:
+ *   symfile  one parsed symbol table; shared by build-id
+ *   module   one mapped file (device, inode): its path, its label, its symfile
+ *   proc     one generation of a process (profile.h: a pid between two
+ *            execs): the history of its executable mappings, each
+ *            pointing at a module (map_history.h), and its JIT perf map
+ *
+ * The functions below are described where they are defined; the file
+ * each comes from says which concern it belongs to.
+ */
+#ifndef USYMS_INTERNAL_H
+#define USYMS_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "budget.h"
+#include "debuginfo.h"
+#include "loader.h"
+#include "map_history.h"
+#include "usyms.h"
+
+struct elf_sym;
+struct map_entry;
+struct proc_maps;
+
+struct symfile {
+	struct elf_symtab *st;		/* NULL when the file could not be read */
+	enum debuginfo_source source;
+	uint8_t build_id[BUILD_ID_MAX];
+	size_t build_id_len;
+	/*
+	 * Who owns the file it was read from: shared by build-id only with
+	 * files of the same owner, or from root's. Anyone can write a file
+	 * with libc's build-id and names of their choosing.
+	 */
+	uid_t owner;
+	const char **names;		/* demangled names by symbol index, filled on demand */
+	struct srcline *sl;		/* DWARF for --lines, or NULL */
+	void *lines;			/* tsearch tree of struct line_entry, by vaddr */
+};
+
+/* The --lines answer for one address of one file, computed once. */
+struct line_entry {
+	uint64_t vaddr;
+	char *display;			/* "func (file.c:42) > inlined (file.h:3)" */
+	struct usym_line *frames;	/* outermost first */
+	size_t nr_frames;
+	char **owned;			/* demangled names the frames point at */
+	size_t nr_owned;
+};
+
+enum module_state {
+	MOD_NEW,			/* not opened yet (or it could not be: try again) */
+	MOD_PENDING,			/* opened, its symbols being read by the loader */
+	MOD_DONE,			/* read: file is its table, NULL when unreadable */
+	MOD_OVER_BUDGET,		/* refused for a budget: why says which */
+	MOD_NOT_LOADED,			/* the run ended before the loader got to it */
+};
+
+/*
+ * A file by (device, inode) as it was when opened: a file rewritten in
+ * place, or another at a reused inode, gets a module of its own, which
+ * takes the old one's place in u->modules; the old one stays for the
+ * mappings that point at it.
+ */
+struct module {
+	unsigned int dev_major, dev_minor;
+	uint64_t inode;
+	char *path;			/* as first seen in a maps file */
+	char *label;			/* "[basename]" */
+	off_t size;			/* the file's when opened, to tell it changed */
+	struct timespec mtime, ctime;
+	struct module *replaced;	/* the module this one took the place of, or NULL */
+	/* written by the loader under u->lock, read under it */
+	enum module_state state;
+	struct symfile *file;
+	bool not_elf;			/* opened fine, but not ELF (memfd JIT code?) */
+};
+
+/*
+ * A perf map shared by the processes that name the same file (links), as
+ * it was when read: a changed file is read again. One refused for its
+ * budget is kept too, with pm NULL, so it is not read again.
+ */
+struct shared_perfmap {
+	struct perfmap *pm;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	size_t refs;
+	struct shared_perfmap *next;
+};
+
+/* Work for the loader thread: a mapped file's symbols, or a perf map. */
+struct load_job {
+	struct loader_job link;
+	int fd;				/* the file, opened on the caller's thread */
+	int root_fd;			/* the process's root (O_PATH), or -1: ours */
+	char *path;			/* as the process sees it */
+	struct module *mod;		/* a file's symbols for mod, or */
+	struct proc *proc;		/* a perf map for proc */
+	struct stat sb;			/* the perf map's */
+};
+
+struct proc {
+	pid_t pid;
+	uint32_t gen;			/* 0: not checked against the sampler's generations */
+	int err;			/* from reading its maps; its frames stay unresolved */
+	struct map_history maps;
+	bool has_anon;			/* anonymous executable memory: look for a perf map */
+	bool retired;			/* no longer current at the last usyms__prune() */
+	bool mappings_cut;		/* a reading had more mappings than the budget */
+	unsigned int pending;		/* loader jobs that will write perfmap */
+	struct shared_perfmap *perfmap;
+	uint64_t read_ns, read_cost_ns;	/* when its maps were last read, and what it took */
+	uint64_t perfmap_cost_ns;	/* what its perf map's last parse took the loader */
+	uint64_t reread_epoch;		/* u->epoch of its last re-read on a miss, 0: none */
+};
+
+struct usyms {
+	char *proc_root;
+	char **debug_dirs;
+	size_t nr_debug_dirs;
+	bool demangle;
+	bool lines;
+	usyms_gen_fn gen_fn;		/* NULL: generations are not checked */
+	void *gen_ctx;
+	void *procs;			/* tsearch tree of struct proc, by (pid, gen) */
+	size_t nr_procs;
+	void *modules;			/* tsearch tree of struct module, by (dev, inode) */
+	void *by_build_id;		/* tsearch tree of struct symfile */
+	struct symfile **files;		/* every symfile, to free them */
+	size_t nr_files, cap_files;
+	void *unresolved;		/* tsearch tree of struct unresolved */
+	struct module vdso, anon;	/* pseudo-modules */
+	struct symfile vdso_file;
+	bool vdso_tried;
+	struct shared_perfmap *perfmaps, *retired_perfmaps;
+	struct budget budget;
+	int cancel;			/* budget.cancel points here */
+	uint64_t epoch;			/* from 1, up by one at each usyms__prune() */
+	uint64_t start_ns;		/* when u was made (CLOCK_MONOTONIC) */
+	uint64_t reread_ns;		/* what re-reads on a miss took, all processes */
+	usyms_notice_fn notice;
+	void *notice_ctx;
+	/*
+	 * With a loader, the loader thread writes modules' state and file,
+	 * procs' perfmap, and the symfile lists, under lock; every public
+	 * function holds it too. Without one everything runs on the caller's
+	 * thread and the lock is not used.
+	 */
+	struct loader *loader;
+	pthread_mutex_t lock;
+};
+
+static inline void usyms_lock(struct usyms *u)
+{
+	if (u->loader)
+		pthread_mutex_lock(&u->lock);
+}
+
+static inline void usyms_unlock(struct usyms *u)
+{
+	if (u->loader)
+		pthread_mutex_unlock(&u->lock);
+}
+
+/* usyms.c */
+void usyms_notice(struct usyms *u, const char *path, const char *why);
+
+/* usyms_procs.c */
+void proc__free(void *p);
+struct proc *usyms_find_proc(struct usyms *u, pid_t pid, uint32_t gen);
+int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen);
+int proc__reread_on_miss(struct usyms *u, struct proc *proc, uint64_t sampled_ns);
+
+/* usyms_modules.c */
+void module__free(void *p);
+void symfile__release(struct symfile *f);
+void usyms_load_vdso(struct usyms *u);
+void load_job__read_module(struct usyms *u, struct load_job *job);
+struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_entry *e);
+
+/* usyms_jobs.c */
+void load_job__run(struct loader_job *lj, void *ctx);
+void load_job__drop(struct loader_job *lj, void *ctx);
+void load_job__submit(struct usyms *u, struct load_job *job);
+
+/* usyms_perfmaps.c */
+void shared_perfmap__put(struct usyms *u, struct shared_perfmap *sp);
+void shared_perfmap__free_list(struct shared_perfmap *sp);
+void shared_perfmap__free_retired(struct usyms *u);
+void load_job__read_perfmap(struct usyms *u, struct load_job *job);
+void proc__load_perfmap(struct usyms *u, struct proc *proc);
+int proc__resolve_perfmap(struct proc *proc, uint64_t addr, struct usym *out);
+
+/* usyms_lines.c */
+void symfile__release_lines(struct symfile *f);
+struct srcline *symfile__open_lines(struct usyms *u, int fd, const struct debuginfo_info *info);
+const struct line_entry *symfile__lines(struct usyms *u, struct symfile *f, uint64_t vaddr,
+					const char *func);
+
+/* usyms_names.c */
+void symfile__release_names(struct symfile *f);
+const char *symfile__name(struct usyms *u, struct symfile *f, const struct elf_sym *sym);
+
+/* usyms_unresolved.c */
+int usyms_count_unresolved(struct usyms *u, const struct module *mod, enum usym_reason reason,
+			   uint64_t weight);
+
+#endif /* USYMS_INTERNAL_H */

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * usyms_modules.c - the files processes map, each once per run: a module
+ * per (device, inode), opened through the process's own view of the file
+ * system while it lives, and its symbol table, shared with every file of
+ * the same build-id (and owner).
+ *
+ * Mapped files are opened through the process's own view of the file
+ * system, /proc/PID/root/<path>, so processes in other mount namespaces
+ * resolve; when that path is gone or names another file (deleted or
+ * replaced), through /proc/PID/map_files/<start>-<end>.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "debuginfo.h"
+#include "elf_symtab.h"
+#include "proc_maps.h"
+#include "rootfs.h"
+#include "usyms_internal.h"
+
+static int module_cmp(const void *a, const void *b)
+{
+	const struct module *x = a, *y = b;
+
+	if (x->dev_major != y->dev_major)
+		return (x->dev_major > y->dev_major) - (x->dev_major < y->dev_major);
+	if (x->dev_minor != y->dev_minor)
+		return (x->dev_minor > y->dev_minor) - (x->dev_minor < y->dev_minor);
+	return (x->inode > y->inode) - (x->inode < y->inode);
+}
+
+static int build_id_cmp(const void *a, const void *b)
+{
+	const struct symfile *x = a, *y = b;
+	size_t n = x->build_id_len < y->build_id_len ? x->build_id_len : y->build_id_len;
+	int c = memcmp(x->build_id, y->build_id, n);
+
+	if (c)
+		return (c > 0) - (c < 0);
+	if (x->build_id_len != y->build_id_len)
+		return (x->build_id_len > y->build_id_len) - (x->build_id_len < y->build_id_len);
+	return (x->owner > y->owner) - (x->owner < y->owner);
+}
+
+/* "[libc.so.6]" for "/usr/lib/x86_64-linux-gnu/libc.so.6". */
+static char *make_label(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *label;
+
+	base = base ? base + 1 : path;
+	if (base[0] == '[')
+		return strdup(base);	/* "[vdso]" is a label already */
+	if (asprintf(&label, "[%s]", base) < 0)
+		return NULL;
+	return label;
+}
+
+/* m and the modules it replaced. */
+void module__free(void *p)
+{
+	struct module *m = p;
+
+	while (m) {
+		struct module *replaced = m->replaced;
+
+		free(m->path);
+		free(m->label);
+		free(m);
+		m = replaced;
+	}
+}
+
+void symfile__release(struct symfile *f)
+{
+	symfile__release_lines(f);
+	symfile__release_names(f);
+	elf_symtab__free(f->st);
+}
+
+/* Our own vDSO: the same image the kernel maps into every 64-bit process. */
+void usyms_load_vdso(struct usyms *u)
+{
+	unsigned long base;
+	struct proc_maps self;
+	const struct map_entry *e;
+
+	if (u->vdso_tried)
+		return;
+	u->vdso_tried = true;
+	u->vdso.state = MOD_DONE;
+	u->vdso.file = &u->vdso_file;
+	base = getauxval(AT_SYSINFO_EHDR);
+	if (!base || proc_maps__load_file("/proc/self/maps", &self))
+		return;
+	e = proc_maps__find(&self, base);
+	if (e && !strcmp(e->path, "[vdso]"))
+		u->vdso_file.st = elf_symtab__load_mem((const void *)base, e->end - base);
+	proc_maps__release(&self);
+}
+
+/* path under root if it is the file with that inode: a descriptor, or -errno. */
+static int open_if_inode(const char *root, const char *path, uint64_t inode)
+{
+	struct stat sb;
+	int fd;
+
+	fd = rootfs__open_regular(root, path, 0, &sb);
+	if (fd < 0 || sb.st_ino == inode)
+		return fd;
+	close(fd);	/* another file is at that path now */
+	return -ESTALE;
+}
+
+/*
+ * Open the file behind a mapping as the process sees it: its root, then
+ * map_files (deleted or replaced files), then, for a process that has
+ * exited, the same path from here if it is still the same file.
+ * Returns the descriptor or -errno (-ESTALE: another file is at the path).
+ */
+/* /proc/PID/map_files/<start>-<end>: the file of e as pid maps it. */
+static void map_files_path(const struct usyms *u, pid_t pid, const struct map_entry *e,
+			   char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
+		 (unsigned long long)e->start, (unsigned long long)e->end);
+}
+
+static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *e)
+{
+	char path[4096 + 64];
+	struct stat sb;
+	int fd;
+
+	if (!e->deleted) {
+		snprintf(path, sizeof(path), "%s/%d/root", u->proc_root, (int)pid);
+		fd = open_if_inode(path, e->path, e->inode);
+		if (fd >= 0)
+			return fd;
+	}
+	map_files_path(u, pid, e, path, sizeof(path));
+	fd = rootfs__open_regular(NULL, path, 0, &sb);
+	if (fd >= 0 || e->deleted)
+		return fd;
+	return open_if_inode(NULL, e->path, e->inode);
+}
+
+/*
+ * The process's root when it is not ours (a container, a chroot), held
+ * open: the loader reads it later, maybe after the process (and its pid)
+ * is gone. -1 for our own root.
+ */
+static int open_root_fd(struct usyms *u, pid_t pid)
+{
+	struct stat theirs, ours;
+	char buf[4096];
+	int fd;
+
+	snprintf(buf, sizeof(buf), "%s/%d/root", u->proc_root, (int)pid);
+	fd = open(buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &theirs) || stat("/", &ours) ||
+	    (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino)) {
+		close(fd);	/* searching it would repeat our own search */
+		return -1;
+	}
+	return fd;
+}
+
+static int add_symfile(struct usyms *u, struct symfile *f)
+{
+	if (u->nr_files == u->cap_files) {
+		size_t cap = u->cap_files ? u->cap_files * 2 : 64;
+		struct symfile **nf = realloc(u->files, cap * sizeof(*nf));
+
+		if (!nf)
+			return -ENOMEM;
+		u->files = nf;
+		u->cap_files = cap;
+	}
+	u->files[u->nr_files++] = f;
+	return 0;
+}
+
+/* A shared table with this build-id, or NULL. */
+/* The table with this build-id read from a file of exactly this owner, or NULL. */
+static struct symfile *find_exact(struct usyms *u, const uint8_t *id, size_t len, uid_t owner)
+{
+	struct symfile key = { .build_id_len = len, .owner = owner };
+	void *node;
+
+	memcpy(key.build_id, id, len);
+	node = tfind(&key, &u->by_build_id, build_id_cmp);
+	return node ? *(struct symfile **)node : NULL;
+}
+
+/* A table a file of owner may use: root's, else the owner's own. */
+static struct symfile *find_by_build_id(struct usyms *u, const uint8_t *id, size_t len,
+					uid_t owner)
+{
+	struct symfile *f = find_exact(u, id, len, 0);
+
+	if (owner && (!f || elf_symtab__kind(f->st) != ELF_SYMTAB_FULL)) {
+		struct symfile *own = find_exact(u, id, len, owner);
+
+		if (own && (!f || elf_symtab__kind(own->st) > elf_symtab__kind(f->st)))
+			f = own;
+	}
+	return f;
+}
+
+/*
+ * Keep f, or the shared table with its build-id when that one is as good:
+ * strip keeps the build-id, so a stripped copy may come first and a full
+ * one later. Under u->lock. Returns the table to use.
+ */
+static struct symfile *symfile__publish(struct usyms *u, struct symfile *f)
+{
+	struct symfile *shared = f->build_id_len ? find_exact(u, f->build_id, f->build_id_len,
+							      f->owner) : NULL;
+
+	if ((shared && elf_symtab__kind(f->st) <= elf_symtab__kind(shared->st)) ||
+	    add_symfile(u, f)) {
+		symfile__release(f);
+		free(f);
+		return shared;
+	}
+	if (f->build_id_len) {
+		if (shared)
+			tdelete(shared, &u->by_build_id, build_id_cmp);	/* stays in files[] */
+		tsearch(f, &u->by_build_id, build_id_cmp);	/* on ENOMEM: just not shared */
+	}
+	return f;
+}
+
+/* What reading a module's file came to. */
+struct read_outcome {
+	enum module_state state;
+	bool not_elf;
+	char why[sizeof(((struct debuginfo_info *)0)->refused)];	/* a budget's refusal */
+};
+
+static void read_outcome__failed(struct read_outcome *o, int err)
+{
+	o->not_elf = err == ENOEXEC;
+	if (err == EFBIG) {
+		o->state = MOD_OVER_BUDGET;
+		snprintf(o->why, sizeof(o->why), "%s", budget__why());
+	} else if (err == ECANCELED) {
+		o->state = MOD_NOT_LOADED;
+	}
+}
+
+/*
+ * The symbol table of the file in job, read now, with its DWARF for
+ * --lines. NULL when there is none, o saying why.
+ */
+static struct symfile *symfile__read(struct usyms *u, const struct load_job *job, uid_t owner,
+				     struct read_outcome *o)
+{
+	char root[64];
+	struct debuginfo_opts opts = {
+		.debug_dirs = (const char *const *)u->debug_dirs,
+		.nr_debug_dirs = u->nr_debug_dirs,
+		.budget = &u->budget,
+		.keep_debug_fd = u->lines,
+	};
+	struct debuginfo_info info;
+	struct symfile *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	if (job->root_fd >= 0) {
+		/* the root as it was when the process was seen, whatever its pid is now */
+		snprintf(root, sizeof(root), "/proc/self/fd/%d", job->root_fd);
+		opts.root = root;
+	}
+	f->st = debuginfo__load_fd(job->fd, job->path, &opts, &info);
+	if (!f->st) {
+		read_outcome__failed(o, errno);
+		free(f);
+		return NULL;
+	}
+	usyms_notice(u, job->path, info.refused);
+	if (u->lines)
+		f->sl = symfile__open_lines(u, job->fd, &info);
+	if (info.debug_fd >= 0)
+		close(info.debug_fd);
+	f->source = info.source;
+	f->owner = owner;
+	memcpy(f->build_id, info.build_id, info.build_id_len);
+	f->build_id_len = info.build_id_len;
+	return f;
+}
+
+/*
+ * Read the symbols of the file in job for its module, or share the table
+ * of a file with the same build-id: on the loader thread, or on the
+ * caller's without one.
+ */
+void load_job__read_module(struct usyms *u, struct load_job *job)
+{
+	struct read_outcome o = { .state = MOD_DONE };
+	struct symfile *shared = NULL, *f = NULL;
+	uint8_t id[BUILD_ID_MAX];
+	struct stat sb;
+	uid_t owner = fstat(job->fd, &sb) ? (uid_t)-1 : sb.st_uid;
+	int len;
+
+	budget__clear();
+	len = debuginfo__build_id_fd(job->fd, id, sizeof(id));
+	if (len == -ENOEXEC || len == -EFBIG) {
+		read_outcome__failed(&o, -len);
+	} else {
+		if (len > 0) {
+			usyms_lock(u);
+			shared = find_by_build_id(u, id, len, owner);
+			usyms_unlock(u);
+		}
+		if (!shared || elf_symtab__kind(shared->st) != ELF_SYMTAB_FULL)
+			f = symfile__read(u, job, owner, &o);
+	}
+	usyms_lock(u);
+	job->mod->file = f ? symfile__publish(u, f) : shared;
+	job->mod->not_elf = o.not_elf;
+	job->mod->state = o.state;
+	usyms_unlock(u);
+	usyms_notice(u, job->path, o.why);
+}
+
+static bool is_elf(int fd)
+{
+	char magic[SELFMAG];
+
+	return pread(fd, magic, SELFMAG, 0) == SELFMAG && !memcmp(magic, ELFMAG, SELFMAG);
+}
+
+/*
+ * Queue the file at fd, opened for m, to have its symbols read. Its size
+ * and times are kept: if they change, the file is another now.
+ */
+static void module__read_fd(struct usyms *u, struct module *m, pid_t pid,
+			    const struct map_entry *e, int fd)
+{
+	struct load_job *job;
+	struct stat sb;
+
+	if (fstat(fd, &sb) == 0) {
+		m->size = sb.st_size;
+		m->mtime = sb.st_mtim;
+		m->ctime = sb.st_ctim;
+	}
+	if (!is_elf(fd)) {
+		/* known now: whether its process needs a perf map depends on it */
+		m->not_elf = true;
+		m->state = MOD_DONE;
+		close(fd);
+		return;
+	}
+	job = calloc(1, sizeof(*job));
+	if (job)
+		job->path = strdup(e->path);
+	if (!job || !job->path) {
+		free(job);
+		close(fd);
+		return;
+	}
+	job->fd = fd;
+	job->root_fd = open_root_fd(u, pid);
+	job->mod = m;
+	m->state = MOD_PENDING;
+	load_job__submit(u, job);
+}
+
+static bool timespec_eq(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/*
+ * Is sb the file m was opened as? A write changes its mtime and ctime,
+ * and nobody can set ctime back. A file merely touched counts as changed:
+ * its new module shares the table of the old one through their build-id
+ * (symfile__publish), so only a file without one is read again.
+ */
+static bool module__same_stat(const struct module *m, const struct stat *sb)
+{
+	return sb->st_size == m->size && timespec_eq(sb->st_mtim, m->mtime) &&
+	       timespec_eq(sb->st_ctim, m->ctime);
+}
+
+/*
+ * Is the file pid maps at e still the one m was opened as? One stat of
+ * its map_files link, no path walk: this runs for every file mapping of
+ * every reading. Without map_files (not root, a process gone) the file is
+ * opened as for reading; one that cannot be is taken as unchanged.
+ */
+static bool module__unchanged(struct usyms *u, const struct module *m, pid_t pid,
+			      const struct map_entry *e)
+{
+	char path[4096 + 64];
+	struct stat sb;
+	bool same;
+	int fd;
+
+	map_files_path(u, pid, e, path, sizeof(path));
+	if (stat(path, &sb) == 0)
+		return module__same_stat(m, &sb);
+	fd = open_mapped_file(u, pid, e);
+	if (fd < 0)
+		return true;
+	same = fstat(fd, &sb) == 0 && module__same_stat(m, &sb);
+	close(fd);
+	return same;
+}
+
+/* A module for the file of e, not yet opened. NULL with errno ENOMEM. */
+static struct module *module__new(const struct map_entry *e)
+{
+	struct module *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->dev_major = e->dev_major;
+	m->dev_minor = e->dev_minor;
+	m->inode = e->inode;
+	m->path = strdup(e->path);
+	m->label = m->path ? make_label(m->path) : NULL;
+	if (!m->label) {
+		module__free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return m;
+}
+
+/* A new module for the file of e, in the tree, or NULL with errno ENOMEM. */
+static struct module *module__add(struct usyms *u, const struct map_entry *e)
+{
+	struct module *m = module__new(e);
+
+	if (m && !tsearch(m, &u->modules, module_cmp)) {
+		module__free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return m;
+}
+
+/*
+ * The module of a file mapping of pid, created on first sight, or in
+ * place of one whose file changed since it was opened; its file opened
+ * now, while pid lives, and queued to be read. A file that cannot be
+ * opened is tried again through the next mapping of it. NULL with errno
+ * ENOMEM.
+ */
+struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_entry *e)
+{
+	struct module key = {
+		.dev_major = e->dev_major, .dev_minor = e->dev_minor, .inode = e->inode,
+	};
+	struct module **node = tfind(&key, &u->modules, module_cmp);
+	struct module *m = node ? *node : module__add(u, e);
+	int fd;
+
+	if (!m || (m->state != MOD_NEW && module__unchanged(u, m, pid, e)))
+		return m;
+	fd = open_mapped_file(u, pid, e);
+	if (fd < 0)
+		return m;
+	if (m->state != MOD_NEW) {
+		m = module__new(e);
+		if (!m) {
+			close(fd);
+			return NULL;
+		}
+		/* the same key: the tree stays in order */
+		m->replaced = *node;
+		*node = m;
+	}
+	module__read_fd(u, m, pid, e, fd);
+	return m;
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * usyms_perfmaps.c - the JIT perf maps of processes with anonymous
+ * executable memory (perfmap.h): read on the loader thread, shared by the
+ * processes that name one file, read again only when it changed, and
+ * freed only between profiles, since printed names point into them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "perfmap.h"
+#include "trace_helpers.h"
+#include "usyms_internal.h"
+
+static bool shared_perfmap__is(const struct shared_perfmap *sp, const struct stat *sb)
+{
+	return sp && sp->dev == sb->st_dev && sp->ino == sb->st_ino && sp->size == sb->st_size &&
+	       sp->mtime.tv_sec == sb->st_mtim.tv_sec && sp->mtime.tv_nsec == sb->st_mtim.tv_nsec;
+}
+
+/*
+ * Drop a process's reference. A map nobody uses moves to the retired
+ * list, freed by shared_perfmap__free_retired(): names from it may be
+ * in a profile being printed right now. Under u->lock.
+ */
+void shared_perfmap__put(struct usyms *u, struct shared_perfmap *sp)
+{
+	struct shared_perfmap **pp;
+
+	if (!sp || --sp->refs)
+		return;
+	for (pp = &u->perfmaps; *pp; pp = &(*pp)->next) {
+		if (*pp == sp) {
+			*pp = sp->next;
+			break;
+		}
+	}
+	sp->next = u->retired_perfmaps;
+	u->retired_perfmaps = sp;
+}
+
+void shared_perfmap__free_list(struct shared_perfmap *sp)
+{
+	while (sp) {
+		struct shared_perfmap *next = sp->next;
+
+		perfmap__free(sp->pm);
+		free(sp);
+		sp = next;
+	}
+}
+
+/*
+ * Free the perf maps no process uses any more. Only from the public calls
+ * made between profiles (adding or refreshing a process, pruning), never
+ * while one is printed: its names may come from them.
+ */
+void shared_perfmap__free_retired(struct usyms *u)
+{
+	shared_perfmap__free_list(u->retired_perfmaps);
+	u->retired_perfmaps = NULL;
+}
+
+/*
+ * Read a perf map for its process, or share the one already read from
+ * the same file (processes can name one file, by links).
+ */
+void load_job__read_perfmap(struct usyms *u, struct load_job *job)
+{
+	struct shared_perfmap *sp;
+	struct perfmap *pm = NULL;
+	uint64_t cost = 0;
+	char name[128];
+	bool fresh = false;
+
+	usyms_lock(u);
+	for (sp = u->perfmaps; sp && !shared_perfmap__is(sp, &job->sb); sp = sp->next)
+		;
+	if (sp)
+		sp->refs++;
+	usyms_unlock(u);
+	if (!sp) {
+		uint64_t start = monotonic_ns();
+		int err;
+
+		budget__clear();
+		pm = perfmap__load_fd(job->fd, &job->sb, &u->budget);
+		err = pm ? 0 : errno;
+		cost = monotonic_ns() - start;
+		if (err == EFBIG) {
+			snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)job->proc->pid);
+			usyms_notice(u, name, budget__why());
+		}
+		/* a refusal is kept as well: the same file is not read again */
+		sp = pm || err == EFBIG ? calloc(1, sizeof(*sp)) : NULL;
+		if (sp) {
+			*sp = (struct shared_perfmap){
+				.pm = pm, .refs = 1,
+				.dev = job->sb.st_dev, .ino = job->sb.st_ino, .size = job->sb.st_size,
+				.mtime = job->sb.st_mtim,
+			};
+			fresh = true;
+		} else {
+			perfmap__free(pm);
+		}
+	}
+	usyms_lock(u);
+	if (fresh) {
+		sp->next = u->perfmaps;
+		u->perfmaps = sp;
+	}
+	if (sp) {
+		shared_perfmap__put(u, job->proc->perfmap);
+		job->proc->perfmap = sp;
+	}
+	job->proc->perfmap_cost_ns = cost;
+	job->proc->pending--;
+	usyms_unlock(u);
+}
+
+/* Queue a read of proc's perf map, unless it is the file already read or being read. */
+void proc__load_perfmap(struct usyms *u, struct proc *proc)
+{
+	struct load_job *job;
+	struct stat sb;
+	int fd;
+
+	if (proc->pending)
+		return;
+	fd = perfmap__open_pid(u->proc_root, proc->pid, &sb);
+	if (fd < 0)
+		return;
+	if (shared_perfmap__is(proc->perfmap, &sb)) {
+		close(fd);
+		return;
+	}
+	job = calloc(1, sizeof(*job));
+	if (!job) {
+		close(fd);
+		return;
+	}
+	job->fd = fd;
+	job->root_fd = -1;
+	job->sb = sb;
+	job->proc = proc;
+	proc->pending++;
+	load_job__submit(u, job);
+}
+
+/* JIT code: the process's perf map, if it names addr. */
+int proc__resolve_perfmap(struct proc *proc, uint64_t addr, struct usym *out)
+{
+	const struct perfmap_sym *ps = proc->perfmap && proc->perfmap->pm ?
+				       perfmap__find(proc->perfmap->pm, addr) : NULL;
+
+	if (!ps)
+		return -ENOENT;
+	out->name = ps->name;
+	out->offset = addr - ps->start;
+	out->reason = USYM_RESOLVED;
+	return 0;
+}
