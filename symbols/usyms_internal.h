@@ -82,6 +82,7 @@ struct module {
 	off_t size;			/* the file's when opened, to tell it changed */
 	struct timespec mtime, ctime;
 	struct module *replaced;	/* the module this one took the place of, or NULL */
+	uint64_t checked_reading;	/* the last maps reading (usyms.readings) that found it unchanged */
 	/* written by the loader under u->lock, read under it */
 	enum module_state state;
 	struct symfile *file;
@@ -140,6 +141,7 @@ struct usyms {
 	void *procs;			/* tsearch tree of struct proc, by (pid, gen) */
 	size_t nr_procs;
 	void *modules;			/* tsearch tree of struct module, by (dev, inode) */
+	uint64_t readings;		/* maps readings so far: a module is checked once in each */
 	void *by_build_id;		/* tsearch tree of struct symfile */
 	struct symfile **files;		/* every symfile, to free them */
 	size_t nr_files, cap_files;

@@ -473,8 +473,13 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 	struct module *m = node ? *node : module__add(u, e);
 	int fd;
 
-	if (!m || (m->state != MOD_NEW && module__unchanged(u, m, pid, e)))
+	if (!m || m->checked_reading == u->readings)
 		return m;
+	/* once a reading: a process may map one file 60,000 times */
+	if (m->state != MOD_NEW && module__unchanged(u, m, pid, e)) {
+		m->checked_reading = u->readings;
+		return m;
+	}
 	fd = open_mapped_file(u, pid, e);
 	if (fd < 0)
 		return m;
@@ -489,5 +494,6 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 		*node = m;
 	}
 	module__read_fd(u, m, pid, e, fd);
+	m->checked_reading = u->readings;
 	return m;
 }

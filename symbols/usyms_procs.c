@@ -69,6 +69,7 @@ static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps
 	um = calloc(nr ? nr : 1, sizeof(*um));
 	if (!um)
 		return -ENOMEM;
+	u->readings++;
 	for (size_t i = 0; i < nr; i++) {
 		const struct map_entry *e = &maps->entries[i];
 
