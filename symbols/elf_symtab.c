@@ -15,6 +15,7 @@
 
 #include "elf_read.h"
 #include "elf_symtab.h"
+#include "sym_alias.h"
 #include "sym_nest.h"
 
 struct segment {
@@ -43,7 +44,7 @@ static bool elf_sym__is_function(const GElf_Sym *sym)
 /*
  * Of several function symbols at one address, the one that names it:
  * global over weak over local (elf_sym__rank), then the larger (a sized
- * one over one without a size), then by name (alias_name_cmp).
+ * one over one without a size), then by name (sym_alias__name_cmp).
  */
 static int elf_sym__rank(const GElf_Sym *sym)
 {
@@ -123,25 +124,6 @@ static int tagged_sym_cmp(const void *a, const void *b)
 	if (x->size != y->size)
 		return (y->size > x->size) - (y->size < x->size);
 	return (tag_index(x) > tag_index(y)) - (tag_index(x) < tag_index(y));
-}
-
-/*
- * Between two names of one function of equal rank and size, the one to
- * print, as perf chooses it: fewer leading underscores (the public name
- * over an internal one), then the longer, then, where perf leaves it to
- * chance, the first in byte order. < 0 when a is the better one.
- */
-static int alias_name_cmp(const char *a, const char *b)
-{
-	size_t ua = strspn(a, "_"), ub = strspn(b, "_"), la, lb;
-
-	if (ua != ub)
-		return (ua > ub) - (ua < ub);
-	la = strlen(a);
-	lb = strlen(b);
-	if (la != lb)
-		return (lb > la) - (lb < la);
-	return strcmp(a, b);
 }
 
 /* Longer names are not kept: no real symbol has one, and each costs a scan. */
@@ -276,7 +258,7 @@ static const char *pick_alias(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr,
 		if (tag_rank(&syms[j]) != tag_rank(&syms[i]) || syms[j].size != syms[i].size)
 			continue;
 		name = function_name(elf, data, shdr, tag_index(&syms[j]), &sym, &n);
-		if (name && (!best || alias_name_cmp(name, best) < 0)) {
+		if (name && (!best || sym_alias__name_cmp(name, best) < 0)) {
 			best = name;
 			*len = n;
 		}

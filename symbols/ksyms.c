@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ksyms.h"
+#include "sym_alias.h"
 #include "trace_helpers.h"
 
 struct ksyms {
@@ -144,11 +145,18 @@ static int parse_line(struct ksyms *ks, const char *line, size_t len, uintptr_t 
 	return 0;
 }
 
+/*
+ * By address; aliases at one address worst name first, as ksyms__find
+ * returns the last of them (sym_alias.h: the order of the lines and
+ * qsort's ties must not choose).
+ */
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
 
-	return (x->addr > y->addr) - (x->addr < y->addr);
+	if (x->addr != y->addr)
+		return (x->addr > y->addr) - (x->addr < y->addr);
+	return -sym_alias__name_cmp(x->name, y->name);
 }
 
 /* Pool offsets become pointers (the pool no longer moves), then sort. */
@@ -241,13 +249,15 @@ struct ksyms *ksyms__load(void)
 }
 
 /*
- * Modules whose every symbol is an allocation of its own: BPF programs,
- * trampolines. The next symbol in address order may be far away, with
- * programs loaded since the reading in between.
+ * Modules whose every symbol is an allocation of its own: trampolines and
+ * the like. BPF programs are packed one after the other (bpf_prog_pack),
+ * so, as perf does, one runs to the next program, and only the last one
+ * known is bounded like the last symbol of a module: a program loaded
+ * since the reading lands after it, misses, and is read again.
  */
 static bool separate_images(const char *module)
 {
-	return module && (!strcmp(module, "bpf") || !strncmp(module, "__builtin__", 11));
+	return module && !strncmp(module, "__builtin__", 11);
 }
 
 static bool same_image(const struct ksym *a, const struct ksym *b)

@@ -82,6 +82,7 @@ struct module {
 	off_t size;			/* the file's when opened, to tell it changed */
 	struct timespec mtime, ctime;
 	struct module *replaced;	/* the module this one took the place of, or NULL */
+	unsigned int nr_replaced;	/* length of that chain: at most MODULE_MAX_REPLACED */
 	uint64_t checked_reading;	/* the last maps reading (usyms.readings) that found it unchanged */
 	/* written by the loader under u->lock, read under it */
 	enum module_state state;

@@ -424,6 +424,13 @@ static bool module__unchanged(struct usyms *u, const struct module *m, pid_t pid
 	return same;
 }
 
+/*
+ * A file rewritten in place is read again, a few times a run: whoever
+ * touches a file of theirs in a loop must not grow our memory and the
+ * loader's work without end. Past that, the last module read stays.
+ */
+#define MODULE_MAX_REPLACED 8
+
 /* A module for the file of e, not yet opened. NULL with errno ENOMEM. */
 static struct module *module__new(const struct map_entry *e)
 {
@@ -476,7 +483,8 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 	if (!m || m->checked_reading == u->readings)
 		return m;
 	/* once a reading: a process may map one file 60,000 times */
-	if (m->state != MOD_NEW && module__unchanged(u, m, pid, e)) {
+	if (m->state != MOD_NEW &&
+	    (m->nr_replaced >= MODULE_MAX_REPLACED || module__unchanged(u, m, pid, e))) {
 		m->checked_reading = u->readings;
 		return m;
 	}
@@ -491,6 +499,9 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 		}
 		/* the same key: the tree stays in order */
 		m->replaced = *node;
+		m->nr_replaced = m->replaced->nr_replaced + 1;
+		if (m->nr_replaced == MODULE_MAX_REPLACED)
+			usyms_notice(u, m->path, "rewritten too often: read no more this run");
 		*node = m;
 	}
 	module__read_fd(u, m, pid, e, fd);

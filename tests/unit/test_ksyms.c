@@ -145,9 +145,10 @@ Test(ksyms, skips_what_is_not_a_symbol)
 
 /*
  * kallsyms gives no sizes: a symbol ends where the next one of its image
- * starts. The last one of the kernel's text or of a module, and every
- * BPF program (each its own allocation), end at the latest with the page
- * after the one they start in; beyond is code loaded since the reading.
+ * starts (BPF programs, packed, the next program). The last one of the
+ * kernel's text, of a module or of the BPF programs ends at the latest
+ * with the page after the one it starts in; beyond is code loaded since
+ * the reading.
  */
 static const char images[] =
 	"ffffffff81000000 T _stext\n"
@@ -214,13 +215,15 @@ Test(ksyms_bounds, the_last_symbol_of_a_module_is_bounded)
 	assert_misses(0xffffffffc0302000);
 }
 
-Test(ksyms_bounds, a_bpf_program_does_not_run_into_the_next_one)
+Test(ksyms_bounds, a_bpf_program_runs_to_the_next_one_the_last_is_bounded)
 {
+	/* packed programs: a large one is named to its end, as perf does */
 	assert_finds(0xffffffffa0001fff, "bpf_prog_3b185187f1855c4c_b");
-	/* a program loaded after the reading, after the last one known in its pack */
-	assert_misses(0xffffffffa0002000);
-	assert_misses(0xffffffffa0050000);
+	assert_finds(0xffffffffa0050000, "bpf_prog_3b185187f1855c4c_b");
 	assert_finds(0xffffffffa0100010, "bpf_prog_ee0e253c78993a24_c");
+	/* a program loaded after the reading, after the last one known */
+	assert_finds(0xffffffffa0101fff, "bpf_prog_ee0e253c78993a24_c");
+	assert_misses(0xffffffffa0102000);
 }
 
 Test(ksyms_bounds, the_bound_of_the_top_symbol_does_not_wrap)
@@ -325,4 +328,38 @@ Test(ksyms_load, this_machine)
 	}
 	cr_assert_gt(ksyms__count(k), 1000);
 	ksyms__free(k);
+}
+
+/*
+ * Aliases at one kernel address: the name printed follows the rule of
+ * ELF aliases (fewer leading underscores, then the longer name), not
+ * the order of the lines.
+ */
+static const char *alias_at(const char *text)
+{
+	static char name[64];
+	struct ksyms *ks = ksyms__load_buf(text, strlen(text));
+	const struct ksym *s;
+
+	cr_assert_not_null(ks);
+	s = ksyms__find(ks, 0xffffffff81000010UL);
+	cr_assert_not_null(s);
+	snprintf(name, sizeof(name), "%s", s->name);
+	ksyms__free(ks);
+	return name;
+}
+
+Test(ksyms, aliases_at_one_address_print_one_name_whatever_their_order)
+{
+	const char *a = "ffffffff81000000 T __x64_sys_read\n"
+			"ffffffff81000000 T ksys_read\n"
+			"ffffffff81000000 t __do_sys_read\n"
+			"ffffffff81000100 T next_func\n";
+	const char *b = "ffffffff81000000 t __do_sys_read\n"
+			"ffffffff81000000 T ksys_read\n"
+			"ffffffff81000000 T __x64_sys_read\n"
+			"ffffffff81000100 T next_func\n";
+
+	cr_assert_str_eq(alias_at(a), "ksys_read");
+	cr_assert_str_eq(alias_at(b), "ksys_read");
 }

@@ -447,3 +447,48 @@ Test(usyms_sources, a_file_without_build_id_rewritten_in_place_is_read_again)
 	free(first);
 	free(second);
 }
+
+/*
+ * A file its owner rewrites in a loop is read again a few times, then no
+ * more this run (one notice says so): the old names stay rather than our
+ * memory and the loader's work growing with every rewrite.
+ */
+struct rewrite_notices {
+	int n, at;		/* how many, and at which rewrite the first came */
+	int k;			/* the rewrite being read */
+};
+
+static void count_rewrite_notice(const char *path, const char *why, void *ctx)
+{
+	struct rewrite_notices *rn = ctx;
+
+	(void)path;
+	if (strstr(why, "rewritten too often") && !rn->n++)
+		rn->at = rn->k;
+}
+
+Test(usyms_sources, a_file_rewritten_in_a_loop_is_read_again_a_few_times_only)
+{
+	struct rewrite_notices rn = { 0 };
+	struct usyms_opts opts = {
+		.proc_root = proc_root, .notice = count_rewrite_notice, .notice_ctx = &rn,
+	};
+	struct usyms *u = usyms__new_opts(&opts);
+	char *prog = path_in(tmp, "bin/prog");
+	size_t len[2];
+	char *data[2] = { read_whole(FIXTURE_PIE, &len[0]), read_whole(FIXTURE_CXX, &len[1]) };
+
+	cr_assert_not_null(u);
+	copy_file(FIXTURE_PIE, prog);
+	for (rn.k = 0; rn.k <= 40; rn.k++) {
+		write_bytes(prog, data[rn.k % 2], len[rn.k % 2]);
+		map_one(100 + rn.k, prog, NULL, NULL);
+		cr_assert_eq(usyms__add_pid(u, 100 + rn.k), 0);
+	}
+	cr_assert_eq(rn.n, 1, "%d notices", rn.n);
+	cr_assert_leq(rn.at, 10, "read again up to rewrite %d", rn.at);
+	usyms__free(u);
+	free(data[0]);
+	free(data[1]);
+	free(prog);
+}
