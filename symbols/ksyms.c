@@ -177,6 +177,19 @@ static int finish(struct ksyms *ks)
 	return 0;
 }
 
+/* The loaded table sorted, or NULL with errno after err or a failed finish. */
+static struct ksyms *finish_or_free(struct ksyms *ks, int err)
+{
+	if (!err)
+		err = finish(ks);
+	if (err) {
+		ksyms__free(ks);
+		errno = -err;
+		return NULL;
+	}
+	return ks;
+}
+
 struct ksyms *ksyms__load_buf(const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
@@ -194,14 +207,7 @@ struct ksyms *ksyms__load_buf(const char *buf, size_t len)
 		err = parse_line(ks, p, l, &last_mod_off);
 		p += l + 1;
 	}
-	if (!err)
-		err = finish(ks);
-	if (err) {
-		ksyms__free(ks);
-		errno = -err;
-		return NULL;
-	}
-	return ks;
+	return finish_or_free(ks, err);
 }
 
 /* Line by line: /proc/kallsyms is megabytes; never hold it whole. */
@@ -233,14 +239,7 @@ struct ksyms *ksyms__load_file(const char *path)
 		err = -EIO;
 	free(line);
 	fclose(f);
-	if (!err)
-		err = finish(ks);
-	if (err) {
-		ksyms__free(ks);
-		errno = -err;
-		return NULL;
-	}
-	return ks;
+	return finish_or_free(ks, err);
 }
 
 struct ksyms *ksyms__load(void)
