@@ -94,7 +94,7 @@ SAN_RUN :=
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all deps deps-test clean test unit integration install bench check
+.PHONY: all deps deps-test clean test test-build unit integration install bench check
 
 all: $(PROFILE_BIN)
 
@@ -229,11 +229,18 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 
 test: unit integration
 
+# What the tests run, so that it can be built two jobs at a time before
+# the tests run one at a time (they sample the machine).
+test-build: $(PROFILE_BIN) $(OUTPUT)/unit_tests $(FIXTURES) $(WORKLOADS)
+
 # Everything CI runs: the tests, then fuzzing and the sanitizer build.
 # Under check, a unit test that needs something of the machine (root,
 # tmpfs, /dev/full, a vDSO, readable kallsyms) fails where it would skip.
 check: export PROFILE_CI = 1
-check: test
+check:
+	$(MAKE) -j2 test-build
+	$(MAKE) -j2 test-build SANITIZE=1
+	$(MAKE) test
 	sh tests/ci-extra.sh
 
 # profile vs perf and bpftrace on bench/workloads (root; QUICK=1 for a short run)

@@ -113,7 +113,7 @@ Test(outfile, readers_never_see_a_missing_or_partial_file)
 				_exit(misses ? 1 : 0);
 		}
 	}
-	for (int i = 0; i < 1000; i++) {
+	for (int i = 0; i < 300; i++) {
 		struct outfile *of;
 
 		cr_assert_eq(outfile__open(path, &of, NULL), 0);
