@@ -24,7 +24,7 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -llzma -ldw)
 
 CFLAGS ?= -O2 -g
-SRC_INCLUDES := -I. -Icollect -Isymbols -Ioutput
+SRC_INCLUDES := -I. -Icollect -Iunwind -Isymbols -Ioutput
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -DPROFILE_VERSION='"$(VERSION)"' -I$(OUTPUT) $(SRC_INCLUDES) $(PKG_CFLAGS)
 DEPFLAGS = -MMD -MP
@@ -51,8 +51,9 @@ endif
 
 # Library objects: everything but main(), linked into the tool and the tests.
 # The sources sit by the stage of the data path they serve: collect/ (perf
-# events, the BPF maps, the aggregate), symbols/ (kernel and user symbols and
-# the files they come from), output/ (the report and its writers).
+# events, the BPF maps, the aggregate), unwind/ (unwind tables for stacks
+# without frame pointers), symbols/ (kernel and user symbols and the files
+# they come from), output/ (the report and its writers).
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
 	collect/bpf_features.c
@@ -65,7 +66,8 @@ OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss
 	output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c
-LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
+UNWIND_SRCS := unwind/cfi_table.c
+LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%.o,$(UNIT_SRCS))
@@ -73,7 +75,8 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 	$(OUTPUT)/fixtures/libfixture.so \
 	$(OUTPUT)/fixtures/fixture_debuglink $(OUTPUT)/fixtures/fixture_buildid \
 	$(OUTPUT)/fixtures/fixture_minidebuginfo $(OUTPUT)/fixtures/fixture_zsymtab \
-	$(OUTPUT)/fixtures/fixture_cxx $(OUTPUT)/fixtures/fixture_inline
+	$(OUTPUT)/fixtures/fixture_cxx $(OUTPUT)/fixtures/fixture_inline \
+	$(OUTPUT)/fixtures/fixture_unwind
 # tests/integration/run.sh runs them from build/workloads, whatever OUTPUT is
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/shortlived build/workloads/badfp \
@@ -193,6 +196,11 @@ $(OUTPUT)/fixtures/fixture_zsymtab: tests/fixtures/fixture_debuginfo.c | $(OUTPU
 $(OUTPUT)/fixtures/fixture_inline: tests/fixtures/fixture_inline.c | $(OUTPUT)/fixtures
 	$(call msg,CC,$@)
 	$(Q)$(CLANG) -O2 -g $< -o $@
+# Unwind rules from .eh_frame (unwind/cfi_table.c): no frame pointers, as
+# Debian builds, and a PLT.
+$(OUTPUT)/fixtures/fixture_unwind: tests/fixtures/fixture_unwind.c | $(OUTPUT)/fixtures
+	$(call msg,CC,$@)
+	$(Q)gcc -O2 -fomit-frame-pointer -fasynchronous-unwind-tables $< -o $@
 # C++ names to demangle.
 $(OUTPUT)/fixtures/fixture_cxx: tests/fixtures/fixture_cxx.cc | $(OUTPUT)/fixtures
 	$(call msg,CXX,$@)

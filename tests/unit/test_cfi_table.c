@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unwind tables from .eh_frame (unwind/cfi_table.c), checked row by row
+ * against binutils' reading of the same file (`readelf -wF`): on a fixture
+ * built without frame pointers, and on the system's libc.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cfi_table.h"
+#include "test_util.h"
+
+#define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"
+#define SYSTEM_LIBC "/lib/x86_64-linux-gnu/libc.so.6"
+
+/* One row as readelf prints it: LOC, CFA ("rsp+8", "rbp+16", "exp"), rbp, ra. */
+struct want {
+	unsigned long loc, fde_hi;
+	char cfa[24], rbp[16], ra[16];
+	bool signal;
+};
+
+struct oracle {
+	struct want *rows;
+	size_t nr;
+	/* FDE ranges, to find the gaps between them */
+	unsigned long (*fdes)[2];
+	size_t nr_fdes;
+};
+
+/* Column index of name in readelf's "LOC CFA reg... ra" header, or -1. */
+static int column(char *hdr, const char *name)
+{
+	int i = 0;
+
+	for (char *tok = strtok(hdr, " \n"); tok; tok = strtok(NULL, " \n"), i++)
+		if (!strcmp(tok, name))
+			return i;
+	return -1;
+}
+
+static void field(const char *line, int col, char *out, size_t size)
+{
+	char copy[512], *tok;
+	int i = 0;
+
+	/* a register rule prints as "r9 (r9)": one field */
+	for (size_t i = 0, j = 0; j < sizeof(copy) - 1; i++) {
+		if (line[i] == ' ' && line[i + 1] == '(')
+			continue;
+		copy[j++] = line[i];
+		if (!line[i])
+			break;
+	}
+	copy[sizeof(copy) - 1] = 0;
+	snprintf(out, size, "%s", "");
+	for (tok = strtok(copy, " \n"); tok; tok = strtok(NULL, " \n"), i++) {
+		if (i == col) {
+			snprintf(out, size, "%s", tok);
+			return;
+		}
+	}
+}
+
+static void push(struct oracle *o, const struct want *w)
+{
+	o->rows = reallocarray(o->rows, o->nr + 1, sizeof(*o->rows));
+	cr_assert_not_null(o->rows);
+	o->rows[o->nr++] = *w;
+}
+
+/*
+ * readelf -wF's table, with each CIE's initial row standing for the FDEs
+ * that print none of their own; CIEs whose augmentation has 'S' (signal
+ * frames) remembered by offset.
+ */
+static struct oracle read_oracle(const char *path)
+{
+	char cmd[512], line[512], hdr[512] = "", cie_row[512] = "", cie_hdr[512] = "";
+	/* each CIE's offset, header and first row */
+	static struct { unsigned long off; char hdr[512], row[512]; bool signal; } cies[64];
+	unsigned long lo = 0, hi = 0, cie = 0;
+	size_t nr_cies = 0;
+	struct oracle o = { 0 };
+	bool in_fde = false, fde_rows = false, in_cie = false, sig = false;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "readelf -wF '%s'", path);
+	f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	for (;;) {
+		bool more = fgets(line, sizeof(line), f) != NULL;
+		unsigned long off;
+		char aug[32];
+
+		/* an FDE without rows of its own: its CIE's first row */
+		if ((!more || strstr(line, " FDE ") || strstr(line, " CIE ")) && in_fde && !fde_rows) {
+			struct want w = { .loc = lo, .fde_hi = hi, .signal = sig };
+			char h[512];
+			int c;
+
+			snprintf(h, sizeof(h), "%s", cie_hdr);
+			c = column(h, "CFA");
+			field(cie_row, c, w.cfa, sizeof(w.cfa));
+			snprintf(h, sizeof(h), "%s", cie_hdr);
+			field(cie_row, column(h, "ra"), w.ra, sizeof(w.ra));
+			snprintf(h, sizeof(h), "%s", cie_hdr);
+			c = column(h, "rbp");
+			if (c >= 0)
+				field(cie_row, c, w.rbp, sizeof(w.rbp));
+			push(&o, &w);
+		}
+		if (!more)
+			break;
+		if (sscanf(line, "%lx %*x %*x CIE \"%31[^\"]\"", &off, aug) == 2) {
+			cr_assert_lt(nr_cies, 64, "too many CIEs for the test");
+			cies[nr_cies].off = off;
+			cies[nr_cies].signal = strchr(aug, 'S');
+			cies[nr_cies].hdr[0] = cies[nr_cies].row[0] = 0;
+			nr_cies++;
+			in_cie = true;
+			in_fde = false;
+			continue;
+		}
+		if (sscanf(line, "%*x %*x %*x FDE cie=%lx pc=%lx..%lx", &cie, &lo, &hi) == 3) {
+			in_fde = true;
+			in_cie = fde_rows = sig = false;
+			cie_row[0] = cie_hdr[0] = 0;
+			for (size_t i = 0; i < nr_cies; i++) {
+				if (cies[i].off != cie)
+					continue;
+				sig = cies[i].signal;
+				snprintf(cie_hdr, sizeof(cie_hdr), "%s", cies[i].hdr);
+				snprintf(cie_row, sizeof(cie_row), "%s", cies[i].row);
+			}
+			o.fdes = reallocarray(o.fdes, o.nr_fdes + 1, sizeof(*o.fdes));
+			o.fdes[o.nr_fdes][0] = lo;
+			o.fdes[o.nr_fdes++][1] = hi;
+			continue;
+		}
+		if (strstr(line, "LOC") && strstr(line, "CFA")) {
+			snprintf(in_cie ? cies[nr_cies - 1].hdr : hdr, sizeof(hdr), "%s", line);
+			continue;
+		}
+		if (in_cie && !cies[nr_cies - 1].row[0] && sscanf(line, "%lx", &off) == 1) {
+			snprintf(cies[nr_cies - 1].row, sizeof(cies[0].row), "%s", line);
+			continue;
+		}
+		if (in_fde && sscanf(line, "%lx", &off) == 1 && !strstr(line, "ZERO")) {
+			struct want w = { .loc = off, .fde_hi = hi, .signal = sig };
+			char h[512];
+			int c;
+
+			fde_rows = true;
+			snprintf(h, sizeof(h), "%s", hdr);
+			field(line, column(h, "CFA"), w.cfa, sizeof(w.cfa));
+			snprintf(h, sizeof(h), "%s", hdr);
+			field(line, column(h, "ra"), w.ra, sizeof(w.ra));
+			snprintf(h, sizeof(h), "%s", hdr);
+			c = column(h, "rbp");
+			if (c >= 0)
+				field(line, c, w.rbp, sizeof(w.rbp));
+			push(&o, &w);
+		}
+	}
+	/* readelf exits 1 for a file without .debug_frame: its rows are what count */
+	pclose(f);
+	cr_assert_gt(o.nr, 0, "readelf printed no rows for %s", path);
+	return o;
+}
+
+static void oracle_free(struct oracle *o)
+{
+	free(o->rows);
+	free(o->fdes);
+}
+
+/* Our row at pc says what readelf's row w says. */
+static void assert_row_matches(const struct cfi_table *t, unsigned long pc, const struct want *w)
+{
+	const struct unwind_row *r = cfi_table__find(t, (uint32_t)pc);
+	int off;
+
+	cr_assert_not_null(r, "no row at %#lx", pc);
+	if (w->signal) {
+		cr_assert_eq(r->cfa_rule, UNW_CFA_SIGNAL, "%#lx: a signal frame, rule %u", pc, r->cfa_rule);
+		return;
+	}
+	if (!strcmp(w->ra, "u")) {
+		cr_assert_eq(r->cfa_rule, UNW_CFA_END, "%#lx: ra undefined, rule %u", pc, r->cfa_rule);
+		return;
+	}
+	/* a CFA in another register, a return address in a register: no compact form */
+	if (sscanf(w->ra, "c%d", &off) != 1 ||
+	    (strncmp(w->cfa, "rsp+", 4) && strncmp(w->cfa, "rbp+", 4) && strcmp(w->cfa, "exp"))) {
+		cr_assert_eq(r->cfa_rule, UNW_CFA_NONE, "%#lx: CFA %s, ra %s, yet rule %u", pc,
+			     w->cfa, w->ra, r->cfa_rule);
+		return;
+	}
+	cr_assert_eq(r->ra_off, off, "%#lx: ra at c%+d, want %s", pc, r->ra_off, w->ra);
+	if (!strcmp(w->cfa, "exp")) {
+		cr_assert_eq(r->cfa_rule, UNW_CFA_PLT, "%#lx: expression, rule %u", pc, r->cfa_rule);
+	} else if (sscanf(w->cfa, "rsp+%d", &off) == 1) {
+		cr_assert(r->cfa_rule == UNW_CFA_SP && r->cfa_off == off,
+			  "%#lx: rule %u%+d, want %s", pc, r->cfa_rule, r->cfa_off, w->cfa);
+	} else {
+		cr_assert_eq(sscanf(w->cfa, "rbp+%d", &off), 1, "%#lx: CFA '%s'", pc, w->cfa);
+		cr_assert(r->cfa_rule == UNW_CFA_FP && r->cfa_off == off,
+			  "%#lx: rule %u%+d, want %s", pc, r->cfa_rule, r->cfa_off, w->cfa);
+	}
+	/* readelf's "u" also stands for "no rule yet", which libdw calls same value */
+	if (sscanf(w->rbp, "c%d", &off) == 1)
+		cr_assert(r->fp_rule == UNW_FP_AT_CFA && r->fp_off == off,
+			  "%#lx: rbp rule %u%+d, want %s", pc, r->fp_rule, r->fp_off, w->rbp);
+	else
+		cr_assert_neq(r->fp_rule, UNW_FP_AT_CFA, "%#lx: rbp saved, readelf says '%s'", pc, w->rbp);
+}
+
+/* Every readelf row, at its first and last address; NONE between FDEs. */
+static size_t assert_table_matches(const char *path)
+{
+	struct oracle o = read_oracle(path);
+	struct cfi_table t;
+	size_t gaps = 0;
+	int err = cfi_table__build_file(path, NULL, &t);
+
+	cr_assert_eq(err, 0, "%s: %s", path, strerror(-err));
+	for (size_t i = 0; i < o.nr; i++) {
+		const struct want *w = &o.rows[i];
+		unsigned long last = w->fde_hi - 1;
+
+		if (i + 1 < o.nr && o.rows[i + 1].loc > w->loc && o.rows[i + 1].loc < w->fde_hi)
+			last = o.rows[i + 1].loc - 1;
+		assert_row_matches(&t, w->loc, w);
+		assert_row_matches(&t, last, w);
+	}
+	for (size_t i = 0; i < o.nr_fdes; i++) {
+		unsigned long hi = o.fdes[i][1];
+		bool covered = false;
+
+		for (size_t j = 0; j < o.nr_fdes && !covered; j++)
+			covered = o.fdes[j][0] <= hi && hi < o.fdes[j][1];
+		if (covered)
+			continue;
+		cr_assert_eq(cfi_table__find(&t, (uint32_t)hi)->cfa_rule, UNW_CFA_NONE,
+			     "%#lx: past an FDE, yet a rule", hi);
+		gaps++;
+	}
+	cr_assert_eq(t.stats.fdes, o.nr_fdes);
+	cr_assert_eq(t.stats.bad_fdes, 0);
+	for (size_t i = 1; i < t.nr; i++) {
+		cr_assert_gt(t.rows[i].pc, t.rows[i - 1].pc, "rows out of order at %zu", i);
+		cr_assert(memcmp((char *)&t.rows[i] + 4, (char *)&t.rows[i - 1] + 4,
+				 sizeof(t.rows[i]) - 4), "row %zu repeats the one before", i);
+	}
+	cfi_table__release(&t);
+	oracle_free(&o);
+	return gaps;
+}
+
+Test(cfi_table, rows_match_readelf_without_frame_pointers)
+{
+	cr_assert_gt(assert_table_matches(FIXTURE_UNWIND), 0, "no gap between FDEs checked");
+}
+
+Test(cfi_table, rows_match_readelf_for_libc)
+{
+	if (access(SYSTEM_LIBC, R_OK))
+		skip_unless_ci("no %s", SYSTEM_LIBC);
+	assert_table_matches(SYSTEM_LIBC);
+}
+
+/* The rules a frame-pointer walk cannot follow are the ones the table has. */
+Test(cfi_table, fixture_has_rsp_rbp_plt_and_root_rows)
+{
+	struct cfi_table t;
+	bool seen[UNW_CFA_END + 1] = { 0 };
+
+	cr_assert_eq(cfi_table__build_file(FIXTURE_UNWIND, NULL, &t), 0);
+	for (size_t i = 0; i < t.nr; i++)
+		seen[t.rows[i].cfa_rule] = true;
+	cr_assert(seen[UNW_CFA_SP] && seen[UNW_CFA_FP] && seen[UNW_CFA_PLT] && seen[UNW_CFA_END],
+		  "sp %d fp %d plt %d end %d", seen[UNW_CFA_SP], seen[UNW_CFA_FP], seen[UNW_CFA_PLT],
+		  seen[UNW_CFA_END]);
+	cr_assert_eq(t.stats.unsupported, 0);
+	cfi_table__release(&t);
+}
+
+Test(cfi_table, a_file_without_eh_frame_has_no_table)
+{
+	char *dir = make_tmpdir(), path[4200], cmd[8500];
+	struct cfi_table t;
+
+	snprintf(path, sizeof(path), "%s/noeh", dir);
+	snprintf(cmd, sizeof(cmd), "objcopy -R .eh_frame -R .eh_frame_hdr '%s' '%s'",
+		 FIXTURE_UNWIND, path);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	cr_assert_eq(cfi_table__build_file(path, NULL, &t), -ENOENT);
+	cr_assert_eq(t.nr, 0);
+	cr_assert_eq(cfi_table__build_file("/nonexistent/file", NULL, &t), -ENOENT);
+	rm_rf(dir);
+}

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cfi_table.c - an ELF file's .eh_frame as a compact, sorted unwind table
+ * (cfi_table.h).
+ *
+ * libdw answers "what are the rules at address A" (dwarf_cfi_addrframe)
+ * and says how far they hold (dwarf_frame_info). It does not list the
+ * FDEs, so they are enumerated here with dwarf_next_cfi, which leaves the
+ * FDE's address range encoded as its CIE says: that decoding, and the
+ * translation of libdw's rules into unwind rows, is all this file adds.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cfi_table.h"
+#include "elf_read.h"
+
+/* DWARF register numbers of x86-64 (psABI): rbp, rsp, return address. */
+#define X86_REG_RBP 6
+#define X86_REG_RSP 7
+#define X86_REG_RA 16
+
+/* An FDE's range, and where it sits in .eh_frame (for the messages of tests). */
+struct fde_range {
+	uint64_t lo, hi;
+};
+
+/* The pointer encoding each CIE gives its FDEs, by the CIE's section offset. */
+struct cie_enc {
+	uint64_t offset;
+	uint8_t enc;
+};
+
+struct builder {
+	const struct budget *b;
+	struct cfi_table *t;
+	size_t cap;
+	/* the section, to decode pc-relative pointers */
+	const uint8_t *base;
+	uint64_t vaddr;
+	struct cie_enc *cies;
+	size_t nr_cies, cap_cies;
+	struct fde_range *fdes;
+	size_t nr_fdes, cap_fdes;
+};
+
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = reallocarray(*v, n, size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
+/*
+ * Read a pointer encoded as enc at *p (not past end), relative to the
+ * section when pc-relative. Only what .eh_frame writers emit is known:
+ * absolute or pc-relative, fixed-size or LEB128 (textrel, datarel and
+ * indirect make no sense for an FDE's range).
+ */
+static int read_encoded(const uint8_t **p, const uint8_t *end, uint8_t enc,
+			const struct builder *bd, uint64_t *out)
+{
+	const uint8_t *at = *p;
+	uint64_t v = 0;
+	unsigned size;
+
+	switch (enc & 0x0f) {
+	case DW_EH_PE_absptr: case DW_EH_PE_udata8: case DW_EH_PE_sdata8: size = 8; break;
+	case DW_EH_PE_udata4: case DW_EH_PE_sdata4: size = 4; break;
+	case DW_EH_PE_udata2: case DW_EH_PE_sdata2: size = 2; break;
+	default: return -ENOEXEC;
+	}
+	if (end - at < (long)size)
+		return -ENOEXEC;
+	for (unsigned i = 0; i < size; i++)
+		v |= (uint64_t)at[i] << (8 * i);
+	/* sign-extend the signed forms (little-endian: x86-64) */
+	if ((enc & DW_EH_PE_signed) && size < 8 && (v >> (8 * size - 1)) & 1)
+		v |= ~0ull << (8 * size);
+	switch (enc & 0x70) {
+	case 0:
+		break;
+	case DW_EH_PE_pcrel:
+		v += bd->vaddr + (uint64_t)(at - bd->base);
+		break;
+	default:
+		return -ENOEXEC;
+	}
+	*p = at + size;
+	*out = v;
+	return 0;
+}
+
+/* The FDE pointer encoding of a CIE: its 'R' augmentation, else absolute. */
+static int cie_fde_encoding(const struct builder *bd, const Dwarf_CIE *cie, uint8_t *enc)
+{
+	const uint8_t *p = cie->augmentation_data, *end = p + cie->augmentation_data_size;
+	const char *a = cie->augmentation;
+	uint64_t skip;
+
+	*enc = DW_EH_PE_absptr;
+	if (!a || a[0] != 'z')
+		return 0;
+	for (a++; *a; a++) {
+		switch (*a) {
+		case 'R':
+			if (p >= end)
+				return -ENOEXEC;
+			*enc = *p;
+			return 0;
+		case 'L':
+			p++;
+			break;
+		case 'P':
+			/* the personality routine: an encoded pointer to step over */
+			if (p >= end)
+				return -ENOEXEC;
+			{
+				uint8_t penc = *p++ & 0x0f;	/* its value is not wanted */
+
+				if (read_encoded(&p, end, penc, bd, &skip))
+					return -ENOEXEC;
+			}
+			break;
+		case 'S': case 'B':
+			break;
+		default:
+			return 0;	/* not understood: the rest cannot be read */
+		}
+	}
+	return 0;
+}
+
+static int add_cie(struct builder *bd, uint64_t offset, const Dwarf_CIE *cie)
+{
+	uint8_t enc;
+	int err = cie_fde_encoding(bd, cie, &enc);
+
+	if (err)
+		return 0;	/* its FDEs are unreadable: counted at each */
+	err = grow((void **)&bd->cies, &bd->cap_cies, bd->nr_cies + 1, sizeof(*bd->cies));
+	if (err)
+		return err;
+	bd->cies[bd->nr_cies++] = (struct cie_enc){ .offset = offset, .enc = enc };
+	return 0;
+}
+
+static const struct cie_enc *find_cie(const struct builder *bd, uint64_t offset)
+{
+	size_t lo = 0, hi = bd->nr_cies;
+
+	/* CIEs come in section order: sorted by offset */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (bd->cies[mid].offset == offset)
+			return &bd->cies[mid];
+		if (bd->cies[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
+{
+	const struct cie_enc *cie = find_cie(bd, fde->CIE_pointer);
+	const uint8_t *p = fde->start;
+	uint64_t lo, len;
+	int err;
+
+	bd->t->stats.fdes++;
+	/* the range is two pointers: a location, then a length (no application) */
+	if (!cie || read_encoded(&p, fde->end, cie->enc, bd, &lo) ||
+	    read_encoded(&p, fde->end, cie->enc & 0x0f, bd, &len) || !len || lo + len < lo) {
+		bd->t->stats.bad_fdes++;
+		return 0;
+	}
+	err = grow((void **)&bd->fdes, &bd->cap_fdes, bd->nr_fdes + 1, sizeof(*bd->fdes));
+	if (err)
+		return err;
+	bd->fdes[bd->nr_fdes++] = (struct fde_range){ .lo = lo, .hi = lo + len };
+	return 0;
+}
+
+/* Every FDE's range, CIEs first met as they come (a CIE precedes its FDEs). */
+static int list_fdes(Elf *elf, Elf_Data *data, struct builder *bd)
+{
+	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
+	Dwarf_Off off = 0, next;
+	Dwarf_CFI_Entry e;
+	int rc, err = 0;
+
+	if (!ident)
+		return -ENOEXEC;
+	while (!err && off != (Dwarf_Off)-1) {
+		if (budget__cancelled(bd->b))
+			return -ECANCELED;
+		rc = dwarf_next_cfi(ident, data, true, off, &next, &e);
+		if (rc > 0)
+			break;
+		if (rc < 0) {
+			/* a format error that cannot be skipped ends the list */
+			bd->t->stats.bad_fdes++;
+			if (next <= off || next == (Dwarf_Off)-1)
+				break;
+		} else if (dwarf_cfi_cie_p(&e)) {
+			err = add_cie(bd, off, &e.cie);
+		} else {
+			err = add_fde(bd, &e.fde);
+		}
+		off = next;
+	}
+	return err;
+}
+
+static int cmp_fde(const void *a, const void *b)
+{
+	const struct fde_range *x = a, *y = b;
+
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* A signed 16-bit offset, or false. */
+static bool fits16(int64_t v, int16_t *out)
+{
+	if (v < INT16_MIN || v > INT16_MAX)
+		return false;
+	*out = (int16_t)v;
+	return true;
+}
+
+static bool fits32(int64_t v, int32_t *out)
+{
+	if (v < INT32_MIN || v > INT32_MAX)
+		return false;
+	*out = (int32_t)v;
+	return true;
+}
+
+/* The CFA rule: a register plus an offset, or the PLT's expression. */
+static bool cfa_rule(Dwarf_Frame *f, struct unwind_row *r)
+{
+	/* cfa = rsp + 8 + (((rip & 15) >= K) << 3), K = 10 or 11 */
+	static const uint8_t plt[] = {
+		DW_OP_breg7, DW_OP_breg16, DW_OP_lit15, DW_OP_and, 0 /* K */,
+		DW_OP_ge, DW_OP_lit3, DW_OP_shl, DW_OP_plus,
+	};
+	Dwarf_Op *ops;
+	size_t n;
+
+	if (dwarf_frame_cfa(f, &ops, &n) || !n)
+		return false;
+	/* a register rule comes as one DW_OP_bregx (libdw), or a DW_OP_bregN */
+	if (n == 1 && (ops[0].atom == DW_OP_bregx ||
+		       (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31))) {
+		bool x = ops[0].atom == DW_OP_bregx;
+		uint64_t reg = x ? ops[0].number : (uint64_t)(ops[0].atom - DW_OP_breg0);
+
+		if (reg != X86_REG_RSP && reg != X86_REG_RBP)
+			return false;
+		r->cfa_rule = reg == X86_REG_RSP ? UNW_CFA_SP : UNW_CFA_FP;
+		return fits32((int64_t)(x ? ops[0].number2 : ops[0].number), &r->cfa_off);
+	}
+	if (n != sizeof(plt))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 4 ? ops[i].atom < DW_OP_lit0 || ops[i].atom > DW_OP_lit31
+			   : ops[i].atom != plt[i])
+			return false;
+	}
+	if (ops[0].number != 8 || ops[1].number != 0)
+		return false;
+	r->cfa_rule = UNW_CFA_PLT;
+	r->cfa_off = ops[4].atom - DW_OP_lit0;
+	return true;
+}
+
+enum reg_rule { REG_SAME, REG_UNDEFINED, REG_AT_CFA, REG_OTHER };
+
+/* Where the caller's register is: unchanged, unknown, or saved at cfa + off. */
+static enum reg_rule reg_rule(Dwarf_Frame *f, int reg, int16_t *off)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t n;
+
+	if (dwarf_frame_register(f, reg, mem, &ops, &n))
+		return REG_OTHER;
+	if (!n)
+		return ops ? REG_UNDEFINED : REG_SAME;
+	if (n == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst &&
+	    fits16((int64_t)ops[1].number, off))
+		return REG_AT_CFA;
+	if (n == 1 && ops[0].atom == DW_OP_call_frame_cfa) {
+		*off = 0;
+		return REG_AT_CFA;
+	}
+	return REG_OTHER;
+}
+
+/* The row for the rules of f; false when they have no compact form. */
+static bool row_of(Dwarf_Frame *f, bool signal, struct unwind_row *r)
+{
+	int16_t off;
+
+	if (signal) {
+		r->cfa_rule = UNW_CFA_SIGNAL;
+		return true;
+	}
+	switch (reg_rule(f, X86_REG_RA, &off)) {
+	case REG_UNDEFINED:
+		r->cfa_rule = UNW_CFA_END;
+		return true;
+	case REG_AT_CFA:
+		r->ra_off = off;
+		break;
+	default:
+		return false;
+	}
+	if (!cfa_rule(f, r))
+		return false;
+	switch (reg_rule(f, X86_REG_RBP, &off)) {
+	case REG_SAME:
+		r->fp_rule = UNW_FP_SAME;
+		break;
+	case REG_AT_CFA:
+		r->fp_rule = UNW_FP_AT_CFA;
+		r->fp_off = off;
+		break;
+	default:
+		r->fp_rule = UNW_FP_UNDEFINED;
+		break;
+	}
+	return true;
+}
+
+static bool same_rules(const struct unwind_row *a, const struct unwind_row *b)
+{
+	return a->cfa_rule == b->cfa_rule && a->fp_rule == b->fp_rule &&
+	       a->cfa_off == b->cfa_off && a->fp_off == b->fp_off && a->ra_off == b->ra_off;
+}
+
+/* Append a row unless it repeats the last one's rules. */
+static int emit(struct builder *bd, uint64_t pc, const struct unwind_row *rules)
+{
+	struct cfi_table *t = bd->t;
+	struct unwind_row r = *rules;
+
+	if (pc > UINT32_MAX)
+		return -EFBIG;
+	/* a range left empty (an FDE starts where the last one ended) goes */
+	if (t->nr && t->rows[t->nr - 1].pc == pc)
+		t->nr--;
+	if (t->nr && same_rules(&t->rows[t->nr - 1], &r))
+		return 0;
+	if (t->nr >= CFI_TABLE_MAX_ROWS)
+		return budget__refuse("unwind table over %u rows", CFI_TABLE_MAX_ROWS);
+	if (grow((void **)&t->rows, &bd->cap, t->nr + 1, sizeof(*t->rows)))
+		return -ENOMEM;
+	r.pc = (uint32_t)pc;
+	t->rows[t->nr++] = r;
+	return 0;
+}
+
+/* The rows of [lo, hi), one per range of rules libdw reports. */
+static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, uint64_t lo, uint64_t hi)
+{
+	static const struct unwind_row none = { .cfa_rule = UNW_CFA_NONE };
+	uint64_t pc = lo;
+	int err = 0;
+
+	while (!err && pc < hi) {
+		struct unwind_row r = { 0 };
+		Dwarf_Addr start, end;
+		Dwarf_Frame *f;
+		bool signal = false;
+
+		if (dwarf_cfi_addrframe(cfi, pc, &f)) {
+			bd->t->stats.bad_fdes++;
+			return emit(bd, pc, &none);
+		}
+		if (dwarf_frame_info(f, &start, &end, &signal) < 0 || end <= pc) {
+			free(f);
+			bd->t->stats.bad_fdes++;
+			return emit(bd, pc, &none);
+		}
+		if (!row_of(f, signal, &r)) {
+			bd->t->stats.unsupported++;
+			r = none;
+		}
+		free(f);
+		err = emit(bd, pc, &r);
+		pc = end < hi ? end : hi;
+	}
+	return err;
+}
+
+static int build_rows(struct builder *bd, Dwarf_CFI *cfi)
+{
+	static const struct unwind_row none = { .cfa_rule = UNW_CFA_NONE };
+	uint64_t covered = 0;
+	int err = 0;
+
+	qsort(bd->fdes, bd->nr_fdes, sizeof(*bd->fdes), cmp_fde);
+	for (size_t i = 0; !err && i < bd->nr_fdes; i++) {
+		const struct fde_range *fd = &bd->fdes[i];
+
+		if (budget__cancelled(bd->b))
+			return -ECANCELED;
+		if (fd->lo < covered) {
+			bd->t->stats.bad_fdes++;	/* overlaps the one before */
+			continue;
+		}
+		err = rows_of_fde(bd, cfi, fd->lo, fd->hi);
+		/* the range ends with the FDE unless the next one starts there */
+		if (!err)
+			err = emit(bd, fd->hi, &none);
+		covered = fd->hi;
+	}
+	return err;
+}
+
+static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, shdr) || shdr->sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t)
+{
+	struct builder bd = { .b = b, .t = t };
+	GElf_Ehdr ehdr;
+	GElf_Shdr shdr;
+	Elf_Data *data;
+	Dwarf_CFI *cfi;
+	Elf_Scn *scn;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	if (!gelf_getehdr(elf, &ehdr))
+		return -ENOEXEC;
+	if (ehdr.e_machine != EM_X86_64 || ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    ehdr.e_ident[EI_DATA] != ELFDATA2LSB)
+		return -ENOTSUP;
+	scn = find_section(elf, ".eh_frame", &shdr);
+	if (!scn)
+		return -ENOENT;
+	data = elf_read__section(scn, &shdr, ".eh_frame", b);
+	if (!data)
+		return -errno;
+	bd.base = data->d_buf;
+	bd.vaddr = shdr.sh_addr;
+	cfi = dwarf_getcfi_elf(elf);
+	if (!cfi)
+		return -ENOEXEC;
+	err = list_fdes(elf, data, &bd);
+	if (!err)
+		err = build_rows(&bd, cfi);
+	dwarf_cfi_end(cfi);
+	free(bd.cies);
+	free(bd.fdes);
+	if (err)
+		cfi_table__release(t);
+	return err;
+}
+
+int cfi_table__build_file(const char *path, const struct budget *b, struct cfi_table *t)
+{
+	int fd, err;
+	Elf *elf;
+
+	memset(t, 0, sizeof(*t));
+	if (!elf_read__ready())
+		return -ENOSYS;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_read__begin(fd, b);
+	if (!elf) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	err = cfi_table__build(elf, b, t);
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+const struct unwind_row *cfi_table__find(const struct cfi_table *t, uint32_t pc)
+{
+	size_t lo = 0, hi = t->nr;
+
+	/* the last row whose pc <= pc */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->rows[mid].pc <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &t->rows[lo - 1] : NULL;
+}
+
+void cfi_table__release(struct cfi_table *t)
+{
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cfi_table.h - the unwind table of one ELF file, built from its .eh_frame
+ * with elfutils' CFI reader (libdw): a sorted array of compact rows
+ * (unwind_row.h) that the BPF program searches to step from a frame to
+ * its caller without frame pointers.
+ *
+ * The file is someone else's: it is opened through elf_read (bounded
+ * sections), and every rule the table cannot express (a CFA expression
+ * other than the PLT's, a return address that is not saved at the CFA,
+ * a register offset over 16 bits) becomes a UNW_CFA_NONE row, counted in the
+ * table's statistics, never a guess.
+ */
+#ifndef CFI_TABLE_H
+#define CFI_TABLE_H
+
+#include <libelf.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "budget.h"
+#include "unwind_row.h"
+
+/* Rows of one file at most (16 bytes each): libxul-sized files fit. */
+#define CFI_TABLE_MAX_ROWS (4u << 20)
+
+struct cfi_table_stats {
+	uint64_t fdes;		/* FDEs read */
+	uint64_t bad_fdes;	/* FDEs that could not be read, or overlap an earlier one */
+	uint64_t unsupported;	/* row ranges whose rule has no compact form */
+};
+
+struct cfi_table {
+	struct unwind_row *rows;	/* sorted by pc, no two neighbours alike but for pc */
+	size_t nr;
+	struct cfi_table_stats stats;
+};
+
+/*
+ * Build the table of the ELF file elf (x86-64 only for now). Returns 0,
+ * -ENOENT when the file has no .eh_frame, -ENOTSUP for another machine,
+ * -EFBIG over budget (budget__why()) or CFI_TABLE_MAX_ROWS, -ENOEXEC when
+ * the CFI cannot be read, -ENOMEM.
+ */
+int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t);
+/* The same for the file at path. */
+int cfi_table__build_file(const char *path, const struct budget *b, struct cfi_table *t);
+
+/* The row that holds pc, or NULL when pc is before the first one. */
+const struct unwind_row *cfi_table__find(const struct cfi_table *t, uint32_t pc);
+
+/* Free the rows; t can be built again. */
+void cfi_table__release(struct cfi_table *t);
+
+#endif /* CFI_TABLE_H */
