@@ -66,7 +66,7 @@ OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss
 	output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c
-UNWIND_SRCS := unwind/cfi_table.c
+UNWIND_SRCS := unwind/cfi_table.c unwind/unwind_procs.c unwind/unwind_jobs.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -83,7 +83,8 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/forkexec build/workloads/execburn build/workloads/dlcycle \
 	build/workloads/dllate \
 	build/workloads/fnvcollide \
-	build/workloads/libdlburn.so build/workloads/hostile
+	build/workloads/libdlburn.so build/workloads/hostile \
+	build/workloads/hotspots_nofp
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -212,6 +213,11 @@ WORKLOAD_CFLAGS := -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 build/workloads/%: tests/workloads/%.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)$(CLANG) $(WORKLOAD_CFLAGS) $(DEPFLAGS) $< -o $@
+# The 5:3:2 program as Debian builds its archive: gcc -O2, no frame pointers
+# (and no tail call, which would take run_round out of the stack).
+build/workloads/hotspots_nofp: tests/workloads/hotspots.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
 build/workloads/lib%.so: tests/workloads/lib%.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)$(CLANG) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -fPIC -shared $< -o $@
@@ -234,6 +240,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/faults.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
 
 test: unit integration
 

@@ -19,6 +19,7 @@
 #include "outfile.h"
 #include "profile.h"
 #include "trace_helpers.h"
+#include "unwind_row.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -31,6 +32,8 @@ enum {
 	OPT_DEBUG_DIR,
 	OPT_NO_DEMANGLE,
 	OPT_LINES,
+	OPT_CALL_GRAPH,
+	OPT_UNWIND_STORAGE,
 };
 
 static const char usage[] =
@@ -53,6 +56,9 @@ static const char usage[] =
 "      --stack-storage-size=N  stack traces the stack map holds (default 16384)\n"
 "      --hash-storage-size=N   distinct stacks the count hash holds (default 40960)\n"
 "      --perf-max-stack-depth=N  frames kept per stack (default 127)\n"
+"      --call-graph=MODE     user stacks by dwarf (.eh_frame unwind tables, the\n"
+"                            default) or fp (frame pointers only)\n"
+"      --unwind-storage-size=N  unwind table rows held (default 1048576)\n"
 "  -o, --output=FILE         write the profile to FILE (a regular file atomically, mode 0600;\n"
 "                            a device, FIFO or /dev/stdout in place; strftime patterns with -i)\n"
 "      --format=FMT          text, folded, pprof, svg or json (default: from FILE's\n"
@@ -174,6 +180,8 @@ static void env__init(struct profile_env *env)
 	env->stack_storage_size = DEFAULT_STACK_STORAGE;
 	env->hash_storage_size = DEFAULT_HASH_STORAGE;
 	env->max_stack_depth = DEFAULT_MAX_STACK_DEPTH;
+	env->dwarf = true;
+	env->unwind_storage_size = DEFAULT_UNWIND_STORAGE;
 }
 
 static int check_conflicts(struct profile_env *env, FILE *err)
@@ -206,7 +214,7 @@ unsigned long long cli__map_bytes(const struct profile_env *env)
 	set = env->stack_storage_size * (stack + 8) +
 	      env->hash_storage_size * (sizeof(struct profile_key) + 8 + MAP_ELEM_OVERHEAD) +
 	      2ULL * env->hash_storage_size * (8 + stack + MAP_ELEM_OVERHEAD);
-	return 2 * set;
+	return 2 * set + (env->dwarf ? env->unwind_storage_size * sizeof(struct unwind_row) : 0);
 }
 
 /* What one cli__parse() call has seen so far. */
@@ -241,6 +249,8 @@ static const struct number_opt number_opts[] = {
 	  ENV_LONG(hash_storage_size) },
 	{ "perf-max-stack-depth", OPT_MAX_STACK_DEPTH, "perf max stack depth", 1,
 	  MAX_STACK_DEPTH_LIMIT, ENV_LONG(max_stack_depth) },
+	{ "unwind-storage-size", OPT_UNWIND_STORAGE, "unwind storage size", 1,
+	  MAX_UNWIND_STORAGE, ENV_LONG(unwind_storage_size) },
 };
 
 struct flag_opt {
@@ -273,6 +283,7 @@ static const struct option other_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 };
@@ -411,6 +422,13 @@ static int parse_option(struct parser *p, int opt, char **argv)
 		return 0;
 	case OPT_DEBUG_DIR:
 		return add_debug_dir(p, optarg);
+	case OPT_CALL_GRAPH:
+		if (strcmp(optarg, "dwarf") && strcmp(optarg, "fp")) {
+			fprintf(p->err, "profile: unknown call graph mode '%s' (dwarf or fp)\n", optarg);
+			return -EINVAL;
+		}
+		env->dwarf = !strcmp(optarg, "dwarf");
+		return 0;
 	case 'h':
 		fputs(usage, p->out);
 		return CLI_DONE;

@@ -14,6 +14,9 @@
 
 #define DEFAULT_FREQUENCY 49
 #define DEFAULT_STACK_STORAGE 16384
+/* unwind rows (16 bytes each) the BPF side holds: 16 MiB, libc + python3 take 93k */
+#define DEFAULT_UNWIND_STORAGE (1 << 20)
+#define MAX_UNWIND_STORAGE (1 << 26)
 #define DEFAULT_HASH_STORAGE 40960
 #define DEFAULT_MAX_STACK_DEPTH 127
 /*
@@ -50,6 +53,8 @@ struct profile_env {
 	bool user_only, kernel_only, include_idle;
 	bool delimited, annotations, folded, verbose;
 	long stack_storage_size, hash_storage_size, max_stack_depth;
+	bool dwarf;		/* --call-graph dwarf (default): user stacks by unwind tables */
+	long unwind_storage_size;	/* rows of unwind tables the BPF side holds */
 	/* output */
 	enum output_format format;	/* folded == (format == FORMAT_FOLDED) */
 	const char *output;	/* -o FILE (may hold strftime patterns), NULL: stdout */

@@ -28,6 +28,7 @@
 #include <bpf/bpf_helpers.h>
 #include "profile.h"
 #include "collect/fnv.h"
+#include "unwind/unwind_row.h"
 
 /* Set by userspace between open and load. */
 const volatile bool kernel_stacks_only = false;
@@ -39,6 +40,7 @@ const volatile bool key_by_tid = false;
 const volatile bool track_gens = false;	/* user stacks are taken */
 const volatile __u32 stack_depth = 127;	/* frames per stack */
 const volatile __u32 nr_cpus = 1;	/* possible CPUs */
+const volatile bool dwarf_unwind = false;	/* user stacks by unwind tables where loaded */
 
 /* Written by userspace while running: which set samples go to. */
 volatile __u32 active = 0;
@@ -83,6 +85,14 @@ struct {
 	__uint(value_size, sizeof(__u64));	/* set */
 	__uint(max_entries, 1);
 } scratch SEC(".maps");
+
+/* Another, for the frames the unwinder walks (the kernel stack may use scratch). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u64));	/* set */
+	__uint(max_entries, 1);
+} unwind_frames SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -139,6 +149,23 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);
 } new_pids SEC(".maps");
+
+/* Every loaded file's unwind rows, written by userspace through mmap. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);			/* set */
+	__type(key, __u32);
+	__type(value, struct unwind_row);
+} unwind_rows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, UNWIND_MAX_PROCS);
+	__type(key, __u32);
+	__type(value, struct unwind_proc);
+} unwind_procs SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -200,32 +227,19 @@ static __always_inline bool same_stack(const __u64 *a, const __u64 *b)
 }
 
 /*
- * Take the stack again with bpf_get_stack() and keep it in the overflow
+ * Keep the n frames in buf (zero-filled to stack_depth) in the overflow
  * hash under a 64-bit FNV-1a hash of its frames, or under one of the next
  * OVERFLOW_PROBES - 1 keys when other stacks hold the first ones: a stack
  * found under a key is reused only if its frames are the same. Returns
- * the key, or 0 (never a key) when the stack was kept nowhere. Runs only
- * when the stack map refused the stack.
+ * the key, or 0 (never a key) when the stack was kept nowhere.
  */
-static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 flags)
+static __always_inline __u64 store_in_overflow(void *overflow, __u64 *buf, __u32 n)
 {
-	__u32 zero = 0, bytes = stack_depth * sizeof(__u64);
 	__u64 h = FNV64_OFFSET;
-	__u64 *buf, *old;
-	long n;
+	__u64 *old;
 
-	buf = bpf_map_lookup_elem(&scratch, &zero);
-	if (!buf)
-		return 0;
-	n = bpf_get_stack(ctx, buf, bytes, flags);	/* zero-fills the rest */
-	/*
-	 * Less than a frame is no stack. (With n <= 0 alone, h would be
-	 * constant on one path and the verifier would walk the probes twice.)
-	 */
-	if (n < (long)sizeof(__u64))
-		return 0;
 	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
-		if (i >= stack_depth || i >= n / sizeof(__u64))
+		if (i >= stack_depth || i >= n)
 			break;
 		h = fnv64_step(h, buf[i]);
 	}
@@ -258,6 +272,29 @@ static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 f
 }
 
 /*
+ * Take the stack again with bpf_get_stack() and keep it in the overflow
+ * hash. Runs only when the stack map refused the stack.
+ */
+static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 flags)
+{
+	__u32 zero = 0, bytes = stack_depth * sizeof(__u64);
+	__u64 *buf;
+	long n;
+
+	buf = bpf_map_lookup_elem(&scratch, &zero);
+	if (!buf)
+		return 0;
+	n = bpf_get_stack(ctx, buf, bytes, flags);	/* zero-fills the rest */
+	/*
+	 * Less than a frame is no stack. (With n <= 0 alone, h would be
+	 * constant on one path and the verifier would walk the probes twice.)
+	 */
+	if (n < (long)sizeof(__u64))
+		return 0;
+	return store_in_overflow(overflow, buf, n / sizeof(__u64));
+}
+
+/*
  * A stack id for the key: from the stack map, else the overflow hash.
  * -EFAULT only means "no such stack here" (a kernel thread has no user
  * stack, a sample in user mode no kernel stack) and is no loss.
@@ -276,6 +313,32 @@ static __always_inline __s32 get_stack(void *ctx, void *stackmap, void *overflow
 	}
 	stat_inc(stat + 1);		/* STAT_xSTACK_LOST */
 	return id;
+}
+
+#include "unwind/user_stack.bpf.h"
+
+/*
+ * The user stack: the n frames unwind_user() walked (n >= 0), kept in the
+ * overflow hash; else (n < 0) by frame pointers (bpf_get_stackid).
+ */
+static __always_inline __s32 user_stack(struct bpf_perf_event_data *ctx, struct profile_key *key,
+					void *stackmap, void *overflow, int n)
+{
+	__u32 zero = 0;
+	__u64 *frames;
+
+	if (n < 0)
+		return get_stack(ctx, stackmap, overflow, BPF_F_USER_STACK, &key->user_overflow,
+				 STAT_USTACK_OVERFLOW);
+	frames = bpf_map_lookup_elem(&unwind_frames, &zero);
+	if (!n || !frames)
+		return -EFAULT;
+	key->user_overflow = store_in_overflow(overflow, frames, n);
+	if (!key->user_overflow) {
+		stat_inc(STAT_USTACK_LOST);
+		return -ENOSPC;
+	}
+	return STACK_ID_OVERFLOW;
 }
 
 /*
@@ -327,8 +390,8 @@ static __always_inline void announce(__u32 pid, struct pid_gen *g)
 	bpf_ringbuf_submit(e, 0);
 }
 
-static __always_inline void count(void *ctx, struct profile_key *key, void *counts,
-				  void *stackmap, void *overflow)
+static __always_inline void count(struct bpf_perf_event_data *ctx, struct profile_key *key,
+				  void *counts, void *stackmap, void *overflow, int walked)
 {
 	static const __u64 one = 1;
 	struct pid_gen *g = NULL;
@@ -338,8 +401,7 @@ static __always_inline void count(void *ctx, struct profile_key *key, void *coun
 	key->kern_stack_id = user_stacks_only ? -1 :
 		get_stack(ctx, stackmap, overflow, 0, &key->kern_overflow, STAT_KSTACK_OVERFLOW);
 	key->user_stack_id = kernel_stacks_only ? -1 :
-		get_stack(ctx, stackmap, overflow, BPF_F_USER_STACK, &key->user_overflow,
-			  STAT_USTACK_OVERFLOW);
+		user_stack(ctx, key, stackmap, overflow, walked);
 	/* without a user stack (a kernel thread, -K) there are no mappings */
 	if (track_gens && key->pid &&
 	    (key->user_stack_id >= 0 || key->user_stack_id == STACK_ID_OVERFLOW)) {
@@ -376,6 +438,7 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	__u32 pid = id >> 32;
 	__u32 tid = (__u32)id;
 	struct profile_key key = {};
+	int walked;
 
 	if (!include_idle && tid == 0)
 		return 0;
@@ -389,10 +452,12 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	key.tid = key_by_tid ? tid : 0;
 	bpf_get_current_comm(&key.comm, sizeof(key.comm));
 
+	/* walked once, whichever map set it goes to */
+	walked = dwarf_unwind && !kernel_stacks_only ? unwind_user(ctx, pid) : -1;
 	if (active)
-		count(ctx, &key, &counts1, &stackmap1, &overflow1);
+		count(ctx, &key, &counts1, &stackmap1, &overflow1, walked);
 	else
-		count(ctx, &key, &counts0, &stackmap0, &overflow0);
+		count(ctx, &key, &counts0, &stackmap0, &overflow0, walked);
 	return 0;
 }
 
@@ -407,6 +472,9 @@ int on_exec(void *ctx)
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	struct pid_gen fresh = {};
 
+	/* its unwind tables were the old image's: userspace loads the new one's */
+	if (dwarf_unwind)
+		bpf_map_delete_elem(&unwind_procs, &pid);
 	if (!bpf_map_lookup_elem(&pid_gen, &pid))
 		return 0;
 	fresh.gen = next_gen();
@@ -427,8 +495,12 @@ int on_exit(void *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 pid = id >> 32;
 
-	if (pid == (__u32)id)
+	if (pid == (__u32)id) {
 		bpf_map_delete_elem(&pid_gen, &pid);
+		/* a process that reuses the pid must not walk with these tables */
+		if (dwarf_unwind)
+			bpf_map_delete_elem(&unwind_procs, &pid);
+	}
 	return 0;
 }
 

@@ -30,6 +30,7 @@
 #include "report.h"
 #include "sampler.h"
 #include "trace_helpers.h"
+#include "unwind_jobs.h"
 #include "usyms.h"
 
 #define EXIT_USAGE 2
@@ -47,6 +48,7 @@ struct run {
 	const struct profile_env *env;
 	struct sampler *sampler;
 	struct usyms *usyms;
+	struct unwind_jobs *unwind;	/* NULL: user stacks by frame pointers */
 	struct report *report;
 	struct agg *agg;
 	int sigfd, epfd;
@@ -150,8 +152,14 @@ static void print_header(const struct profile_env *env)
 
 static void on_new_pid(pid_t pid, uint32_t gen, void *ctx)
 {
+	struct run *run = ctx;
+
 	/* read its mappings now, while they are the ones it was sampled in */
-	usyms__add_gen(ctx, pid, gen);
+	if (gen)
+		usyms__add_gen(run->usyms, pid, gen);
+	/* and its unwind tables, on the worker: until then, frame pointers */
+	if (run->unwind)
+		unwind_jobs__queue(run->unwind, pid, gen);
 }
 
 static uint32_t current_gen(pid_t pid, void *ctx)
@@ -412,7 +420,7 @@ static int run_loop(struct run *run)
 				run->signalled = true;
 				return 0;
 			}
-			sampler__consume_new_pids(run->sampler, on_new_pid, run->usyms);
+			sampler__consume_new_pids(run->sampler, on_new_pid, run);
 		}
 	}
 }
@@ -427,6 +435,12 @@ static void report_losses(const struct run *run)
 		.nr_gens = usyms__nr_gens(run->usyms),
 	};
 
+	struct unwind_procs_stats unwind;
+
+	if (run->unwind) {
+		unwind_jobs__stats(run->unwind, &unwind, &t.unwind_dropped);
+		t.unwind = &unwind;
+	}
 	loss_report__unresolved(stderr, run->usyms, run->env->verbose);
 	if (!sampler__stats(run->sampler, t.stats))
 		loss_report__print(stderr, run->env, &t);
@@ -437,7 +451,7 @@ static int collect(struct run *run)
 {
 	int err;
 
-	sampler__consume_new_pids(run->sampler, on_new_pid, run->usyms);
+	sampler__consume_new_pids(run->sampler, on_new_pid, run);
 	err = sampler__drain(run->sampler, run->agg);
 	if (err) {
 		fprintf(stderr, "profile: cannot read the BPF maps: %s\n", strerror(-err));
@@ -483,6 +497,34 @@ static void block_signals(sigset_t *sigs)
 	sigprocmask(SIG_BLOCK, sigs, NULL);
 }
 
+/*
+ * Unwind tables for user stacks, where the sampler walks with them: the
+ * targets of -p loaded now, before sampling starts; every other process
+ * when it is first sampled, on a worker thread. Without them (an error
+ * here), user stacks are walked by frame pointers.
+ */
+static void setup_unwind(struct run *run)
+{
+	const struct profile_env *env = run->env;
+	struct unwind_procs *u;
+	int rows_fd, procs_fd;
+
+	if (sampler__unwind_maps(run->sampler, &rows_fd, &procs_fd))
+		return;
+	u = unwind_procs__new(rows_fd, procs_fd, "/proc");
+	run->unwind = u ? unwind_jobs__start(u) : NULL;
+	if (!run->unwind) {
+		fprintf(stderr, "profile: cannot load unwind tables (%s): user stacks by frame pointers\n",
+			strerror(errno));
+		unwind_procs__free(u);
+		return;
+	}
+	/* the worker waits for a first pid: it does not race these */
+	for (size_t i = 0; i < env->nr_pids; i++)
+		if (!unwind_procs__add_pid(u, env->pids[i]))
+			unwind_jobs__loaded(run->unwind, env->pids[i]);
+}
+
 /* Symbols, aggregate and report; the BPF program loaded; the event loop's fds. */
 static int run__setup(struct run *run, const sigset_t *sigs)
 {
@@ -507,6 +549,7 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 	if (!run->sampler)
 		return -EINVAL;
 	usyms__set_gen_fn(run->usyms, current_gen, run->sampler);
+	setup_unwind(run);
 	err = setup_events(run, sigs);
 	if (err)
 		fprintf(stderr, "profile: cannot set up event handling: %s\n", strerror(-err));
@@ -543,6 +586,8 @@ static int run__finish(struct run *run, int err)
 	const struct profile_env *env = run->env;
 
 	sampler__detach(run->sampler);	/* stop sampling: the maps are read as they are now */
+	if (run->unwind)
+		unwind_jobs__stop(run->unwind);
 	if (err)
 		return err == -EPIPE ? 0 : err;
 	if (env->interval) {
@@ -562,6 +607,7 @@ static int run__finish(struct run *run, int err)
 
 static void run__release(struct run *run)
 {
+	unwind_jobs__free(run->unwind);
 	sampler__free(run->sampler);
 	report__free(run->report);
 	agg__free(run->agg);

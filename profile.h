@@ -57,8 +57,39 @@ struct pid_gen {
 #define ANNOUNCE_MAX_SHIFT 24	/* at most every 2^24 ms, ~4.7 h */
 struct new_pid_event {
 	__u32 pid;
-	__u32 gen;
+	__u32 gen;		/* 0: the unwinder met an address in no mapping it knows */
 };
+
+/*
+ * Unwinding without frame pointers (unwind/): the executable mappings of
+ * a process whose files have unwind tables, sorted by start, each naming
+ * its table's rows in the "unwind_rows" array (unwind_row.h). A pc in
+ * [start, end) is at ELF address pc - bias in its file.
+ */
+#define UNWIND_MAX_MAPS 128	/* executable mappings, per process */
+#define UNWIND_MAPS_PER_FILE 4	/* of one file: text segments, not 60,000 copies */
+#define UNWIND_MAX_PROCS 8192	/* processes with tables at once */
+struct unwind_map {
+	__u64 start, end;
+	__u64 bias;
+	__u32 first_row;	/* index in unwind_rows */
+	__u32 nr_rows;		/* 0: no table, walk this frame by its frame pointer */
+};
+
+/*
+ * Every executable mapping of the process, tables or not: a return
+ * address in none of them is garbage, and ends the walk. nr 0: a
+ * placeholder while the tables are built (frame pointers meanwhile); exec
+ * and exit delete the entry, and userspace publishes only over an entry
+ * that is still there, so tables of an image gone are never used.
+ */
+struct unwind_proc {
+	__u32 nr;
+	__u32 partial;		/* more executable mappings than fit: a miss is no garbage */
+	__u64 reread_ns;	/* bpf_ktime_get_ns(): when a miss may ask for a re-read */
+	struct unwind_map maps[UNWIND_MAX_MAPS];
+};
+#define UNWIND_REREAD_NS 1000000000ULL	/* at most one re-read request a second */
 
 /* Indices into the per-CPU "stats" array. */
 enum profile_stat {
@@ -71,6 +102,9 @@ enum profile_stat {
 	STAT_NEW_PID_LOST,	/* new-process notice lost: ring buffer full */
 	STAT_GEN_FULL,		/* sample counted without a generation: pid_gen map full */
 	STAT_EXECS,		/* execs of sampled processes: new generations */
+	STAT_UNWIND_TABLES,	/* user stacks walked with unwind tables */
+	STAT_UNWIND_NO_TABLES,	/* ... by frame pointers: the process had no tables (yet) */
+	STAT_UNWIND_CUT,	/* table walks that ended before the thread's root */
 	STAT_MAX,
 };
 

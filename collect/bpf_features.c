@@ -30,6 +30,16 @@ static const struct bpf_feature features[] = {
 	{ BPF_FEATURE_MAP_TYPE, BPF_MAP_TYPE_RINGBUF, 0, "the BPF ring buffer", "5.8" },
 };
 
+/* What --call-graph dwarf needs on top: without it, user stacks by frame pointers. */
+static const struct bpf_feature unwind_features[] = {
+	{ BPF_FEATURE_HELPER, BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_get_current_task_btf,
+	  "bpf_get_current_task_btf() in perf event programs", "5.11" },
+	{ BPF_FEATURE_HELPER, BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_task_pt_regs,
+	  "bpf_task_pt_regs() in perf event programs", "5.15" },
+	{ BPF_FEATURE_HELPER, BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_loop,
+	  "bpf_loop() in perf event programs", "5.17" },
+};
+
 int bpf_features__probe(const struct bpf_feature *f)
 {
 	switch (f->kind) {
@@ -43,12 +53,24 @@ int bpf_features__probe(const struct bpf_feature *f)
 	return -EINVAL;
 }
 
-const struct bpf_feature *bpf_features__missing(bpf_feature_probe_fn probe)
+static const struct bpf_feature *last_missing(const struct bpf_feature *list, size_t nr,
+					      bpf_feature_probe_fn probe)
 {
 	const struct bpf_feature *missing = NULL;
 
-	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++)
-		if (probe(&features[i]) == 0)
-			missing = &features[i];
+	for (size_t i = 0; i < nr; i++)
+		if (probe(&list[i]) == 0)
+			missing = &list[i];
 	return missing;
+}
+
+const struct bpf_feature *bpf_features__missing(bpf_feature_probe_fn probe)
+{
+	return last_missing(features, sizeof(features) / sizeof(features[0]), probe);
+}
+
+const struct bpf_feature *bpf_features__missing_for_unwind(bpf_feature_probe_fn probe)
+{
+	return last_missing(unwind_features, sizeof(unwind_features) / sizeof(unwind_features[0]),
+			    probe);
 }

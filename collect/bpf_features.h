@@ -32,6 +32,12 @@ typedef int (*bpf_feature_probe_fn)(const struct bpf_feature *f);
  */
 const struct bpf_feature *bpf_features__missing(bpf_feature_probe_fn probe);
 
+/*
+ * The same for what unwinding user stacks with tables (--call-graph dwarf)
+ * needs; asked before loading, as the tool then walks by frame pointers.
+ */
+const struct bpf_feature *bpf_features__missing_for_unwind(bpf_feature_probe_fn probe);
+
 /* libbpf's probes: a map created, a program loaded, and closed again. */
 int bpf_features__probe(const struct bpf_feature *f);
 

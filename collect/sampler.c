@@ -29,8 +29,9 @@ static int on_new_pid(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static void set_rodata(struct profile_bpf *obj, const struct profile_env *env)
+static void set_rodata(struct profile_bpf *obj, const struct profile_env *env, bool dwarf)
 {
+	obj->rodata->dwarf_unwind = dwarf;
 	obj->rodata->user_stacks_only = env->user_only;
 	obj->rodata->kernel_stacks_only = env->kernel_only;
 	obj->rodata->include_idle = env->include_idle;
@@ -58,6 +59,15 @@ static int size_maps(struct sampler *s, bool prealloc)
 	if (!err)
 		err = bpf_map__set_value_size(obj->maps.scratch,
 					      s->env->max_stack_depth * sizeof(__u64));
+	if (!err)
+		err = bpf_map__set_value_size(obj->maps.unwind_frames,
+					      s->env->max_stack_depth * sizeof(__u64));
+	/* without unwinding, the smallest maps the program loads with */
+	if (!err)
+		err = bpf_map__set_max_entries(obj->maps.unwind_rows,
+					       s->dwarf ? s->env->unwind_storage_size : 1);
+	if (!err)
+		err = bpf_map__set_max_entries(obj->maps.unwind_procs, s->dwarf ? UNWIND_MAX_PROCS : 1);
 	return err;
 }
 
@@ -74,7 +84,7 @@ static int open_configured(struct sampler *s, bool prealloc)
 	s->obj = profile_bpf__open();
 	if (!s->obj)
 		return -errno;
-	set_rodata(s->obj, env);
+	set_rodata(s->obj, env, s->dwarf);
 	if (env->kernel_only) {
 		/* no user stacks: no mappings, no generations */
 		bpf_program__set_autoload(s->obj->progs.on_exec, false);
@@ -138,6 +148,22 @@ static int load_object(struct sampler *s)
 	return err;
 }
 
+/* --call-graph dwarf where the kernel can: else a note, and frame pointers. */
+static bool want_dwarf(const struct profile_env *env)
+{
+	const struct bpf_feature *missing;
+
+	if (!env->dwarf || env->kernel_only)
+		return false;
+	missing = bpf_features__missing_for_unwind(bpf_features__probe);
+	if (!missing)
+		return true;
+	if (!env->quiet)
+		fprintf(stderr, "profile: this kernel lacks %s (Linux %s): user stacks by frame pointers only\n",
+			missing->name, missing->since);
+	return false;
+}
+
 struct sampler *sampler__load(const struct profile_env *env)
 {
 	struct sampler *s;
@@ -150,6 +176,7 @@ struct sampler *sampler__load(const struct profile_env *env)
 		return NULL;
 	}
 	s->env = env;
+	s->dwarf = want_dwarf(env);
 	err = load_object(s);
 	if (!err)
 		err = fill_filters(s);
@@ -166,6 +193,15 @@ fail:
 	sampler__free(s);
 	errno = -err;
 	return NULL;
+}
+
+int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd)
+{
+	if (!s->dwarf)
+		return -ENOTSUP;
+	*rows_fd = bpf_map__fd(s->obj->maps.unwind_rows);
+	*procs_fd = bpf_map__fd(s->obj->maps.unwind_procs);
+	return 0;
 }
 
 void sampler__free(struct sampler *s)

@@ -24,6 +24,12 @@ int sampler__attach(struct sampler *s);
 void sampler__detach(struct sampler *s);
 void sampler__free(struct sampler *s);
 
+/*
+ * The maps unwind tables go to (unwind_procs.h), when user stacks are
+ * walked with them: 0, or -ENOTSUP (--call-graph fp, -K, an old kernel).
+ */
+int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd);
+
 /* "cycles" or "cpu-clock", once attached. */
 const char *sampler__event(const struct sampler *s);
 

@@ -25,6 +25,7 @@ struct sampler {
 	struct bpf_link *exec_link, *exit_link;	/* generations: kept until freed */
 	uint64_t last_flip_ns;	/* CLOCK_MONOTONIC: since then, samples go to the active set */
 	enum sample_event event;	/* what the perf events count, once attached */
+	bool dwarf;		/* user stacks by unwind tables (the kernel can) */
 	struct map_set sets[2];
 	struct ring_buffer *rb;
 	void (*new_pid_fn)(pid_t pid, uint32_t gen, void *ctx);

@@ -6,6 +6,7 @@
  */
 #include "escape.h"
 #include "loss_report.h"
+#include "unwind_row.h"
 
 struct unresolved_sum {
 	FILE *f;
@@ -40,6 +41,23 @@ void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose)
 			(unsigned long long)sum.frames, sum.modules);
 }
 
+/* -v: how user stacks were walked, and what the tables cost. */
+static void print_unwind(FILE *f, const struct run_totals *rt)
+{
+	const struct unwind_procs_stats *u = rt->unwind;
+	const uint64_t *t = rt->stats;
+
+	fprintf(f, "profile: unwind tables: %llu user stacks walked by them (%llu ended before the thread's root), %llu by frame pointers while their process had none yet\n",
+		(unsigned long long)t[STAT_UNWIND_TABLES], (unsigned long long)t[STAT_UNWIND_CUT],
+		(unsigned long long)t[STAT_UNWIND_NO_TABLES]);
+	fprintf(f, "profile: unwind tables: %llu processes, %llu files, %llu of %llu rows (%llu KiB), built in %.3f s; %llu files without .eh_frame, %llu over --unwind-storage-size, %llu processes not queued\n",
+		(unsigned long long)u->procs, (unsigned long long)u->files,
+		(unsigned long long)u->rows, (unsigned long long)u->max_rows,
+		(unsigned long long)(u->rows * sizeof(struct unwind_row) / 1024), u->build_ns / 1e9,
+		(unsigned long long)u->no_table, (unsigned long long)u->no_room,
+		(unsigned long long)rt->unwind_dropped);
+}
+
 void loss_report__print(FILE *f, const struct profile_env *env, const struct run_totals *rt)
 {
 	const uint64_t *t = rt->stats;
@@ -59,6 +77,11 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 			(unsigned long long)t[STAT_GEN_FULL], MAX_PID_GENS);
 	if (!t[STAT_SAMPLES])
 		fprintf(f, "profile: no samples collected (were the targets on CPU?)\n");
+	if (rt->unwind && rt->unwind->no_room)
+		fprintf(f, "profile: %llu files' unwind tables did not fit, their stacks walked by frame pointers; raise --unwind-storage-size (now %ld)\n",
+			(unsigned long long)rt->unwind->no_room, env->unwind_storage_size);
+	if (rt->unwind && env->verbose)
+		print_unwind(f, rt);
 	if (env->verbose)
 		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read, %zu process generations held, %llu execs of sampled processes\n",
 			rt->event, (unsigned long long)t[STAT_SAMPLES],

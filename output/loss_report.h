@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "profile.h"
+#include "unwind_procs.h"
 #include "usyms.h"
 
 /* What the run counted, beside the options it ran with. */
@@ -23,6 +24,9 @@ struct run_totals {
 	uint64_t printed;		/* samples in the profiles printed */
 	size_t nr_files;		/* usyms__nr_files() */
 	size_t nr_gens;			/* usyms__nr_gens() */
+	/* unwind tables (--call-graph dwarf), when they were used */
+	const struct unwind_procs_stats *unwind;
+	uint64_t unwind_dropped;	/* processes not queued for tables: queue full */
 };
 
 /* Losses, each with the option that avoids it; the statistics under -v. */

@@ -40,13 +40,14 @@ fnv_samples() {
 }
 
 # Different user stacks with the same FNV-1a hash of their frames, which
-# any user can make (fnvcollide crafts three with its frame pointers), and
+# any user can make (fnvcollide crafts three with its frame pointers: the
+# frame-pointer walk, which the stack map holds, is what it tests), and
 # a stack map of one stack: two or three of them go to the overflow hash
 # under the same hash. Each is printed as itself, none merged into another.
 t_overflow_same_hash() {
 	start $W/fnvcollide 30 3 > "$TMP/fnv3.out"
 	sleep 0.3
-	$PROFILE -U -F 999 -f -v --stack-storage-size 1 -p "$LAST" 2 \
+	$PROFILE -U -F 999 -f -v --call-graph fp --stack-storage-size 1 -p "$LAST" 2 \
 		> "$TMP/fnv3.folded" 2> "$TMP/fnv3.err" || fail "profile exited $?" || return 1
 	stop "$LAST"
 	grep -q '^fnvcollide: 3 stacks' "$TMP/fnv3.out" || fail "no colliding stacks made" || return 1
@@ -68,7 +69,7 @@ t_overflow_same_hash() {
 t_overflow_keys_taken() {
 	start $W/fnvcollide 30 6 > "$TMP/fnv6.out"
 	sleep 0.3
-	$PROFILE -U -F 999 -f -v --stack-storage-size 1 -p "$LAST" 2 \
+	$PROFILE -U -F 999 -f -v --call-graph fp --stack-storage-size 1 -p "$LAST" 2 \
 		> "$TMP/fnv6.folded" 2> "$TMP/fnv6.err" || fail "profile exited $?" || return 1
 	stop "$LAST"
 	grep -q '^fnvcollide: 6 stacks' "$TMP/fnv6.out" || fail "no colliding stacks made" || return 1

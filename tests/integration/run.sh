@@ -56,11 +56,21 @@ t_user_leaf_exact() {
 t_garbage_frames_cut() {
 	start $W/badfp 10
 	sleep 0.3
-	$PROFILE -U -F 199 -f -p "$LAST" 1 > "$TMP/bad.folded" 2>/dev/null || fail "profile exited $?" || return 1
-	kill "$LAST"
+	$PROFILE -U -F 199 -f --call-graph fp -p "$LAST" 1 > "$TMP/bad.folded" 2>/dev/null ||
+		fail "profile exited $?" || return 1
 	grep -q '^badfp;\[unknown\];bad_fp_spin [0-9]*$' "$TMP/bad.folded" ||
 		fail "want badfp;[unknown];bad_fp_spin: $(head -c 300 "$TMP/bad.folded")" || return 1
 	! grep -q '\[unknown\];\[unknown\]' "$TMP/bad.folded" || fail "garbage frames printed" || return 1
+	# unwind tables place the CFA by rbp here too: the walk ends at the
+	# first frame, whose CFA is not above the stack pointer, and says so
+	$PROFILE -U -F 199 -f -v -p "$LAST" 1 > "$TMP/bad.folded" 2> "$TMP/bad.err" ||
+		fail "profile exited $?" || return 1
+	kill "$LAST"
+	grep -q '^badfp;bad_fp_spin [0-9]*$' "$TMP/bad.folded" ||
+		fail "want badfp;bad_fp_spin: $(head -c 300 "$TMP/bad.folded")" || return 1
+	! grep -q '\[unknown\]' "$TMP/bad.folded" || fail "garbage frames printed" || return 1
+	grep -Eq '\([1-9][0-9]* ended before the thread.s root\)' "$TMP/bad.err" ||
+		fail "cut walks not counted: $(grep unwind "$TMP/bad.err")" || return 1
 }
 
 # -K: kernel frames only; the syscall workload shows its read path.
@@ -221,7 +231,8 @@ t_losses_reported() {
 t_stack_map_overflow() {
 	start $W/hotspots 30
 	sleep 0.3
-	$PROFILE -U -F 999 -f -v --stack-storage-size 2 -p "$LAST" 2 > "$TMP/o.folded" 2> "$TMP/o.err" ||
+	# the stack map holds frame-pointer walks
+	$PROFILE -U -F 999 -f -v --call-graph fp --stack-storage-size 2 -p "$LAST" 2 > "$TMP/o.folded" 2> "$TMP/o.err" ||
 		fail "profile exited $?" || return 1
 	kill "$LAST"
 	! grep -q 'Missed' "$TMP/o.folded" || fail "stacks missed" || return 1

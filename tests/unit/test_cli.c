@@ -329,7 +329,7 @@ Test(cli_parse, every_long_option_in_the_help_is_known)
 	help = strdup(r.out);
 	cr_assert_not_null(help);
 	n = try_long_options(help, "  --") + try_long_options(help, ", --");
-	cr_assert_eq(n, 25, "%zu long options in the help", n);
+	cr_assert_eq(n, 27, "%zu long options in the help", n);
 	free(help);
 }
 
@@ -633,4 +633,25 @@ Test(cli_validate, rejects_an_output_file_that_cannot_be_written)
 	free(real);
 	free(link);
 	free(missing);
+}
+
+Test(cli_parse, call_graph_dwarf_by_default_fp_on_request)
+{
+	PARSE_OK("-F", "99");
+	cr_assert(r.env.dwarf, "user stacks by unwind tables unless asked otherwise");
+	cr_assert_eq(r.env.unwind_storage_size, DEFAULT_UNWIND_STORAGE);
+	cli__release(&r.env);
+	PARSE_OK("--call-graph", "fp", "--unwind-storage-size", "4096");
+	cr_assert(!r.env.dwarf);
+	cr_assert_eq(r.env.unwind_storage_size, 4096);
+	cli__release(&r.env);
+	PARSE_OK("--call-graph=dwarf");
+	cr_assert(r.env.dwarf);
+	cli__release(&r.env);
+}
+
+Test(cli_parse, call_graph_modes_are_checked)
+{
+	ASSERT_USAGE("unknown call graph mode 'lbr'", "--call-graph", "lbr");
+	ASSERT_USAGE("unwind storage size '0' out of range", "--unwind-storage-size", "0");
 }

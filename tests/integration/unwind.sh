@@ -1,0 +1,110 @@
+#!/bin/sh
+# unwind.sh - whole user stacks of code built without frame pointers, as
+# Debian builds its archive: walked in BPF with unwind tables made from
+# .eh_frame (--call-graph dwarf, the default). Root needed; prints
+# "unwind: N passed, N failed" last.
+set -u
+
+SUITE=unwind
+. "$(dirname "$0")/lib.sh"
+
+# percent N of D, as an integer; 0 when D is 0
+pct() {
+	[ "$2" -gt 0 ] && echo $(($1 * 100 / $2)) || echo 0
+}
+
+# The 5:3:2 program, gcc -O2 without frame pointers: nearly every sample
+# walks up to _start, hot_a/b/c keep their shares; the frame-pointer walk
+# of the same process does not get there (the fixture really is frameless).
+t_whole_stacks_without_frame_pointers() {
+	start $W/hotspots_nofp 30
+	pid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 999 -f -v -p "$pid" 2 > "$TMP/nofp.folded" 2> "$TMP/nofp.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/nofp.err")" || return 1
+	all=$(sum_matching '^hotspots_nofp;' "$TMP/nofp.folded")
+	whole=$(sum_matching '^hotspots_nofp;_start;.*;main;run_round;hot_[abc] [0-9]+$' "$TMP/nofp.folded")
+	a=$(sum_matching ';run_round;hot_a [0-9]+$' "$TMP/nofp.folded")
+	b=$(sum_matching ';run_round;hot_b [0-9]+$' "$TMP/nofp.folded")
+	c=$(sum_matching ';run_round;hot_c [0-9]+$' "$TMP/nofp.folded")
+	echo "  $whole of $all samples from _start to hot_X; hot_a=$a hot_b=$b hot_c=$c"
+	grep 'unwind tables' "$TMP/nofp.err" | sed 's/^/  /'
+	[ "$all" -gt 1000 ] || fail "only $all samples" || return 1
+	[ "$(pct "$whole" "$all")" -ge 95 ] || fail "stacks not whole: $(sort -t' ' -k2 -rn "$TMP/nofp.folded" | head -3)" || return 1
+	sa=$(pct "$a" "$whole") sb=$(pct "$b" "$whole") sc=$(pct "$c" "$whole")
+	[ "$sa" -ge 45 ] && [ "$sa" -le 55 ] && [ "$sb" -ge 25 ] && [ "$sb" -le 35 ] &&
+		[ "$sc" -ge 15 ] && [ "$sc" -le 25 ] || fail "shares $sa/$sb/$sc, want 50/30/20" || return 1
+	$PROFILE -U -F 999 -f --call-graph fp -p "$pid" 1 > "$TMP/fp.folded" 2> "$TMP/fp.err" ||
+		fail "profile --call-graph fp exited $?" || return 1
+	kill "$pid"
+	fp_all=$(sum_matching '^hotspots_nofp;' "$TMP/fp.folded")
+	fp_whole=$(sum_matching '^hotspots_nofp;_start;.*;main;run_round;hot_[abc] [0-9]+$' "$TMP/fp.folded")
+	echo "  frame pointers: $fp_whole of $fp_all"
+	[ "$fp_all" -gt 300 ] && [ "$(pct "$fp_whole" "$fp_all")" -lt 50 ] ||
+		fail "the frame-pointer walk got $fp_whole of $fp_all: not a frameless workload" || return 1
+}
+
+# System-wide, a process started after the profiler gets its tables when
+# first sampled: its first samples are walked by frame pointers (counted
+# under -v), the rest whole.
+t_tables_at_first_sight() {
+	$PROFILE -U -F 499 -f -v 5 > "$TMP/sw.folded" 2> "$TMP/sw.err" &
+	prof=$!
+	sleep 1.5
+	$W/hotspots_nofp 2
+	wait "$prof" || fail "profile exited $?: $(tail -2 "$TMP/sw.err")" || return 1
+	all=$(sum_matching '^hotspots_nofp;' "$TMP/sw.folded")
+	whole=$(sum_matching '^hotspots_nofp;_start;.*;main;run_round;hot_[abc] [0-9]+$' "$TMP/sw.folded")
+	echo "  $whole of $all samples from _start to hot_X"
+	grep 'unwind tables' "$TMP/sw.err" | sed 's/^/  /'
+	[ "$all" -gt 400 ] || fail "only $all samples" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] || fail "stacks not whole" || return 1
+	grep -Eq '[0-9]+ by frame pointers while their process had none yet' "$TMP/sw.err" ||
+		fail "no count of stacks walked before the tables" || return 1
+}
+
+# Debian's own python3 (no frame pointers): its samples reach the
+# thread's root through the interpreter. By frame pointers, almost none do.
+t_debian_python() {
+	start python3 -c 'while True: pass'
+	pid=$LAST
+	sleep 0.5
+	$PROFILE -U -F 499 -f -p "$pid" 2 > "$TMP/py.folded" 2> "$TMP/py.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/py.err")" || return 1
+	$PROFILE -U -F 499 -f --call-graph fp -p "$pid" 1 > "$TMP/pyfp.folded" 2> "$TMP/pyfp.err" ||
+		fail "profile --call-graph fp exited $?: $(tail -2 "$TMP/pyfp.err")" || return 1
+	kill "$pid"
+	root='^python3;_start;__libc_start_main[^;]*;__libc_start_call_main;Py_BytesMain;.*_PyEval_EvalFrameDefault'
+	all=$(sum_matching '^python3;' "$TMP/py.folded")
+	whole=$(sum_matching "$root" "$TMP/py.folded")
+	fp_all=$(sum_matching '^python3;' "$TMP/pyfp.folded")
+	fp_whole=$(sum_matching "$root" "$TMP/pyfp.folded")
+	echo "  $whole of $all samples from _start through Py_BytesMain into the interpreter; by frame pointers $fp_whole of $fp_all"
+	[ "$all" -gt 500 ] && [ "$fp_all" -gt 200 ] || fail "too few samples" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] || fail "python3 stacks stop short: $(sort -t' ' -k2 -rn "$TMP/py.folded" | head -2)" || return 1
+	[ "$(pct "$fp_whole" "$fp_all")" -lt 10 ] || fail "frame pointers did as well: python3 has them?" || return 1
+}
+
+# A process that execs: the old image's tables are dropped at exec, and
+# the new image's are loaded when it is sampled.
+t_exec_loads_new_tables() {
+	bash -c 'end=$((SECONDS + 2)); while [ $SECONDS -lt $end ]; do :; done; exec '"$W"'/hotspots_nofp 3' &
+	pid=$!
+	PIDS="$PIDS $pid"
+	$PROFILE -U -F 499 -f -p "$pid" 6 > "$TMP/ex.folded" 2> "$TMP/ex.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/ex.err")" || return 1
+	all=$(sum_matching '^hotspots_nofp;' "$TMP/ex.folded")
+	whole=$(sum_matching '^hotspots_nofp;_start;.*;main;run_round;hot_[abc] [0-9]+$' "$TMP/ex.folded")
+	bash=$(sum_matching '^bash;' "$TMP/ex.folded")
+	broot=$(sum_matching '^bash;_start;' "$TMP/ex.folded")
+	echo "  after exec: $whole of $all whole; bash before it: $broot of $bash from _start"
+	[ "$all" -gt 500 ] && [ "$bash" -gt 300 ] || fail "too few samples" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] || fail "post-exec stacks not whole" || return 1
+	[ "$(pct "$broot" "$bash")" -ge 90 ] || fail "bash stacks not whole" || return 1
+}
+
+run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
+run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
+run_test "Debian's python3: stacks reach the thread's root" t_debian_python
+run_test "exec: the new image's tables" t_exec_loads_new_tables
+finish

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unwind_jobs.c - one worker thread loading unwind tables (unwind_jobs.h).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <search.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "unwind_jobs.h"
+
+/* Pids waiting; more new processes than this at once wait for the next notice. */
+#define QUEUE_MAX 4096
+
+struct unwind_jobs {
+	struct unwind_procs *u;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pid_t queue[QUEUE_MAX];
+	size_t head, len;
+	bool stop, joined;
+	uint64_t dropped;
+	void *gens;		/* tsearch: the last generation queued, by pid */
+};
+
+/* Generations are never this (profile.bpf.c hands them out from 1). */
+#define GEN_LOADED_BEFORE UINT32_MAX
+
+struct pid_gen_seen {
+	pid_t pid;
+	uint32_t gen;
+};
+
+static int cmp_pid(const void *a, const void *b)
+{
+	const struct pid_gen_seen *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/*
+ * Whether pid's generation gen is news: a generation is loaded once (its
+ * re-announcements are for symbols; the unwinder asks by itself, gen 0,
+ * when it meets code it has no mapping for). Main thread only.
+ */
+static bool new_gen(struct unwind_jobs *j, pid_t pid, uint32_t gen)
+{
+	struct pid_gen_seen key = { .pid = pid }, *e, **slot;
+
+	if (!gen)
+		return true;
+	slot = tfind(&key, &j->gens, cmp_pid);
+	if (slot && (*slot)->gen == GEN_LOADED_BEFORE) {
+		/* loaded before sampling (-p): its first generation is that one,
+		 * unless it exec'd meanwhile, which deleted the entry */
+		(*slot)->gen = gen;
+		return !unwind_procs__published(j->u, pid);
+	}
+	if (slot) {
+		if ((*slot)->gen == gen)
+			return false;
+		(*slot)->gen = gen;
+		return true;
+	}
+	e = malloc(sizeof(*e));
+	if (!e)
+		return true;
+	*e = (struct pid_gen_seen){ .pid = pid, .gen = gen };
+	if (!tsearch(e, &j->gens, cmp_pid))
+		free(e);
+	return true;
+}
+
+static void *worker(void *arg)
+{
+	struct unwind_jobs *j = arg;
+
+	pthread_mutex_lock(&j->lock);
+	for (;;) {
+		pid_t pid;
+
+		while (!j->len && !j->stop)
+			pthread_cond_wait(&j->wake, &j->lock);
+		if (j->stop)
+			break;
+		pid = j->queue[j->head];
+		j->head = (j->head + 1) % QUEUE_MAX;
+		j->len--;
+		/* the files are read unlocked: queueing never waits for them */
+		pthread_mutex_unlock(&j->lock);
+		unwind_procs__add_pid(j->u, pid);
+		pthread_mutex_lock(&j->lock);
+	}
+	pthread_mutex_unlock(&j->lock);
+	return NULL;
+}
+
+struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
+{
+	struct unwind_jobs *j = calloc(1, sizeof(*j));
+	int err;
+
+	if (!j)
+		return NULL;
+	j->u = u;
+	pthread_mutex_init(&j->lock, NULL);
+	pthread_cond_init(&j->wake, NULL);
+	err = pthread_create(&j->thread, NULL, worker, j);
+	if (err) {
+		free(j);
+		errno = err;
+		return NULL;
+	}
+	return j;
+}
+
+void unwind_jobs__loaded(struct unwind_jobs *j, pid_t pid)
+{
+	struct pid_gen_seen *e = malloc(sizeof(*e));
+
+	if (!e)
+		return;
+	*e = (struct pid_gen_seen){ .pid = pid, .gen = GEN_LOADED_BEFORE };
+	if (!tsearch(e, &j->gens, cmp_pid))
+		free(e);
+}
+
+void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen)
+{
+	bool queued = false;
+
+	if (!new_gen(j, pid, gen))
+		return;
+	pthread_mutex_lock(&j->lock);
+	for (size_t i = 0; i < j->len && !queued; i++)
+		queued = j->queue[(j->head + i) % QUEUE_MAX] == pid;
+	if (!queued && j->len < QUEUE_MAX) {
+		j->queue[(j->head + j->len) % QUEUE_MAX] = pid;
+		j->len++;
+		pthread_cond_signal(&j->wake);
+	} else if (!queued) {
+		j->dropped++;
+	}
+	pthread_mutex_unlock(&j->lock);
+}
+
+void unwind_jobs__stop(struct unwind_jobs *j)
+{
+	if (j->joined)
+		return;
+	unwind_procs__cancel(j->u);
+	pthread_mutex_lock(&j->lock);
+	j->stop = true;
+	pthread_cond_signal(&j->wake);
+	pthread_mutex_unlock(&j->lock);
+	pthread_join(j->thread, NULL);
+	j->joined = true;
+}
+
+void unwind_jobs__stats(struct unwind_jobs *j, struct unwind_procs_stats *st, uint64_t *dropped)
+{
+	*dropped = j->dropped;
+	unwind_procs__stats(j->u, st);
+}
+
+void unwind_jobs__free(struct unwind_jobs *j)
+{
+	if (!j)
+		return;
+	unwind_jobs__stop(j);
+	pthread_cond_destroy(&j->wake);
+	pthread_mutex_destroy(&j->lock);
+	unwind_procs__free(j->u);
+	tdestroy(j->gens, free);
+	free(j);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * unwind_jobs.h - unwind tables loaded off the main thread: the thread
+ * that reads signals and drains the maps only queues a pid
+ * (unwind_jobs__queue never blocks on a file); one worker thread builds
+ * the tables and publishes the process (unwind_procs.h). Until it has,
+ * the process's stacks are walked by frame pointers (counted by the BPF
+ * side).
+ */
+#ifndef UNWIND_JOBS_H
+#define UNWIND_JOBS_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "unwind_procs.h"
+
+struct unwind_jobs;
+
+/* Takes u (freed with the jobs). NULL with errno. */
+struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u);
+/* pid's tables were loaded before sampling (-p): its first generation needs none. */
+void unwind_jobs__loaded(struct unwind_jobs *j, pid_t pid);
+/*
+ * Load pid's tables soon, for a new generation gen of it (profile.h), or
+ * when the unwinder asks (gen 0); a pid already waiting is queued once.
+ * From the main thread.
+ */
+void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen);
+/* Stop the worker, giving up the table it is building. */
+void unwind_jobs__stop(struct unwind_jobs *j);
+/* After unwind_jobs__stop(): what was loaded, and pids dropped for a full queue. */
+void unwind_jobs__stats(struct unwind_jobs *j, struct unwind_procs_stats *st, uint64_t *dropped);
+void unwind_jobs__free(struct unwind_jobs *j);
+
+#endif /* UNWIND_JOBS_H */

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unwind_procs.c - unwind tables of sampled processes into the BPF maps
+ * (unwind_procs.h).
+ *
+ * Files are opened through /proc/PID/map_files/START-END: the very file
+ * the process maps, whatever its mount namespace or a rename since, and
+ * never a path the process could swap under us.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <search.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "cfi_table.h"
+#include "elf_read.h"
+#include "proc_maps.h"
+#include "profile.h"
+#include "unwind_procs.h"
+
+#define MAX_EXEC_SEGS 4
+
+/* One file, by identity; its rows in the shared array once built. */
+struct unwind_file {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	int status;		/* 0: rows loaded; else why not (-ENOENT, -ENOSPC...) */
+	uint32_t first_row, nr_rows;
+	/* executable PT_LOADs: an offset in [off, off + filesz) is at vaddr - off + it */
+	struct { uint64_t off, filesz, vaddr; } segs[MAX_EXEC_SEGS];
+	int nr_segs;
+};
+
+struct unwind_procs {
+	int rows_fd, procs_fd;
+	struct unwind_row *rows;	/* the array map, mapped */
+	uint64_t max_rows, next_row;
+	void *files;			/* tsearch tree of struct unwind_file */
+	const char *proc_root;
+	struct budget b;		/* b.cancel: &cancel */
+	int cancel;
+	struct unwind_procs_stats stats;
+};
+
+static int cmp_file(const void *a, const void *b)
+{
+	const struct unwind_file *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return (x->dev > y->dev) - (x->dev < y->dev);
+	if (x->ino != y->ino)
+		return (x->ino > y->ino) - (x->ino < y->ino);
+	if (x->size != y->size)
+		return (x->size > y->size) - (x->size < y->size);
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return (x->mtime.tv_sec > y->mtime.tv_sec) - (x->mtime.tv_sec < y->mtime.tv_sec);
+	return (x->mtime.tv_nsec > y->mtime.tv_nsec) - (x->mtime.tv_nsec < y->mtime.tv_nsec);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *proc_root)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	struct unwind_procs *u;
+
+	if (bpf_obj_get_info_by_fd(rows_fd, &info, &len))
+		return NULL;
+	if (info.value_size != sizeof(struct unwind_row) || !info.max_entries) {
+		errno = EINVAL;
+		return NULL;
+	}
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->rows = mmap(NULL, (size_t)info.max_entries * sizeof(*u->rows), PROT_READ | PROT_WRITE,
+		       MAP_SHARED, rows_fd, 0);
+	if (u->rows == MAP_FAILED) {
+		free(u);
+		return NULL;
+	}
+	u->rows_fd = rows_fd;
+	u->procs_fd = procs_fd;
+	u->max_rows = u->stats.max_rows = info.max_entries;
+	u->proc_root = proc_root;
+	u->b = *budget__default();
+	u->b.cancel = &u->cancel;
+	return u;
+}
+
+/* The executable PT_LOAD segments of elf, to place mappings in the file. */
+static void read_segments(Elf *elf, struct unwind_file *f)
+{
+	size_t n = 0;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return;
+	for (size_t i = 0; i < n && f->nr_segs < MAX_EXEC_SEGS; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		f->segs[f->nr_segs].off = ph.p_offset;
+		f->segs[f->nr_segs].filesz = ph.p_filesz;
+		f->segs[f->nr_segs].vaddr = ph.p_vaddr;
+		f->nr_segs++;
+	}
+}
+
+/* Build f's table from the open file and copy it into the rows array. */
+static int load_file(struct unwind_procs *u, int fd, struct unwind_file *f)
+{
+	uint64_t t0 = mono_ns();
+	struct cfi_table t;
+	Elf *elf;
+	int err;
+
+	elf = elf_read__begin(fd, &u->b);
+	if (!elf)
+		return -errno;
+	read_segments(elf, f);
+	err = f->nr_segs ? cfi_table__build(elf, &u->b, &t) : -ENOEXEC;
+	elf_end(elf);
+	u->stats.build_ns += mono_ns() - t0;
+	if (err)
+		return err;
+	if (!t.nr || t.nr > u->max_rows - u->next_row) {
+		err = t.nr ? -ENOSPC : -ENOENT;
+	} else {
+		memcpy(u->rows + u->next_row, t.rows, t.nr * sizeof(*t.rows));
+		f->first_row = (uint32_t)u->next_row;
+		f->nr_rows = (uint32_t)t.nr;
+		u->next_row += t.nr;
+	}
+	cfi_table__release(&t);
+	return err;
+}
+
+/* The file of mapping e of pid, its table built the first time it is met. */
+static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
+					 const struct map_entry *e)
+{
+	struct unwind_file key = { 0 }, *f, **slot;
+	char path[256];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
+		 (unsigned long long)e->start, (unsigned long long)e->end);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return NULL;
+	}
+	key.dev = st.st_dev;
+	key.ino = st.st_ino;
+	key.size = st.st_size;
+	key.mtime = st.st_mtim;
+	slot = tfind(&key, &u->files, cmp_file);
+	if (slot) {
+		close(fd);
+		return *slot;
+	}
+	f = malloc(sizeof(*f));
+	if (!f || !tsearch(f, &u->files, cmp_file)) {
+		free(f);
+		close(fd);
+		return NULL;
+	}
+	*f = key;
+	f->status = load_file(u, fd, f);
+	close(fd);
+	if (!f->status)
+		u->stats.files++;
+	else if (f->status == -ENOSPC)
+		u->stats.no_room++;
+	else
+		u->stats.no_table++;
+	return f;
+}
+
+/* The bias of mapping e of file f: pc - bias is the file's address. */
+static bool mapping_bias(const struct unwind_file *f, const struct map_entry *e, __u64 *bias)
+{
+	for (int i = 0; i < f->nr_segs; i++) {
+		uint64_t page_off = f->segs[i].off & ~4095ull;
+
+		if (e->offset < page_off || e->offset >= f->segs[i].off + f->segs[i].filesz)
+			continue;
+		*bias = e->start - (f->segs[i].vaddr - f->segs[i].off + e->offset);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Whether mapping e is of a file that already has UNWIND_MAPS_PER_FILE
+ * of the first nr mappings kept: a process that maps one file 60,000
+ * times must leave room for its libraries. (inodes: of each kept one)
+ */
+static bool too_many_copies(const struct map_entry *e, const struct map_entry **kept, size_t nr)
+{
+	size_t n = 0;
+
+	if (!e->inode)
+		return false;
+	for (size_t j = 0; j < nr; j++)
+		n += kept[j]->inode == e->inode && kept[j]->dev_major == e->dev_major &&
+		     kept[j]->dev_minor == e->dev_minor;
+	return n >= UNWIND_MAPS_PER_FILE;
+}
+
+/* Mapping e of pid into m, with its file's table where it has one. */
+static void add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entry *e,
+			struct unwind_map *m)
+{
+	const struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) : NULL;
+
+	m->start = e->start;
+	m->end = e->end;
+	if (!f || f->status || !mapping_bias(f, e, &m->bias))
+		return;
+	m->first_row = f->first_row;
+	m->nr_rows = f->nr_rows;
+}
+
+/*
+ * Every executable mapping of pid into p, with its file's table where it
+ * has one; [vdso], JIT code and files without tables are walked by frame
+ * pointers. Read line by line, keeping only what goes into p: a process
+ * with 60,000 mappings costs no memory for them.
+ */
+static int fill_proc(struct unwind_procs *u, pid_t pid, struct unwind_proc *p)
+{
+	struct map_entry kept[UNWIND_MAX_MAPS];
+	const struct map_entry *kept_p[UNWIND_MAX_MAPS];
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/%d/maps", u->proc_root, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (getline(&line, &cap, f) > 0) {
+		struct map_entry *e = &kept[p->nr];
+
+		if (map_entry__parse(line, e))
+			continue;
+		if (!map_entry__is_exec(e) || p->partial) {
+			/* past a full entry: only whether there was more */
+			p->partial |= map_entry__is_exec(e) && p->nr == UNWIND_MAX_MAPS;
+			map_entry__release(e);
+			continue;
+		}
+		if (too_many_copies(e, kept_p, p->nr)) {
+			p->partial = 1;
+			map_entry__release(e);
+			continue;
+		}
+		kept_p[p->nr] = e;
+		add_mapping(u, pid, e, &p->maps[p->nr]);
+		if (++p->nr == UNWIND_MAX_MAPS)
+			p->partial = 1;
+	}
+	if (ferror(f))
+		err = -EIO;
+	fclose(f);
+	free(line);
+	for (size_t i = 0; i < p->nr; i++)
+		map_entry__release(&kept[i]);
+	return err;
+}
+
+/*
+ * Publish p for pid unless the process exec'd or exited since the caller
+ * began: those delete the entry (profile.bpf.c), and only an entry still
+ * there is replaced, so tables of an image gone are never used.
+ */
+static int publish(struct unwind_procs *u, __u32 key, const struct unwind_proc *p)
+{
+	if (!bpf_map_update_elem(u->procs_fd, &key, p, BPF_EXIST))
+		return 0;
+	return errno == ENOENT ? -ESTALE : -errno;
+}
+
+int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
+{
+	struct unwind_proc *p = calloc(1, sizeof(*p));
+	__u32 key = (__u32)pid;
+	bool had;
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	/* a placeholder first (nr 0: frame pointers), for exec to delete */
+	had = !bpf_map_lookup_elem(u->procs_fd, &key, p);
+	memset(p, 0, sizeof(*p));
+	if (!had && bpf_map_update_elem(u->procs_fd, &key, p, BPF_NOEXIST) && errno != EEXIST) {
+		err = -errno;
+		free(p);
+		return err;
+	}
+	err = fill_proc(u, pid, p);
+	if (!err)
+		err = publish(u, key, p);
+	if (err && !had)
+		bpf_map_delete_elem(u->procs_fd, &key);
+	if (!err)
+		u->stats.procs++;
+	free(p);
+	return err;
+}
+
+bool unwind_procs__published(const struct unwind_procs *u, pid_t pid)
+{
+	struct unwind_proc *p = malloc(sizeof(*p));
+	__u32 key = (__u32)pid;
+	bool found;
+
+	if (!p)
+		return false;
+	found = !bpf_map_lookup_elem(u->procs_fd, &key, p) && p->nr;
+	free(p);
+	return found;
+}
+
+void unwind_procs__cancel(struct unwind_procs *u)
+{
+	__atomic_store_n(&u->cancel, 1, __ATOMIC_RELAXED);
+}
+
+void unwind_procs__stats(const struct unwind_procs *u, struct unwind_procs_stats *st)
+{
+	*st = u->stats;
+	st->rows = u->next_row;
+}
+
+void unwind_procs__free(struct unwind_procs *u)
+{
+	if (!u)
+		return;
+	tdestroy(u->files, free);
+	munmap(u->rows, u->max_rows * sizeof(*u->rows));
+	free(u);
+}

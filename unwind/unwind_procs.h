@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * unwind_procs.h - unwind tables loaded into the BPF side for the
+ * processes that are sampled: each executable file's table (cfi_table.h)
+ * copied once into the shared "unwind_rows" array, and each process's
+ * mappings pointing at them in "unwind_procs" (profile.h).
+ *
+ * A file is shared by every process that maps it (same device, inode,
+ * size and mtime). The rows array is filled front to back and never
+ * compacted within a run: a file whose table does not fit is walked by
+ * frame pointers, and counted.
+ */
+#ifndef UNWIND_PROCS_H
+#define UNWIND_PROCS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct unwind_procs;
+
+struct unwind_procs_stats {
+	uint64_t procs;		/* processes given tables */
+	uint64_t files;		/* files with a table loaded */
+	uint64_t rows;		/* rows in use, of max_rows */
+	uint64_t max_rows;
+	uint64_t no_table;	/* files without a usable .eh_frame */
+	uint64_t no_room;	/* files whose table did not fit in the rows left */
+	uint64_t build_ns;	/* time spent building tables */
+};
+
+/*
+ * Over the two maps of sampler__unwind_maps(); proc_root is "/proc" but
+ * in tests. Files are read under the default budget (budget.h). NULL
+ * with errno on failure.
+ */
+struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *proc_root);
+
+/*
+ * Read pid's executable mappings, build the tables of the files not seen
+ * before, and publish the process's entry. Returns 0, or -errno (-ESRCH:
+ * the process is gone).
+ */
+int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid);
+
+/* Whether pid has a published entry (exec and exit delete it). */
+bool unwind_procs__published(const struct unwind_procs *u, pid_t pid);
+
+/* From any thread: a table being built is given up (-ECANCELED). */
+void unwind_procs__cancel(struct unwind_procs *u);
+
+void unwind_procs__stats(const struct unwind_procs *u, struct unwind_procs_stats *st);
+
+void unwind_procs__free(struct unwind_procs *u);
+
+#endif /* UNWIND_PROCS_H */

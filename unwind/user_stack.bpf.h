@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * user_stack.bpf.h - the BPF side of unwinding without frame pointers,
+ * included by profile.bpf.c after its maps: walk a user stack with the
+ * unwind tables userspace loaded for the process (profile.h, unwind_row.h)
+ * and keep the frames in the overflow hash, as a stack the stack map
+ * refused would be. Nothing per sample crosses to userspace.
+ *
+ * One step per frame, run by bpf_loop() (Linux 5.17): the mapping of the
+ * pc by binary search in the process's entry, the row of the pc by binary
+ * search in its file's rows, then the caller's pc, sp and fp from the
+ * CFA. A pc in a mapping without a table (JIT code, a file without
+ * .eh_frame) is stepped over by its frame pointer; a return address in no
+ * mapping, a signal trampoline, or a return address the CFI calls
+ * undefined (the thread's root) ends the walk.
+ */
+#ifndef USER_STACK_BPF_H
+#define USER_STACK_BPF_H
+
+#define UNWIND_MAP_SEARCH 8	/* binary search steps: UNWIND_MAX_MAPS = 128 */
+#define UNWIND_ROW_SEARCH 24	/* 16M rows */
+
+struct task_struct;
+
+struct unwind_state {
+	__u64 ip, sp, bp;
+	__u32 pid;
+	__u32 n;	/* frames written */
+	bool cut;	/* ended before the thread's root */
+};
+
+/*
+ * The two searches are global functions: the verifier checks each once,
+ * with unknown arguments, instead of at every state of the frame loop
+ * (that took 0.25 s of the program's load).
+ */
+
+/* The index of pid's mapping that holds ip, or -1. */
+__noinline int unwind_find_mapping(__u32 pid, __u64 ip)
+{
+	const struct unwind_proc *p = bpf_map_lookup_elem(&unwind_procs, &pid);
+	__u32 lo = 0, hi;
+
+	if (!p)
+		return -1;
+	hi = p->nr;
+	if (hi > UNWIND_MAX_MAPS)
+		hi = UNWIND_MAX_MAPS;
+	for (int i = 0; i < UNWIND_MAP_SEARCH && lo < hi; i++) {
+		__u32 mid = (lo + (hi - lo) / 2) & (UNWIND_MAX_MAPS - 1);
+
+		if (p->maps[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	/* lo <= UNWIND_MAX_MAPS, a power of two: the mask only tells the verifier */
+	lo = (lo - 1) & (UNWIND_MAX_MAPS - 1);
+	return ip < p->maps[lo].end ? (int)lo : -1;
+}
+
+/* The index of the last row of rows [first, first + nr) at or before pc, or -1. */
+__noinline int unwind_find_row(__u32 first, __u32 nr, __u32 pc)
+{
+	__u32 lo = first, hi = first + nr;
+
+	for (int i = 0; i < UNWIND_ROW_SEARCH && lo < hi; i++) {
+		__u32 mid = lo + (hi - lo) / 2;
+		const struct unwind_row *r = bpf_map_lookup_elem(&unwind_rows, &mid);
+
+		if (!r)
+			return -1;
+		if (r->pc <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo == first ? -1 : (int)(lo - 1);
+}
+
+static __always_inline bool read_user_word(__u64 *v, __u64 addr)
+{
+	return !bpf_probe_read_user(v, sizeof(*v), (const void *)addr);
+}
+
+/*
+ * The CFA and the caller's fp of a frame at st by row r; a frame with no
+ * row by its frame pointer. 1: the walk ends here (root, signal frame, a
+ * read that faulted), 0: go on.
+ */
+static __always_inline int frame_cfa(struct unwind_state *st, const struct unwind_row *r,
+				     __u64 *cfa, __u64 *ra, __u64 *bp)
+{
+	if (!r || r->cfa_rule == UNW_CFA_NONE) {
+		*cfa = st->bp + 16;
+		if (!st->bp || !read_user_word(ra, st->bp + 8) || !read_user_word(bp, st->bp))
+			goto cut;
+		return 0;
+	}
+	switch (r->cfa_rule) {
+	case UNW_CFA_SP:
+		*cfa = st->sp + r->cfa_off;
+		break;
+	case UNW_CFA_FP:
+		*cfa = st->bp + r->cfa_off;
+		break;
+	case UNW_CFA_PLT:
+		*cfa = st->sp + 8 + ((st->ip & 15) >= (__u64)r->cfa_off ? 8 : 0);
+		break;
+	default:
+		return 1;	/* UNW_CFA_END, UNW_CFA_SIGNAL: a clean end */
+	}
+	if (!read_user_word(ra, *cfa + r->ra_off))
+		goto cut;
+	if (r->fp_rule == UNW_FP_AT_CFA && !read_user_word(bp, *cfa + r->fp_off))
+		goto cut;
+	return 0;
+cut:
+	st->cut = true;
+	return 1;
+}
+
+/*
+ * pc is in no mapping the process had when its tables were loaded: a
+ * library loaded since, or JIT code. Ask userspace to read the mappings
+ * again (gen 0 in the new-process ring buffer), once a second at most.
+ */
+static __always_inline void ask_reread(__u32 pid, struct unwind_proc *p)
+{
+	struct new_pid_event *e;
+	__u64 now = bpf_ktime_get_ns();
+
+	if (now < p->reread_ns)
+		return;
+	p->reread_ns = now + UNWIND_REREAD_NS;
+	e = bpf_ringbuf_reserve(&new_pids, sizeof(*e), 0);
+	if (!e) {
+		stat_inc(STAT_NEW_PID_LOST);
+		return;
+	}
+	e->pid = pid;
+	e->gen = 0;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* One frame: record st->ip, step to the caller. bpf_loop callback. */
+static long unwind_step(__u32 i, void *ctx)
+{
+	struct unwind_state *st = ctx;
+	__u32 zero = 0, n = st->n;
+	__u64 *frames = bpf_map_lookup_elem(&unwind_frames, &zero);
+	struct unwind_proc *p = bpf_map_lookup_elem(&unwind_procs, &st->pid);
+	const struct unwind_row *r = NULL;
+	const struct unwind_map *m = NULL;
+	__u64 cfa, ra = 0, bp = st->bp;
+	int idx;
+
+	if (!frames || !p || n >= stack_depth || n >= MAX_STACK_DEPTH_LIMIT)
+		return 1;
+	frames[n] = st->ip;
+	st->n = n + 1;
+	idx = unwind_find_mapping(st->pid, st->ip);
+	if (idx >= 0)
+		m = &p->maps[idx & (UNWIND_MAX_MAPS - 1)];
+	/*
+	 * A return address in no mapping is garbage, a leaf maybe new code;
+	 * unless the entry could not hold every mapping.
+	 */
+	if (!m && !p->partial) {
+		ask_reread(st->pid, p);
+		if (n) {
+			st->cut = true;
+			return 1;
+		}
+	}
+	/* a return address is looked up at the call: it may end the function */
+	if (m && m->nr_rows) {
+		idx = unwind_find_row(m->first_row, m->nr_rows,
+				      (__u32)(st->ip - m->bias - (n ? 1 : 0)));
+		if (idx >= 0)
+			r = bpf_map_lookup_elem(&unwind_rows, &idx);
+	}
+	if (frame_cfa(st, r, &cfa, &ra, &bp))
+		return 1;
+	if (!ra)
+		return 1;
+	/* callers are above: a CFA at or below sp is garbage, and would loop */
+	if (cfa <= st->sp) {
+		st->cut = true;
+		return 1;
+	}
+	st->ip = ra;
+	st->sp = cfa;
+	st->bp = bp;
+	return 0;
+}
+
+/* The user registers at the sample: the interrupted ones, or at kernel entry
+ * (x86-64 UAPI names: the program reads no kernel type). */
+static __always_inline bool user_regs(struct bpf_perf_event_data *ctx, struct unwind_state *st)
+{
+	struct pt_regs *regs;
+
+	if ((ctx->regs.cs & 3) == 3) {
+		st->ip = ctx->regs.rip;
+		st->sp = ctx->regs.rsp;
+		st->bp = ctx->regs.rbp;
+		return true;
+	}
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	return regs && !bpf_probe_read_kernel(&st->ip, sizeof(st->ip), &regs->rip) &&
+	       !bpf_probe_read_kernel(&st->sp, sizeof(st->sp), &regs->rsp) &&
+	       !bpf_probe_read_kernel(&st->bp, sizeof(st->bp), &regs->rbp) && st->ip;
+}
+
+/*
+ * Walk the user stack of pid with its tables into unwind_frames (zero-
+ * filled to stack_depth, as the overflow hash compares whole buffers).
+ * Returns the number of frames, or -1 when the process has no tables
+ * (yet): then its stack is walked by frame pointers. Runs once per sample,
+ * before the map set is chosen, so the verifier sees it once.
+ */
+static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pid)
+{
+	struct unwind_state st = { .pid = pid };
+	struct unwind_proc *p = bpf_map_lookup_elem(&unwind_procs, &pid);
+	__u32 zero = 0;
+	__u64 *frames;
+
+	if (!p || !p->nr) {
+		stat_inc(STAT_UNWIND_NO_TABLES);
+		return -1;
+	}
+	frames = bpf_map_lookup_elem(&unwind_frames, &zero);
+	if (!frames || !user_regs(ctx, &st))
+		return 0;
+	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
+		if (i >= stack_depth)
+			break;
+		frames[i] = 0;
+	}
+	bpf_loop(stack_depth, unwind_step, &st, 0);
+	stat_inc(STAT_UNWIND_TABLES);
+	if (st.cut)
+		stat_inc(STAT_UNWIND_CUT);
+	return st.n;
+}
+
+#endif /* USER_STACK_BPF_H */
