@@ -34,6 +34,8 @@ enum {
 	OPT_LINES,
 	OPT_CALL_GRAPH,
 	OPT_UNWIND_STORAGE,
+	OPT_UNWIND_CACHE_DIR,
+	OPT_NO_UNWIND_CACHE,
 };
 
 static const char usage[] =
@@ -59,6 +61,9 @@ static const char usage[] =
 "      --call-graph=MODE     user stacks by dwarf (.eh_frame unwind tables, the\n"
 "                            default) or fp (frame pointers only)\n"
 "      --unwind-storage-size=N  unwind table rows held (default 1048576)\n"
+"      --unwind-cache-dir=DIR  keep root's files' unwind tables there between runs\n"
+"                            (default /var/cache/profile/unwind)\n"
+"      --no-unwind-cache     build every unwind table afresh, keep none\n"
 "  -o, --output=FILE         write the profile to FILE (a regular file atomically, mode 0600;\n"
 "                            a device, FIFO or /dev/stdout in place; strftime patterns with -i)\n"
 "      --format=FMT          text, folded, pprof, svg or json (default: from FILE's\n"
@@ -182,6 +187,7 @@ static void env__init(struct profile_env *env)
 	env->max_stack_depth = DEFAULT_MAX_STACK_DEPTH;
 	env->dwarf = true;
 	env->unwind_storage_size = DEFAULT_UNWIND_STORAGE;
+	env->unwind_cache_dir = DEFAULT_UNWIND_CACHE_DIR;
 }
 
 static int check_conflicts(struct profile_env *env, FILE *err)
@@ -284,6 +290,8 @@ static const struct option other_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "unwind-cache-dir", required_argument, NULL, OPT_UNWIND_CACHE_DIR },
+	{ "no-unwind-cache", no_argument, NULL, OPT_NO_UNWIND_CACHE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 };
@@ -428,6 +436,16 @@ static int parse_option(struct parser *p, int opt, char **argv)
 			return -EINVAL;
 		}
 		env->dwarf = !strcmp(optarg, "dwarf");
+		return 0;
+	case OPT_UNWIND_CACHE_DIR:
+		if (!*optarg) {
+			fprintf(p->err, "profile: empty unwind cache directory (--no-unwind-cache turns it off)\n");
+			return -EINVAL;
+		}
+		env->unwind_cache_dir = optarg;
+		return 0;
+	case OPT_NO_UNWIND_CACHE:
+		env->unwind_cache_dir = NULL;
 		return 0;
 	case 'h':
 		fputs(usage, p->out);

@@ -17,6 +17,7 @@
 /* unwind rows (16 bytes each) the BPF side holds: 16 MiB, libc + python3 take 93k */
 #define DEFAULT_UNWIND_STORAGE (1 << 20)
 #define MAX_UNWIND_STORAGE (1 << 26)
+#define DEFAULT_UNWIND_CACHE_DIR "/var/cache/profile/unwind"
 #define DEFAULT_HASH_STORAGE 40960
 #define DEFAULT_MAX_STACK_DEPTH 127
 /*
@@ -55,6 +56,7 @@ struct profile_env {
 	long stack_storage_size, hash_storage_size, max_stack_depth;
 	bool dwarf;		/* --call-graph dwarf (default): user stacks by unwind tables */
 	long unwind_storage_size;	/* rows of unwind tables the BPF side holds */
+	const char *unwind_cache_dir;	/* tables kept between runs; NULL: none */
 	/* output */
 	enum output_format format;	/* folded == (format == FORMAT_FOLDED) */
 	const char *output;	/* -o FILE (may hold strftime patterns), NULL: stdout */

@@ -29,6 +29,7 @@
 #include "proc_stat.h"
 #include "report.h"
 #include "sampler.h"
+#include "table_cache.h"
 #include "trace_helpers.h"
 #include "unwind_jobs.h"
 #include "usyms.h"
@@ -497,6 +498,26 @@ static void block_signals(sigset_t *sigs)
 	sigprocmask(SIG_BLOCK, sigs, NULL);
 }
 
+/* The unwind table cache, or NULL (--no-unwind-cache, or unusable: said once). */
+static struct table_cache *open_unwind_cache(const struct profile_env *env)
+{
+	struct table_cache *c = NULL;
+	int err;
+
+	if (!env->unwind_cache_dir)
+		return NULL;
+	err = table_cache__open(env->unwind_cache_dir, &c);
+	if (err) {
+		/* a path from the command line: still no escapes to the terminal */
+		fputs("profile: unwind cache '", stderr);
+		escape__text(stderr, env->unwind_cache_dir);
+		fprintf(stderr, "': %s; tables are built afresh\n",
+			err == -EPERM ? "not root's alone (owner, mode or a symlink)" : strerror(-err));
+		return NULL;
+	}
+	return c;
+}
+
 /*
  * Unwind tables for user stacks, where the sampler walks with them: the
  * targets of -p loaded now, before sampling starts; every other process
@@ -511,7 +532,7 @@ static void setup_unwind(struct run *run)
 
 	if (sampler__unwind_maps(run->sampler, &rows_fd, &procs_fd))
 		return;
-	u = unwind_procs__new(rows_fd, procs_fd, "/proc");
+	u = unwind_procs__new(rows_fd, procs_fd, "/proc", open_unwind_cache(env));
 	run->unwind = u ? unwind_jobs__start(u) : NULL;
 	if (!run->unwind) {
 		fprintf(stderr, "profile: cannot load unwind tables (%s): user stacks by frame pointers\n",

@@ -25,6 +25,7 @@
 #include "elf_read.h"
 #include "proc_maps.h"
 #include "profile.h"
+#include "table_cache.h"
 #include "unwind_procs.h"
 
 #define MAX_EXEC_SEGS 4
@@ -48,6 +49,7 @@ struct unwind_procs {
 	uint64_t max_rows, next_row;
 	void *files;			/* tsearch tree of struct unwind_file */
 	const char *proc_root;
+	struct table_cache *cache;	/* NULL: none */
 	struct budget b;		/* b.cancel: &cancel */
 	int cancel;
 	struct unwind_procs_stats stats;
@@ -76,7 +78,8 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *proc_root)
+struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *proc_root,
+				       struct table_cache *cache)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
@@ -101,6 +104,7 @@ struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *pr
 	u->procs_fd = procs_fd;
 	u->max_rows = u->stats.max_rows = info.max_entries;
 	u->proc_root = proc_root;
+	u->cache = cache;
 	u->b = *budget__default();
 	u->b.cancel = &u->cancel;
 	return u;
@@ -124,10 +128,39 @@ static void read_segments(Elf *elf, struct unwind_file *f)
 	}
 }
 
-/* Build f's table from the open file and copy it into the rows array. */
-static int load_file(struct unwind_procs *u, int fd, struct unwind_file *f)
+/*
+ * The table of the open file: from the cache, else built (and stored).
+ * Only root's files are cached: they are the ones every run meets (libc,
+ * the interpreters), and a user cannot fill root's disk with tables.
+ */
+static int table_of(struct unwind_procs *u, int fd, Elf *elf, const struct stat *st,
+		    struct cfi_table *t)
 {
-	uint64_t t0 = mono_ns();
+	bool cached = u->cache && st->st_uid == 0;
+	struct table_key key;
+	uint64_t t0;
+	int err;
+
+	if (cached && table_key__from_fd(fd, &key))
+		cached = false;
+	if (cached && !table_cache__load(u->cache, &key, t)) {
+		u->stats.from_cache++;
+		return 0;
+	}
+	t0 = mono_ns();
+	err = cfi_table__build(elf, &u->b, t);
+	u->stats.build_ns += mono_ns() - t0;
+	if (err)
+		return err;
+	u->stats.built++;
+	if (cached && !table_cache__store(u->cache, &key, t))
+		u->stats.stored++;
+	return 0;
+}
+
+/* f's table, of the file open at fd, copied into the rows array. */
+static int load_file(struct unwind_procs *u, int fd, const struct stat *st, struct unwind_file *f)
+{
 	struct cfi_table t;
 	Elf *elf;
 	int err;
@@ -136,9 +169,8 @@ static int load_file(struct unwind_procs *u, int fd, struct unwind_file *f)
 	if (!elf)
 		return -errno;
 	read_segments(elf, f);
-	err = f->nr_segs ? cfi_table__build(elf, &u->b, &t) : -ENOEXEC;
+	err = f->nr_segs ? table_of(u, fd, elf, st, &t) : -ENOEXEC;
 	elf_end(elf);
-	u->stats.build_ns += mono_ns() - t0;
 	if (err)
 		return err;
 	if (!t.nr || t.nr > u->max_rows - u->next_row) {
@@ -187,7 +219,7 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 		return NULL;
 	}
 	*f = key;
-	f->status = load_file(u, fd, f);
+	f->status = load_file(u, fd, &st, f);
 	close(fd);
 	if (!f->status)
 		u->stats.files++;
@@ -361,6 +393,7 @@ void unwind_procs__free(struct unwind_procs *u)
 	if (!u)
 		return;
 	tdestroy(u->files, free);
+	table_cache__free(u->cache);
 	munmap(u->rows, u->max_rows * sizeof(*u->rows));
 	free(u);
 }

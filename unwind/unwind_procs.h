@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct table_cache;
 struct unwind_procs;
 
 struct unwind_procs_stats {
@@ -26,15 +27,20 @@ struct unwind_procs_stats {
 	uint64_t max_rows;
 	uint64_t no_table;	/* files without a usable .eh_frame */
 	uint64_t no_room;	/* files whose table did not fit in the rows left */
+	uint64_t built;		/* tables built from .eh_frame */
+	uint64_t from_cache;	/* tables read from the cache instead */
+	uint64_t stored;	/* tables written to the cache */
 	uint64_t build_ns;	/* time spent building tables */
 };
 
 /*
  * Over the two maps of sampler__unwind_maps(); proc_root is "/proc" but
- * in tests. Files are read under the default budget (budget.h). NULL
- * with errno on failure.
+ * in tests; cache (NULL: none) keeps root's files' tables between runs,
+ * and is freed with u. Files are read under the default budget
+ * (budget.h). NULL with errno on failure.
  */
-struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *proc_root);
+struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *proc_root,
+				       struct table_cache *cache);
 
 /*
  * Read pid's executable mappings, build the tables of the files not seen

@@ -103,8 +103,44 @@ t_exec_loads_new_tables() {
 	[ "$(pct "$broot" "$bash")" -ge 90 ] || fail "bash stacks not whole" || return 1
 }
 
+# Tables of root's files are kept between runs: a second run builds none
+# and its stacks are as whole; a damaged cache file is rebuilt, never
+# trusted; a cache directory others can write is refused in one line.
+t_cache_between_runs() {
+	start python3 -c 'while True: pass'
+	pid=$LAST
+	sleep 0.5
+	for run in 1 2 3; do
+		[ $run -eq 3 ] && for f in "$TMP"/cache/*.v1; do
+			# one byte in the middle of the rows
+			printf 'X' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") / 2)) conv=notrunc 2>/dev/null
+		done
+		$PROFILE -U -F 199 -f -v --unwind-cache-dir "$TMP/cache" -p "$pid" 1 \
+			> "$TMP/c$run.folded" 2> "$TMP/c$run.err" || fail "run $run: profile exited $?" || return 1
+		line=$(grep 'process readings' "$TMP/c$run.err")
+		built=$(echo "$line" | sed -E 's/.*; ([0-9]+) built .*/\1/')
+		cached=$(echo "$line" | sed -E 's/.* ([0-9]+) from the cache.*/\1/')
+		all=$(sum_matching '^python3;' "$TMP/c$run.folded")
+		whole=$(sum_matching '^python3;_start;.*_PyEval_EvalFrameDefault' "$TMP/c$run.folded")
+		echo "  run $run: $built built, $cached from the cache; $whole of $all samples whole"
+		[ "$all" -gt 100 ] && [ "$(pct "$whole" "$all")" -ge 90 ] || fail "run $run: stacks not whole" || return 1
+		case $run in
+		1) [ "$built" -gt 0 ] || fail "nothing built" || return 1 ;;
+		2) [ "$built" -eq 0 ] && [ "$cached" -gt 0 ] || fail "the cache was not used" || return 1 ;;
+		3) [ "$built" -gt 0 ] || fail "damaged cache files were trusted" || return 1 ;;
+		esac
+	done
+	chmod 777 "$TMP/cache"
+	$PROFILE -U -F 199 -f --unwind-cache-dir "$TMP/cache" -p "$pid" 1 > /dev/null 2> "$TMP/c4.err" ||
+		fail "profile exited $? with a refused cache" || return 1
+	kill "$pid"
+	grep -q "unwind cache '$TMP/cache': not root's alone" "$TMP/c4.err" ||
+		fail "a cache others can write was not refused: $(cat "$TMP/c4.err")" || return 1
+}
+
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
 run_test "Debian's python3: stacks reach the thread's root" t_debian_python
 run_test "exec: the new image's tables" t_exec_loads_new_tables
+run_test "tables cached between runs, a damaged one rebuilt" t_cache_between_runs
 finish
