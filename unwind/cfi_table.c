@@ -418,6 +418,8 @@ static int build_rows(struct builder *bd, Dwarf_CFI *cfi)
 	uint64_t covered = 0;
 	int err = 0;
 
+	if (!bd->nr_fdes)
+		return 0;	/* a CIE alone, or nothing: no rows (qsort wants a buffer) */
 	qsort(bd->fdes, bd->nr_fdes, sizeof(*bd->fdes), cmp_fde);
 	for (size_t i = 0; !err && i < bd->nr_fdes; i++) {
 		const struct fde_range *fd = &bd->fdes[i];

@@ -303,3 +303,27 @@ Test(cfi_table, a_file_without_eh_frame_has_no_table)
 	cr_assert_eq(cfi_table__build_file("/nonexistent/file", NULL, &t), -ENOENT);
 	rm_rf(dir);
 }
+
+/* An .eh_frame of its terminator alone (no FDE): no rows, and no error. */
+Test(cfi_table, an_eh_frame_without_fdes_has_no_rows)
+{
+	char *dir = make_tmpdir(), path[4200], zero[4200], cmd[13000];
+	struct cfi_table t;
+	FILE *f;
+
+	snprintf(zero, sizeof(zero), "%s/zero4", dir);
+	snprintf(path, sizeof(path), "%s/nofde", dir);
+	f = fopen(zero, "w");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite("\0\0\0\0", 1, 4, f), 4);
+	cr_assert_eq(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy -R .eh_frame -R .eh_frame_hdr --add-section .eh_frame='%s' "
+		 "--set-section-flags .eh_frame=alloc,readonly '%s' '%s'", zero, FIXTURE_UNWIND, path);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	cr_assert_eq(cfi_table__build_file(path, NULL, &t), 0);
+	cr_assert_eq(t.nr, 0);
+	cr_assert_eq(t.stats.fdes, 0);
+	cfi_table__release(&t);
+	rm_rf(dir);
+}
