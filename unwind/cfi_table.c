@@ -364,7 +364,8 @@ static int emit(struct builder *bd, uint64_t pc, const struct unwind_row *rules)
 	struct unwind_row r = *rules;
 
 	if (pc > UINT32_MAX)
-		return -EFBIG;
+		return budget__refuse("unwind rule at %#llx, past the 4 GiB a table addresses",
+				      (unsigned long long)pc);
 	/* a range left empty (an FDE starts where the last one ended) goes */
 	if (t->nr && t->rows[t->nr - 1].pc == pc)
 		t->nr--;
