@@ -419,7 +419,8 @@ static int build_rows(struct builder *bd, Dwarf_CFI *cfi)
 	uint64_t covered = 0;
 	int err = 0;
 
-	qsort(bd->fdes, bd->nr_fdes, sizeof(*bd->fdes), cmp_fde);
+	if (bd->nr_fdes)	/* fdes is NULL when none: qsort's is nonnull */
+		qsort(bd->fdes, bd->nr_fdes, sizeof(*bd->fdes), cmp_fde);
 	for (size_t i = 0; !err && i < bd->nr_fdes; i++) {
 		const struct fde_range *fd = &bd->fdes[i];
 

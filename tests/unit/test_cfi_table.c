@@ -410,3 +410,15 @@ Test(cfi_table, an_fde_past_4_gib_is_refused_with_a_reason)
 	cr_assert_neq(budget__why()[0], 0, "-EFBIG, yet no reason");
 	cr_assert_eq(t.nr, 0);
 }
+
+/* Fails without its fix under SANITIZE=1: UBSan saw qsort(NULL, 0, ...). */
+Test(cfi_table, an_eh_frame_without_fdes_has_an_empty_table)
+{
+	struct eh e = { 0 };
+	struct cfi_table t;
+
+	eh_cie(&e);
+	cr_assert_eq(eh_build(&e, NULL, &t), 0);
+	cr_assert_eq(t.nr, 0);
+	cr_assert_eq(t.stats.fdes, 0);
+}
