@@ -193,6 +193,9 @@ static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 		bd->t->stats.bad_fdes++;
 		return 0;
 	}
+	/* before libdw holds a copy of each: a row or more apiece anyway */
+	if (bd->nr_fdes >= CFI_TABLE_MAX_ROWS)
+		return budget__refuse("unwind table over %u FDEs", CFI_TABLE_MAX_ROWS);
 	err = grow((void **)&bd->fdes, &bd->cap_fdes, bd->nr_fdes + 1, sizeof(*bd->fdes));
 	if (err)
 		return err;

@@ -422,3 +422,16 @@ Test(cfi_table, an_eh_frame_without_fdes_has_an_empty_table)
 	cr_assert_eq(t.nr, 0);
 	cr_assert_eq(t.stats.fdes, 0);
 }
+
+/* Alike and side by side they make two rows; libdw would keep them all. */
+Test(cfi_table, more_fdes_than_rows_are_refused_while_listed, .timeout = 60)
+{
+	struct eh e = { 0 };
+	struct cfi_table t;
+
+	eh_cie(&e);
+	for (uint32_t i = 0; i <= CFI_TABLE_MAX_ROWS; i++)
+		eh_fde(&e, 0x100000 + i, 1, NULL, 0);
+	cr_assert_eq(eh_build(&e, NULL, &t), -EFBIG);
+	cr_assert(strstr(budget__why(), "FDEs"), "%s", budget__why());
+}
