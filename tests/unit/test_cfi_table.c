@@ -435,3 +435,38 @@ Test(cfi_table, more_fdes_than_rows_are_refused_while_listed, .timeout = 60)
 	cr_assert_eq(eh_build(&e, NULL, &t), -EFBIG);
 	cr_assert(strstr(budget__why(), "FDEs"), "%s", budget__why());
 }
+
+/*
+ * libdw runs a program from its start for each row: 30000 advances cost
+ * 30000 runs of up to 30 KB (2 s), and a 1 MB program hours.
+ */
+Test(cfi_table, an_fde_too_long_to_run_for_each_row_is_refused)
+{
+	enum { N = 30000 };
+	static uint8_t ins[N];
+	struct eh e = { 0 };
+	struct cfi_table t;
+
+	memset(ins, DW_CFA_advance_loc | 1, sizeof(ins));
+	eh_cie(&e);
+	eh_fde(&e, 0x1000, N + 1, ins, N);
+	cr_assert_eq(eh_build(&e, NULL, &t), -EFBIG);
+	cr_assert(strstr(budget__why(), "too long"), "%s", budget__why());
+}
+
+Test(cfi_table, a_cancelled_build_stops_between_the_rows_of_one_fde)
+{
+	enum { N = 2000 };
+	static uint8_t ins[N];
+	struct budget b = *budget__default();
+	struct eh e = { 0 };
+	struct cfi_table t;
+
+	memset(ins, DW_CFA_advance_loc | 1, sizeof(ins));
+	eh_cie(&e);
+	eh_fde(&e, 0x1000, N + 1, ins, N);
+	/* the flag is the low half of the row count: set once the first row is in */
+	b.cancel = (const int *)&t.nr;
+	cr_assert_eq(eh_build(&e, &b, &t), -ECANCELED);
+	cr_assert_eq(t.nr, 0);
+}
