@@ -26,9 +26,19 @@
 #define X86_REG_RSP 7
 #define X86_REG_RA 16
 
-/* An FDE's range, and where it sits in .eh_frame (for the messages of tests). */
+/*
+ * libdw runs an FDE's program from its start for every row it is asked
+ * for: a program of n advances costs n^2. The bytes of programs it may run
+ * per byte of .eh_frame, beyond a floor: real files need 10 (libc) to 22
+ * (libclang-cpp).
+ */
+#define CFI_WORK_PER_BYTE 64
+#define CFI_WORK_MIN (64ull << 20)
+
+/* An FDE's range, and the bytes of its entry: what one row of it costs. */
 struct fde_range {
 	uint64_t lo, hi;
+	uint64_t bytes;
 };
 
 /* The pointer encoding each CIE gives its FDEs, by the CIE's section offset. */
@@ -48,6 +58,8 @@ struct builder {
 	size_t nr_cies, cap_cies;
 	struct fde_range *fdes;
 	size_t nr_fdes, cap_fdes;
+	/* bytes of FDE programs libdw may still run (CFI_WORK_PER_BYTE) */
+	uint64_t work;
 };
 
 static int grow(void **v, size_t *cap, size_t need, size_t size)
@@ -193,10 +205,15 @@ static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 		bd->t->stats.bad_fdes++;
 		return 0;
 	}
+	/* before libdw holds a copy of each: a row or more apiece anyway */
+	if (bd->nr_fdes >= CFI_TABLE_MAX_ROWS)
+		return budget__refuse("unwind table over %u FDEs", CFI_TABLE_MAX_ROWS);
 	err = grow((void **)&bd->fdes, &bd->cap_fdes, bd->nr_fdes + 1, sizeof(*bd->fdes));
 	if (err)
 		return err;
-	bd->fdes[bd->nr_fdes++] = (struct fde_range){ .lo = lo, .hi = lo + len };
+	bd->fdes[bd->nr_fdes++] = (struct fde_range){
+		.lo = lo, .hi = lo + len, .bytes = (uint64_t)(fde->end - fde->start),
+	};
 	return 0;
 }
 
@@ -364,7 +381,8 @@ static int emit(struct builder *bd, uint64_t pc, const struct unwind_row *rules)
 	struct unwind_row r = *rules;
 
 	if (pc > UINT32_MAX)
-		return -EFBIG;
+		return budget__refuse("unwind rule at %#llx, past the 4 GiB a table addresses",
+				      (unsigned long long)pc);
 	/* a range left empty (an FDE starts where the last one ended) goes */
 	if (t->nr && t->rows[t->nr - 1].pc == pc)
 		t->nr--;
@@ -379,11 +397,11 @@ static int emit(struct builder *bd, uint64_t pc, const struct unwind_row *rules)
 	return 0;
 }
 
-/* The rows of [lo, hi), one per range of rules libdw reports. */
-static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, uint64_t lo, uint64_t hi)
+/* The rows of fd, one per range of rules libdw reports. */
+static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, const struct fde_range *fd)
 {
 	static const struct unwind_row none = { .cfa_rule = UNW_CFA_NONE };
-	uint64_t pc = lo;
+	uint64_t pc = fd->lo, hi = fd->hi;
 	int err = 0;
 
 	while (!err && pc < hi) {
@@ -392,6 +410,13 @@ static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, uint64_t lo, uint64_t
 		Dwarf_Frame *f;
 		bool signal = false;
 
+		/* one FDE can take all the work: look between its rows */
+		if (budget__cancelled(bd->b))
+			return -ECANCELED;
+		if (bd->work < fd->bytes)
+			return budget__refuse("unwind rules of .eh_frame too long to run, at %#llx",
+					      (unsigned long long)pc);
+		bd->work -= fd->bytes;
 		if (dwarf_cfi_addrframe(cfi, pc, &f)) {
 			bd->t->stats.bad_fdes++;
 			return emit(bd, pc, &none);
@@ -418,9 +443,8 @@ static int build_rows(struct builder *bd, Dwarf_CFI *cfi)
 	uint64_t covered = 0;
 	int err = 0;
 
-	if (!bd->nr_fdes)
-		return 0;	/* a CIE alone, or nothing: no rows (qsort wants a buffer) */
-	qsort(bd->fdes, bd->nr_fdes, sizeof(*bd->fdes), cmp_fde);
+	if (bd->nr_fdes)	/* fdes is NULL when none: qsort's is nonnull */
+		qsort(bd->fdes, bd->nr_fdes, sizeof(*bd->fdes), cmp_fde);
 	for (size_t i = 0; !err && i < bd->nr_fdes; i++) {
 		const struct fde_range *fd = &bd->fdes[i];
 
@@ -430,7 +454,7 @@ static int build_rows(struct builder *bd, Dwarf_CFI *cfi)
 			bd->t->stats.bad_fdes++;	/* overlaps the one before */
 			continue;
 		}
-		err = rows_of_fde(bd, cfi, fd->lo, fd->hi);
+		err = rows_of_fde(bd, cfi, fd);
 		/* the range ends with the FDE unless the next one starts there */
 		if (!err)
 			err = emit(bd, fd->hi, &none);
@@ -482,6 +506,7 @@ int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t)
 		return -errno;
 	bd.base = data->d_buf;
 	bd.vaddr = shdr.sh_addr;
+	bd.work = CFI_WORK_MIN + CFI_WORK_PER_BYTE * (uint64_t)data->d_size;
 	cfi = dwarf_getcfi_elf(elf);
 	if (!cfi)
 		return -ENOEXEC;

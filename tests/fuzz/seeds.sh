@@ -9,7 +9,7 @@ fixtures=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for h in elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli; do
+for h in elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi; do
 	mkdir -p "$corpus/$h"
 done
 
@@ -32,6 +32,75 @@ if is_elf "$fixtures/fixture_pie"; then
 		cp "$tmp/debugonly" "$corpus/$h/fixture_pie.debug"
 	done
 fi
+
+# --- .eh_frame (cfi): the frameless fixture whole and cut down to its CFI, a
+# compiler's object file, and every rule and augmentation the table knows of
+# (or refuses) written by hand: small files, so mutations hit the CFI ---
+for f in "$fixtures/fixture_unwind" /bin/true; do
+	is_elf "$f" || continue
+	cp "$f" "$corpus/cfi/$(basename "$f")"
+	objcopy -j .eh_frame -j .eh_frame_hdr "$f" "$corpus/cfi/$(basename "$f").eh_frame" 2>/dev/null
+done
+printf 'int g(int);\nint f(int x) { int a[100]; for (int i = 0; i < 100; i++) a[i] = g(x + i); return a[x & 63] + g(a[3]); }\n' > "$tmp/t.c"
+gcc -O2 -fomit-frame-pointer -c "$tmp/t.c" -o "$corpus/cfi/object.o"
+cat > "$tmp/rules.s" <<'ASM'
+	.text
+	.globl _start
+_start:				# the root: ra undefined
+	.cfi_startproc
+	.cfi_undefined rip
+	call fp_frame
+	hlt
+	.cfi_endproc
+fp_frame:			# a frame pointer, a personality and an LSDA (zPLR)
+	.cfi_startproc
+	.cfi_personality 0x0, pers
+	.cfi_lsda 0x3, lsda
+	push %rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset rbp, -16
+	mov %rsp, %rbp
+	.cfi_def_cfa_register rbp
+	call sp_frame
+	leave
+	.cfi_def_cfa rsp, 8
+	ret
+	.cfi_endproc
+sp_frame:			# a big frame, remembered state, rules with no compact form
+	.cfi_startproc
+	sub $70000, %rsp
+	.cfi_adjust_cfa_offset 70000
+	.cfi_remember_state
+	add $70000, %rsp
+	.cfi_adjust_cfa_offset -70000
+	ret
+	.cfi_restore_state
+	.cfi_register rip, rax
+	nop
+	.cfi_def_cfa r12, 8
+	nop
+	.cfi_escape 0x0f, 0x03, 0x77, 0x08, 0x06
+	nop
+	.cfi_endproc
+	.p2align 4
+plt:				# the PLT's CFA expression
+	.cfi_startproc
+	.cfi_escape 0x0f, 0x0b, 0x77, 0x08, 0x80, 0x00, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24, 0x22
+	pushq 0(%rip)
+	jmp *0(%rip)
+	.cfi_endproc
+sig:				# a signal frame (zRS)
+	.cfi_startproc
+	.cfi_signal_frame
+	nop
+	.cfi_endproc
+pers:	ret
+	.data
+lsda:	.quad 0
+ASM
+gcc -nostdlib -static -Wl,--eh-frame-hdr "$tmp/rules.s" -o "$tmp/rules"
+cp "$tmp/rules" "$corpus/cfi/rules"
+objcopy -j .eh_frame -j .eh_frame_hdr "$tmp/rules" "$corpus/cfi/rules.eh_frame" 2>/dev/null
 
 # --- xz streams (MiniDebugInfo); the first byte picks the output cap ---
 xz_seed() {	# NAME CAPBYTE < stream

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_cfi.c - cfi_table__build on an ELF image in memory, under a small
+ * budget, then the invariants the BPF program relies on: rows strictly
+ * sorted by pc, only known rules, at most CFI_TABLE_MAX_ROWS, the table
+ * closed by a UNW_CFA_NONE row, and cfi_table__find agreeing with a linear
+ * scan. A failure must be one of the documented errnos and leave the table
+ * empty; a cancelled build must fail.
+ */
+#include <errno.h>
+
+#include "cfi_table.h"
+#include "elf_read.h"
+#include "fuzz.h"
+
+/* Small enough that over-budget paths are reached, big enough for the seeds. */
+static const struct budget fuzz_budget = {
+	.max_section_bytes = 1 << 20,
+	.max_inflate_bytes = 1 << 20,
+	.max_inflate_ratio = 64,
+	.max_sections = 256,
+};
+
+/* The row a linear scan finds for pc: the last whose pc <= pc. */
+static const struct unwind_row *scan(const struct cfi_table *t, uint32_t pc)
+{
+	const struct unwind_row *r = NULL;
+
+	for (size_t i = 0; i < t->nr && t->rows[i].pc <= pc; i++)
+		r = &t->rows[i];
+	return r;
+}
+
+static void check_find(const struct cfi_table *t, uint32_t pc)
+{
+	FUZZ_CHECK(cfi_table__find(t, pc) == scan(t, pc));
+}
+
+static void check_table(const struct cfi_table *t, const uint8_t *data, size_t size)
+{
+	FUZZ_CHECK(t->nr <= CFI_TABLE_MAX_ROWS);
+	FUZZ_CHECK(!t->nr || t->rows);
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct unwind_row *r = &t->rows[i];
+
+		FUZZ_CHECK(r->cfa_rule <= UNW_CFA_END);
+		FUZZ_CHECK(r->fp_rule <= UNW_FP_UNDEFINED);
+		FUZZ_CHECK(r->pad == 0);
+		if (i) {
+			FUZZ_CHECK(r->pc > r[-1].pc);
+			/* neighbours differ but for pc: else one row would do */
+			FUZZ_CHECK(memcmp((const char *)r + 4, (const char *)&r[-1] + 4, sizeof(*r) - 4));
+		}
+	}
+	/* past the last FDE nothing is known */
+	FUZZ_CHECK(!t->nr || t->rows[t->nr - 1].cfa_rule == UNW_CFA_NONE);
+	check_find(t, 0);
+	check_find(t, UINT32_MAX);
+	for (size_t i = 0; i < 4; i++)
+		check_find(t, (uint32_t)fuzz_u64_from_end(data, size, i));
+	/* the edges of a few rows, spread over the table */
+	for (size_t i = 0; i < t->nr; i += t->nr / 8 + 1) {
+		check_find(t, t->rows[i].pc);
+		check_find(t, t->rows[i].pc - 1);
+		check_find(t, t->rows[i].pc + 1);
+	}
+}
+
+/* One build of image; cancel: with the budget's cancel flag already set. */
+static void build(const uint8_t *data, size_t size, bool cancel)
+{
+	static const int stop = 1;
+	struct budget b = fuzz_budget;
+	struct cfi_table t;
+	char *image;
+	Elf *elf;
+	int err;
+
+	b.cancel = cancel ? &stop : NULL;
+	/* a heap copy, as libelf may write to it and ASan sees reads past its end */
+	image = malloc(size ? size : 1);
+	if (!image)
+		return;
+	memcpy(image, data, size);
+	elf = elf_read__memory(image, size, &b);
+	if (!elf) {
+		free(image);
+		return;
+	}
+	budget__clear();
+	err = cfi_table__build(elf, &b, &t);
+	if (!err) {
+		FUZZ_CHECK(!cancel);
+		check_table(&t, data, size);
+	} else {
+		FUZZ_CHECK(err == -ENOENT || err == -ENOTSUP || err == -EFBIG || err == -ENOEXEC ||
+			   err == -ENOMEM || (cancel && err == -ECANCELED));
+		FUZZ_CHECK(!t.nr && !t.rows);
+		/* over budget says why */
+		FUZZ_CHECK(err != -EFBIG || budget__why()[0]);
+	}
+	cfi_table__release(&t);
+	elf_end(elf);
+	free(image);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	FUZZ_CHECK(elf_read__ready());
+	build(data, size, false);
+	build(data, size, true);
+	return 0;
+}
