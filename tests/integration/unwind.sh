@@ -66,7 +66,7 @@ t_tables_at_first_sight() {
 # Debian's own python3 (no frame pointers): its samples reach the
 # thread's root through the interpreter. By frame pointers, almost none do.
 t_debian_python() {
-	start python3 -c 'while True: pass'
+	start /usr/bin/python3 -c 'while True: pass'
 	pid=$LAST
 	sleep 0.5
 	$PROFILE -U -F 499 -f -p "$pid" 2 > "$TMP/py.folded" 2> "$TMP/py.err" ||
@@ -107,7 +107,7 @@ t_exec_loads_new_tables() {
 # and its stacks are as whole; a damaged cache file is rebuilt, never
 # trusted; a cache directory others can write is refused in one line.
 t_cache_between_runs() {
-	start python3 -c 'while True: pass'
+	start /usr/bin/python3 -c 'while True: pass'
 	pid=$LAST
 	sleep 0.5
 	for run in 1 2 3; do
