@@ -74,6 +74,11 @@ sum_matching() {
 	awk -v re="$1" '$0 ~ re { n += $NF } END { print n + 0 }' "$2"
 }
 
+# percent N of D, as an integer; 0 when D is 0
+pct() {
+	[ "$2" -gt 0 ] && echo $(($1 * 100 / $2)) || echo 0
+}
+
 # field N of the -v statistics line: "profile: event E, S samples, P printed, D dropped, ..."
 stat_field() {
 	awk -v n="$1" '/samples, [0-9]+ printed/ { print $n; exit }' "$2"

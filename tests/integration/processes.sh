@@ -9,11 +9,6 @@ set -u
 SUITE=processes
 . "$(dirname "$0")/lib.sh"
 
-# percent N of D, as an integer; 0 when D is 0
-pct() {
-	[ "$2" -gt 0 ] && echo $(($1 * 100 / $2)) || echo 0
-}
-
 # Samples of comm $1 in folded file $2 whose leaf frame is [unknown].
 unknown_leaves() {
 	awk -v c="$1" 'index($0, c ";") == 1 {

@@ -8,11 +8,6 @@ set -u
 SUITE=unwind
 . "$(dirname "$0")/lib.sh"
 
-# percent N of D, as an integer; 0 when D is 0
-pct() {
-	[ "$2" -gt 0 ] && echo $(($1 * 100 / $2)) || echo 0
-}
-
 # The 5:3:2 program, gcc -O2 without frame pointers: nearly every sample
 # walks up to _start, hot_a/b/c keep their shares; the frame-pointer walk
 # of the same process does not get there (the fixture really is frameless).
