@@ -133,9 +133,38 @@ t_cache_between_runs() {
 		fail "a cache others can write was not refused: $(cat "$TMP/c4.err")" || return 1
 }
 
+# The same stacks as the reference, `perf record --call-graph dwarf`
+# (8 KiB of stack copied per sample, unwound afterwards), taken at once:
+# the three hot stacks of the frameless workload, frame for frame.
+t_same_stacks_as_perf_dwarf() {
+	start $W/hotspots_nofp 30
+	pid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 499 -f -p "$pid" 3 > "$TMP/pd.folded" 2> "$TMP/pd.err" &
+	prof=$!
+	perf record -q -a -F 499 --call-graph dwarf -o "$TMP/perf.data" -- sleep 2 2> "$TMP/perf.err" ||
+		fail "perf record failed: $(tail -1 "$TMP/perf.err")" || return 1
+	wait "$prof" || fail "profile exited $?: $(tail -2 "$TMP/pd.err")" || return 1
+	kill "$pid"
+	perf script -i "$TMP/perf.data" 2> /dev/null | awk -f bench/fold-perf.awk > "$TMP/perf.folded"
+	# the three heaviest user-only stacks, libc's entry under one name
+	top3() {
+		grep '^hotspots_nofp;' "$1" | grep -v '_\[k\]\|asm_\|entry_SYSCALL' |
+			sed 's/__libc_start_main[a-z_]*;/__libc_start_main;/' |
+			awk '{ n = $NF; sub(/ [0-9]+$/, ""); c[$0] += n } END { for (s in c) print c[s], s }' |
+			sort -rn | head -3 | cut -d' ' -f2- | sort
+	}
+	top3 "$TMP/pd.folded" > "$TMP/ours.top"
+	top3 "$TMP/perf.folded" > "$TMP/perf.top"
+	sed 's/^/  ours: /' "$TMP/ours.top"
+	[ "$(wc -l < "$TMP/perf.top")" -eq 3 ] || fail "perf's stacks: $(head -3 "$TMP/perf.folded")" || return 1
+	cmp -s "$TMP/ours.top" "$TMP/perf.top" || fail "perf has: $(cat "$TMP/perf.top")" || return 1
+}
+
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
 run_test "Debian's python3: stacks reach the thread's root" t_debian_python
 run_test "exec: the new image's tables" t_exec_loads_new_tables
 run_test "tables cached between runs, a damaged one rebuilt" t_cache_between_runs
+run_test "the same stacks as perf --call-graph dwarf" t_same_stacks_as_perf_dwarf
 finish
