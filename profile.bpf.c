@@ -431,8 +431,13 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 		stat_inc(STAT_HASH_FULL);
 }
 
-SEC("perf_event")
-int do_sample(struct bpf_perf_event_data *ctx)
+/*
+ * The sample, with user stacks walked by unwind tables where unwind is
+ * set: two programs from one body, so that the one loaded on a kernel
+ * without bpf_loop() (before 5.17) holds no call to it (a kernel before
+ * 5.13 refuses the callback's reference even in code that never runs).
+ */
+static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 pid = id >> 32;
@@ -453,12 +458,24 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	bpf_get_current_comm(&key.comm, sizeof(key.comm));
 
 	/* walked once, whichever map set it goes to */
-	walked = dwarf_unwind && !kernel_stacks_only ? unwind_user(ctx, pid) : -1;
+	walked = unwind && !kernel_stacks_only ? unwind_user(ctx, pid) : -1;
 	if (active)
 		count(ctx, &key, &counts1, &stackmap1, &overflow1, walked);
 	else
 		count(ctx, &key, &counts0, &stackmap0, &overflow0, walked);
 	return 0;
+}
+
+SEC("perf_event")
+int do_sample(struct bpf_perf_event_data *ctx)
+{
+	return sample(ctx, false);
+}
+
+SEC("perf_event")
+int do_sample_unwind(struct bpf_perf_event_data *ctx)
+{
+	return sample(ctx, true);
 }
 
 /*

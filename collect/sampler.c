@@ -85,6 +85,9 @@ static int open_configured(struct sampler *s, bool prealloc)
 	if (!s->obj)
 		return -errno;
 	set_rodata(s->obj, env, s->dwarf);
+	/* one of the two sampling programs: the other may not load here */
+	bpf_program__set_autoload(s->dwarf ? s->obj->progs.do_sample : s->obj->progs.do_sample_unwind,
+				  false);
 	if (env->kernel_only) {
 		/* no user stacks: no mappings, no generations */
 		bpf_program__set_autoload(s->obj->progs.on_exec, false);

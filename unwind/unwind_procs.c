@@ -48,6 +48,7 @@ struct unwind_procs {
 	struct unwind_row *rows;	/* the array map, mapped */
 	uint64_t max_rows, next_row;
 	void *files;			/* tsearch tree of struct unwind_file */
+	void *by_key;			/* tsearch tree of struct rows_by_key */
 	const char *proc_root;
 	struct table_cache *cache;	/* NULL: none */
 	struct budget b;		/* b.cancel: &cancel */
@@ -132,18 +133,16 @@ static void read_segments(Elf *elf, struct unwind_file *f)
  * The table of the open file: from the cache, else built (and stored).
  * Only root's files are cached: they are the ones every run meets (libc,
  * the interpreters), and a user cannot fill root's disk with tables.
+ * key NULL: the file has none.
  */
-static int table_of(struct unwind_procs *u, int fd, Elf *elf, const struct stat *st,
-		    struct cfi_table *t)
+static int table_of(struct unwind_procs *u, Elf *elf, const struct stat *st,
+		    const struct table_key *key, struct cfi_table *t)
 {
-	bool cached = u->cache && st->st_uid == 0;
-	struct table_key key;
+	bool cached = u->cache && key && st->st_uid == 0;
 	uint64_t t0;
 	int err;
 
-	if (cached && table_key__from_fd(fd, &key))
-		cached = false;
-	if (cached && !table_cache__load(u->cache, &key, t)) {
+	if (cached && !table_cache__load(u->cache, key, t)) {
 		u->stats.from_cache++;
 		return 0;
 	}
@@ -153,15 +152,61 @@ static int table_of(struct unwind_procs *u, int fd, Elf *elf, const struct stat 
 	if (err)
 		return err;
 	u->stats.built++;
-	if (cached && !table_cache__store(u->cache, &key, t))
+	if (cached && !table_cache__store(u->cache, key, t))
 		u->stats.stored++;
 	return 0;
 }
 
-/* f's table, of the file open at fd, copied into the rows array. */
+/* Rows already loaded for a file of the same key (a copy of it), or NULL. */
+struct rows_by_key {
+	struct table_key key;
+	uint32_t first_row, nr_rows;
+};
+
+static int cmp_rows_key(const void *a, const void *b)
+{
+	return memcmp(&((const struct rows_by_key *)a)->key, &((const struct rows_by_key *)b)->key,
+		      sizeof(struct table_key));
+}
+
+static void remember_rows(struct unwind_procs *u, const struct table_key *key,
+			  const struct unwind_file *f)
+{
+	struct rows_by_key *r = malloc(sizeof(*r));
+
+	if (!r)
+		return;
+	r->key = *key;
+	r->first_row = f->first_row;
+	r->nr_rows = f->nr_rows;
+	if (!tsearch(r, &u->by_key, cmp_rows_key))
+		free(r);
+}
+
+/* Copy t into the rows array for f. */
+static int place_rows(struct unwind_procs *u, const struct cfi_table *t, struct unwind_file *f)
+{
+	if (!t->nr)
+		return -ENOENT;
+	if (t->nr > u->max_rows - u->next_row)
+		return -ENOSPC;
+	memcpy(u->rows + u->next_row, t->rows, t->nr * sizeof(*t->rows));
+	f->first_row = (uint32_t)u->next_row;
+	f->nr_rows = (uint32_t)t->nr;
+	u->next_row += t->nr;
+	return 0;
+}
+
+/*
+ * f's table, of the file open at fd, in the rows array: the rows of a
+ * copy of it already loaded (same build-id and owner: each process of a
+ * container or a build tree may run its own copy), else its own.
+ */
 static int load_file(struct unwind_procs *u, int fd, const struct stat *st, struct unwind_file *f)
 {
+	struct rows_by_key probe, **same;
 	struct cfi_table t;
+	bool keyed;
 	Elf *elf;
 	int err;
 
@@ -169,19 +214,27 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, stru
 	if (!elf)
 		return -errno;
 	read_segments(elf, f);
-	err = f->nr_segs ? table_of(u, fd, elf, st, &t) : -ENOEXEC;
+	if (!f->nr_segs) {
+		elf_end(elf);
+		return -ENOEXEC;
+	}
+	keyed = !table_key__from_fd(fd, &probe.key);
+	same = keyed ? tfind(&probe, &u->by_key, cmp_rows_key) : NULL;
+	if (same) {
+		elf_end(elf);
+		f->first_row = (*same)->first_row;
+		f->nr_rows = (*same)->nr_rows;
+		u->stats.shared++;
+		return 0;
+	}
+	err = table_of(u, elf, st, keyed ? &probe.key : NULL, &t);
 	elf_end(elf);
 	if (err)
 		return err;
-	if (!t.nr || t.nr > u->max_rows - u->next_row) {
-		err = t.nr ? -ENOSPC : -ENOENT;
-	} else {
-		memcpy(u->rows + u->next_row, t.rows, t.nr * sizeof(*t.rows));
-		f->first_row = (uint32_t)u->next_row;
-		f->nr_rows = (uint32_t)t.nr;
-		u->next_row += t.nr;
-	}
+	err = place_rows(u, &t, f);
 	cfi_table__release(&t);
+	if (!err && keyed)
+		remember_rows(u, &probe.key, f);
 	return err;
 }
 
@@ -401,6 +454,7 @@ void unwind_procs__free(struct unwind_procs *u)
 	if (!u)
 		return;
 	tdestroy(u->files, free);
+	tdestroy(u->by_key, free);
 	table_cache__free(u->cache);
 	munmap(u->rows, u->max_rows * sizeof(*u->rows));
 	free(u);

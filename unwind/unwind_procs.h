@@ -30,6 +30,7 @@ struct unwind_procs_stats {
 	uint64_t not_root;	/* files of other users: no table built (yet) */
 	uint64_t built;		/* tables built from .eh_frame */
 	uint64_t from_cache;	/* tables read from the cache instead */
+	uint64_t shared;	/* files that are copies of one loaded: its rows */
 	uint64_t stored;	/* tables written to the cache */
 	uint64_t build_ns;	/* time spent building tables */
 };

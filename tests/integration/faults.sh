@@ -146,10 +146,30 @@ t_kernel_without_ringbuf() {
 		fail "stderr: $(cat "$TMP/noringbuf.err")" || return 1
 }
 
+# A kernel without bpf_loop() (before 5.17): one line says so, and user
+# stacks are walked by frame pointers; the profile is printed, exit 0.
+t_kernel_without_bpf_loop() {
+	cc -O1 -fPIC -shared tests/integration/tools/bpf_fault.c -o "$TMP/bpf_fault.so" -ldl ||
+		return 1
+	start $W/hotspots 30
+	sleep 0.3
+	# 181: BPF_FUNC_loop
+	BPF_FAULT_HELPER=181 LD_PRELOAD="$TMP/bpf_fault.so" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+		$PROFILE -U -F 199 -f -p "$LAST" 2 > "$TMP/noloop.folded" 2> "$TMP/noloop.err" ||
+		fail "exit status $?: $(cat "$TMP/noloop.err")" || return 1
+	stop "$LAST"
+	grep -q '^profile: this kernel lacks bpf_loop() in perf event programs (Linux 5.17): user stacks by frame pointers only$' \
+		"$TMP/noloop.err" || fail "stderr: $(cat "$TMP/noloop.err")" || return 1
+	n=$(sum_matching '^hotspots;.*main;run_round;hot_[abc] [0-9]+$' "$TMP/noloop.folded")
+	[ "$n" -gt 100 ] || fail "only $n samples by frame pointers" || return 1
+}
+
 run_test "tiny maps: what fits is printed, losses add up" t_tiny_maps
 run_test "stacks with the same overflow hash are not merged" t_overflow_same_hash
 run_test "stacks whose overflow keys are all taken are lost, not merged" t_overflow_keys_taken
 run_test "signals while printing: output complete" t_signal_while_printing
 run_test "corrupt ELF under a running process" t_corrupt_elf
 run_test "a kernel without the BPF ring buffer: one line, exit 1" t_kernel_without_ringbuf
+run_test "a kernel without bpf_loop(): frame pointers, one line" t_kernel_without_bpf_loop
 finish

@@ -161,10 +161,33 @@ t_same_stacks_as_perf_dwarf() {
 	cmp -s "$TMP/ours.top" "$TMP/perf.top" || fail "perf has: $(cat "$TMP/perf.top")" || return 1
 }
 
+# Two copies of one binary (a container each, a build tree): one table,
+# the second copy shares its rows, both walked whole.
+t_copies_share_rows() {
+	cp $W/hotspots_nofp "$TMP/copy1"
+	cp $W/hotspots_nofp "$TMP/copy2"
+	start "$TMP/copy1" 30
+	p1=$LAST
+	start "$TMP/copy2" 30
+	p2=$LAST
+	sleep 0.3
+	$PROFILE -U -F 199 -f -v --no-unwind-cache -p "$p1,$p2" 1 > "$TMP/cp.folded" 2> "$TMP/cp.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/cp.err")" || return 1
+	kill "$p1" "$p2"
+	grep 'process readings' "$TMP/cp.err" | sed 's/^/  /'
+	grep -Eq ' [1-9][0-9]* copies sharing rows' "$TMP/cp.err" || fail "the copies did not share" || return 1
+	for c in copy1 copy2; do
+		all=$(sum_matching "^$c;" "$TMP/cp.folded")
+		whole=$(sum_matching "^$c;_start;.*;main;run_round;hot_[abc] [0-9]+\$" "$TMP/cp.folded")
+		[ "$all" -gt 50 ] && [ "$(pct "$whole" "$all")" -ge 90 ] || fail "$c: $whole of $all whole" || return 1
+	done
+}
+
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
 run_test "Debian's python3: stacks reach the thread's root" t_debian_python
 run_test "exec: the new image's tables" t_exec_loads_new_tables
 run_test "tables cached between runs, a damaged one rebuilt" t_cache_between_runs
 run_test "the same stacks as perf --call-graph dwarf" t_same_stacks_as_perf_dwarf
+run_test "copies of one binary share its rows" t_copies_share_rows
 finish
