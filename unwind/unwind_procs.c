@@ -266,12 +266,13 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 		return *slot;
 	}
 	f = malloc(sizeof(*f));
+	if (f)
+		*f = key;	/* before tsearch compares it */
 	if (!f || !tsearch(f, &u->files, cmp_file)) {
 		free(f);
 		close(fd);
 		return NULL;
 	}
-	*f = key;
 	/*
 	 * For now, root's files only: libdw's CFI interpreter sizes a table
 	 * by the largest register a rule names, so 100 bytes of a user's
