@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -498,6 +499,16 @@ static void block_signals(sigset_t *sigs)
 	sigprocmask(SIG_BLOCK, sigs, NULL);
 }
 
+/* Until the worker has loaded what is queued; a signal ends the wait (the run loop reads it). */
+static void wait_for_unwind(struct run *run)
+{
+	struct pollfd pfd = { .fd = run->sigfd, .events = POLLIN };
+
+	while (!unwind_jobs__idle(run->unwind))
+		if (poll(&pfd, 1, 20) > 0)
+			return;
+}
+
 /* The unwind table cache, or NULL (--no-unwind-cache, or unusable: said once). */
 static struct table_cache *open_unwind_cache(const struct profile_env *env)
 {
@@ -519,10 +530,10 @@ static struct table_cache *open_unwind_cache(const struct profile_env *env)
 }
 
 /*
- * Unwind tables for user stacks, where the sampler walks with them: the
- * targets of -p loaded now, before sampling starts; every other process
- * when it is first sampled, on a worker thread. Without them (an error
- * here), user stacks are walked by frame pointers.
+ * Unwind tables for user stacks, where the sampler walks with them, loaded
+ * on a worker thread (their files are other users'): the targets of -p
+ * before sampling starts, every other process when it is first sampled.
+ * Without them (an error here), user stacks are walked by frame pointers.
  */
 static void setup_unwind(struct run *run)
 {
@@ -540,10 +551,9 @@ static void setup_unwind(struct run *run)
 		unwind_procs__free(u);
 		return;
 	}
-	/* the worker waits for a first pid: it does not race these */
 	for (size_t i = 0; i < env->nr_pids; i++)
-		if (!unwind_procs__add_pid(u, env->pids[i]))
-			unwind_jobs__loaded(run->unwind, env->pids[i]);
+		unwind_jobs__preload(run->unwind, env->pids[i]);
+	wait_for_unwind(run);
 }
 
 /* Symbols, aggregate and report; the BPF program loaded; the event loop's fds. */
@@ -570,11 +580,13 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 	if (!run->sampler)
 		return -EINVAL;
 	usyms__set_gen_fn(run->usyms, current_gen, run->sampler);
-	setup_unwind(run);
 	err = setup_events(run, sigs);
-	if (err)
+	if (err) {
 		fprintf(stderr, "profile: cannot set up event handling: %s\n", strerror(-err));
-	return err;
+		return err;
+	}
+	setup_unwind(run);
+	return 0;
 }
 
 /* Attach, and set the clocks the run loop goes by. */

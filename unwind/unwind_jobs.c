@@ -21,6 +21,7 @@ struct unwind_jobs {
 	pid_t queue[QUEUE_MAX];
 	size_t head, len;
 	bool stop, joined;
+	bool busy;		/* the worker is loading a pid */
 	uint64_t dropped;
 	void *gens;		/* tsearch: the last generation queued, by pid */
 };
@@ -88,10 +89,12 @@ static void *worker(void *arg)
 		pid = j->queue[j->head];
 		j->head = (j->head + 1) % QUEUE_MAX;
 		j->len--;
+		j->busy = true;
 		/* the files are read unlocked: queueing never waits for them */
 		pthread_mutex_unlock(&j->lock);
 		unwind_procs__add_pid(j->u, pid);
 		pthread_mutex_lock(&j->lock);
+		j->busy = false;
 	}
 	pthread_mutex_unlock(&j->lock);
 	return NULL;
@@ -116,15 +119,16 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
 	return j;
 }
 
-void unwind_jobs__loaded(struct unwind_jobs *j, pid_t pid)
+void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid)
 {
 	struct pid_gen_seen *e = malloc(sizeof(*e));
 
-	if (!e)
-		return;
-	*e = (struct pid_gen_seen){ .pid = pid, .gen = GEN_LOADED_BEFORE };
-	if (!tsearch(e, &j->gens, cmp_pid))
-		free(e);
+	if (e) {
+		*e = (struct pid_gen_seen){ .pid = pid, .gen = GEN_LOADED_BEFORE };
+		if (!tsearch(e, &j->gens, cmp_pid))
+			free(e);
+	}
+	unwind_jobs__queue(j, pid, 0);
 }
 
 void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen)
@@ -144,6 +148,16 @@ void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen)
 		j->dropped++;
 	}
 	pthread_mutex_unlock(&j->lock);
+}
+
+bool unwind_jobs__idle(struct unwind_jobs *j)
+{
+	bool idle;
+
+	pthread_mutex_lock(&j->lock);
+	idle = !j->len && !j->busy;
+	pthread_mutex_unlock(&j->lock);
+	return idle;
 }
 
 void unwind_jobs__stop(struct unwind_jobs *j)

@@ -10,6 +10,7 @@
 #ifndef UNWIND_JOBS_H
 #define UNWIND_JOBS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -19,8 +20,13 @@ struct unwind_jobs;
 
 /* Takes u (freed with the jobs). NULL with errno. */
 struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u);
-/* pid's tables were loaded before sampling (-p): its first generation needs none. */
-void unwind_jobs__loaded(struct unwind_jobs *j, pid_t pid);
+/*
+ * Load pid's tables before sampling (-p): queued like the others, and its
+ * first generation then needs no second reading.
+ */
+void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid);
+/* Nothing queued, nothing being loaded. */
+bool unwind_jobs__idle(struct unwind_jobs *j);
 /*
  * Load pid's tables soon, for a new generation gen of it (profile.h), or
  * when the unwinder asks (gen 0); a pid already waiting is queued once.
