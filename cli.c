@@ -571,9 +571,9 @@ static int check_limits(const struct profile_env *env, const char *proc_root, FI
 		return -ERANGE;
 	}
 	if (cli__map_bytes(env) > (unsigned long long)MAX_MAP_MIB << 20) {
-		fprintf(err, "profile: --stack-storage-size %ld, --hash-storage-size %ld and --perf-max-stack-depth %ld would let the BPF maps take %llu MiB of kernel memory (at most %d)\n",
+		fprintf(err, "profile: --stack-storage-size %ld, --hash-storage-size %ld, --perf-max-stack-depth %ld and --unwind-storage-size %ld would let the BPF maps take %llu MiB of kernel memory (at most %d)\n",
 			env->stack_storage_size, env->hash_storage_size, env->max_stack_depth,
-			cli__map_bytes(env) >> 20, MAX_MAP_MIB);
+			env->dwarf ? env->unwind_storage_size : 0, cli__map_bytes(env) >> 20, MAX_MAP_MIB);
 		return -E2BIG;
 	}
 	return 0;
