@@ -523,9 +523,9 @@ Test(cli_validate, map_sizes_are_bounded)
 	/* the same hash with shallow stacks fits */
 	ASSERT_ACCEPTED("--hash-storage-size=400000", "--perf-max-stack-depth=32");
 	/* 64 M unwind rows of 16 bytes: 1 GiB, with the rest over 2 GiB; not counted with fp */
-	res = VALIDATE(&e, "--unwind-storage-size=67108864", "--stack-storage-size=400000");
+	res = VALIDATE(&e, "--unwind-storage-size=67108864", "--stack-storage-size=500000");
 	assert_map_rejected(res, e, "--unwind-storage-size 67108864");
-	ASSERT_ACCEPTED("--unwind-storage-size=67108864", "--stack-storage-size=400000",
+	ASSERT_ACCEPTED("--unwind-storage-size=67108864", "--stack-storage-size=500000",
 			"--call-graph=fp");
 }
 
