@@ -66,8 +66,8 @@ OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss
 	output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c
-UNWIND_SRCS := unwind/cfi_table.c unwind/table_cache.c unwind/unwind_procs.c \
-	unwind/unwind_jobs.c
+UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/table_cache.c \
+	unwind/unwind_procs.c unwind/unwind_jobs.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
