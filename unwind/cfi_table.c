@@ -8,6 +8,7 @@
  * FDEs, so they are enumerated here with dwarf_next_cfi, which leaves the
  * FDE's address range encoded as its CIE says: that decoding, and the
  * translation of libdw's rules into unwind rows, is all this file adds.
+ * libdw runs nothing that cfi_check.c has not read first.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cfi_check.h"
 #include "cfi_table.h"
 #include "elf_read.h"
 
@@ -41,12 +43,6 @@ struct fde_range {
 	uint64_t bytes;
 };
 
-/* The pointer encoding each CIE gives its FDEs, by the CIE's section offset. */
-struct cie_enc {
-	uint64_t offset;
-	uint8_t enc;
-};
-
 struct builder {
 	const struct budget *b;
 	struct cfi_table *t;
@@ -54,8 +50,8 @@ struct builder {
 	/* the section, to decode pc-relative pointers */
 	const uint8_t *base;
 	uint64_t vaddr;
-	struct cie_enc *cies;
-	size_t nr_cies, cap_cies;
+	/* the CIEs checked, with the encoding each gives its FDEs */
+	const struct cfi_check *chk;
 	struct fde_range *fdes;
 	size_t nr_fdes, cap_fdes;
 	/* bytes of FDE programs libdw may still run (CFI_WORK_PER_BYTE) */
@@ -119,89 +115,18 @@ static int read_encoded(const uint8_t **p, const uint8_t *end, uint8_t enc,
 	return 0;
 }
 
-/* The FDE pointer encoding of a CIE: its 'R' augmentation, else absolute. */
-static int cie_fde_encoding(const struct builder *bd, const Dwarf_CIE *cie, uint8_t *enc)
-{
-	const uint8_t *p = cie->augmentation_data, *end = p + cie->augmentation_data_size;
-	const char *a = cie->augmentation;
-	uint64_t skip;
-
-	*enc = DW_EH_PE_absptr;
-	if (!a || a[0] != 'z')
-		return 0;
-	for (a++; *a; a++) {
-		switch (*a) {
-		case 'R':
-			if (p >= end)
-				return -ENOEXEC;
-			*enc = *p;
-			return 0;
-		case 'L':
-			p++;
-			break;
-		case 'P':
-			/* the personality routine: an encoded pointer to step over */
-			if (p >= end)
-				return -ENOEXEC;
-			{
-				uint8_t penc = *p++ & 0x0f;	/* its value is not wanted */
-
-				if (read_encoded(&p, end, penc, bd, &skip))
-					return -ENOEXEC;
-			}
-			break;
-		case 'S': case 'B':
-			break;
-		default:
-			return 0;	/* not understood: the rest cannot be read */
-		}
-	}
-	return 0;
-}
-
-static int add_cie(struct builder *bd, uint64_t offset, const Dwarf_CIE *cie)
-{
-	uint8_t enc;
-	int err = cie_fde_encoding(bd, cie, &enc);
-
-	if (err)
-		return 0;	/* its FDEs are unreadable: counted at each */
-	err = grow((void **)&bd->cies, &bd->cap_cies, bd->nr_cies + 1, sizeof(*bd->cies));
-	if (err)
-		return err;
-	bd->cies[bd->nr_cies++] = (struct cie_enc){ .offset = offset, .enc = enc };
-	return 0;
-}
-
-static const struct cie_enc *find_cie(const struct builder *bd, uint64_t offset)
-{
-	size_t lo = 0, hi = bd->nr_cies;
-
-	/* CIEs come in section order: sorted by offset */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (bd->cies[mid].offset == offset)
-			return &bd->cies[mid];
-		if (bd->cies[mid].offset < offset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 {
-	const struct cie_enc *cie = find_cie(bd, fde->CIE_pointer);
 	const uint8_t *p = fde->start;
 	uint64_t lo, len;
+	uint8_t enc;
 	int err;
 
 	bd->t->stats.fdes++;
 	/* the range is two pointers: a location, then a length (no application) */
-	if (!cie || read_encoded(&p, fde->end, cie->enc, bd, &lo) ||
-	    read_encoded(&p, fde->end, cie->enc & 0x0f, bd, &len) || !len || lo + len < lo) {
+	if (!cfi_check__fde_encoding(bd->chk, fde->CIE_pointer, &enc) ||
+	    read_encoded(&p, fde->end, enc, bd, &lo) ||
+	    read_encoded(&p, fde->end, enc & 0x0f, bd, &len) || !len || lo + len < lo) {
 		bd->t->stats.bad_fdes++;
 		return 0;
 	}
@@ -217,7 +142,7 @@ static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 	return 0;
 }
 
-/* Every FDE's range, CIEs first met as they come (a CIE precedes its FDEs). */
+/* Every FDE's range, decoded as the CIE that cfi_check read says. */
 static int list_fdes(Elf *elf, Elf_Data *data, struct builder *bd)
 {
 	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
@@ -238,9 +163,7 @@ static int list_fdes(Elf *elf, Elf_Data *data, struct builder *bd)
 			bd->t->stats.bad_fdes++;
 			if (next <= off || next == (Dwarf_Off)-1)
 				break;
-		} else if (dwarf_cfi_cie_p(&e)) {
-			err = add_cie(bd, off, &e.cie);
-		} else {
+		} else if (!dwarf_cfi_cie_p(&e)) {
 			err = add_fde(bd, &e.fde);
 		}
 		off = next;
@@ -485,10 +408,10 @@ static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t)
 {
 	struct builder bd = { .b = b, .t = t };
+	struct cfi_check chk;
 	GElf_Ehdr ehdr;
 	GElf_Shdr shdr;
 	Elf_Data *data;
-	Dwarf_CFI *cfi;
 	Elf_Scn *scn;
 	int err;
 
@@ -507,14 +430,15 @@ int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t)
 	bd.base = data->d_buf;
 	bd.vaddr = shdr.sh_addr;
 	bd.work = CFI_WORK_MIN + CFI_WORK_PER_BYTE * (uint64_t)data->d_size;
-	cfi = dwarf_getcfi_elf(elf);
-	if (!cfi)
-		return -ENOEXEC;
+	/* libdw runs only entries checked, and reaches no others */
+	err = cfi_check__open(&chk, elf, data, shdr.sh_addr, b);
+	if (err)
+		return err;
+	bd.chk = &chk;
 	err = list_fdes(elf, data, &bd);
 	if (!err)
-		err = build_rows(&bd, cfi);
-	dwarf_cfi_end(cfi);
-	free(bd.cies);
+		err = build_rows(&bd, chk.cfi);
+	cfi_check__close(&chk);
 	free(bd.fdes);
 	if (err)
 		cfi_table__release(t);

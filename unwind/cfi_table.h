@@ -9,7 +9,9 @@
  * sections), and every rule the table cannot express (a CFA expression
  * other than the PLT's, a return address that is not saved at the CFA,
  * a register offset over 16 bits) becomes a UNW_CFA_NONE row, counted in the
- * table's statistics, never a guess.
+ * table's statistics, never a guess. Before libdw runs any of it, every
+ * entry is checked (cfi_check.h): a file whose rules would make libdw's
+ * tables huge, or that this reader cannot check, is refused whole.
  */
 #ifndef CFI_TABLE_H
 #define CFI_TABLE_H
@@ -39,8 +41,9 @@ struct cfi_table {
 /*
  * Build the table of the ELF file elf (x86-64 only for now). Returns 0,
  * -ENOENT when the file has no .eh_frame, -ENOTSUP for another machine,
- * -EFBIG over budget (budget__why()) or CFI_TABLE_MAX_ROWS, -ENOEXEC when
- * the CFI cannot be read, -ENOMEM.
+ * -EFBIG over budget (budget__why()), CFI_TABLE_MAX_ROWS or the bounds of
+ * cfi_check.h, -ENOEXEC when the CFI cannot be read or checked, -ENOMEM,
+ * -ECANCELED.
  */
 int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t);
 /* The same for the file at path. */

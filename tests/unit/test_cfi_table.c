@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cfi_table.h"
+#include "eh_frame_image.h"
 #include "elf_read.h"
 #include "test_util.h"
 
@@ -305,97 +306,6 @@ Test(cfi_table, a_file_without_eh_frame_has_no_table)
 	cr_assert_eq(t.nr, 0);
 	cr_assert_eq(cfi_table__build_file("/nonexistent/file", NULL, &t), -ENOENT);
 	rm_rf(dir);
-}
-
-/*
- * Hand-made .eh_frame for the shapes a compiler never writes: one CIE
- * ("zR", FDE pointers absolute udata4; cfa = rsp + 8, ra at cfa - 8) at
- * offset 0, then FDEs, in an ELF file of nothing else.
- */
-struct eh {
-	uint8_t *buf;
-	size_t len, cap;
-};
-
-static void eh_put(struct eh *e, const void *p, size_t n)
-{
-	if (e->len + n > e->cap) {
-		e->cap = (e->len + n) * 2;
-		e->buf = realloc(e->buf, e->cap);
-		cr_assert_not_null(e->buf);
-	}
-	memcpy(e->buf + e->len, p, n);
-	e->len += n;
-}
-
-static void eh_u32(struct eh *e, uint32_t v)
-{
-	eh_put(e, &v, 4);
-}
-
-static void eh_cie(struct eh *e)
-{
-	static const uint8_t body[] = {
-		0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78 /* -8 */, 16, 1, DW_EH_PE_udata4,
-		0x0c, 7, 8 /* def_cfa rsp+8 */, 0x90, 1 /* ra at cfa-8 */, 0, 0,
-	};
-
-	eh_u32(e, sizeof(body));
-	eh_put(e, body, sizeof(body));
-}
-
-static void eh_fde(struct eh *e, uint32_t lo, uint32_t len, const uint8_t *ins, size_t n)
-{
-	eh_u32(e, 4 + 8 + 1 + n);
-	eh_u32(e, e->len);	/* back to the CIE at 0 */
-	eh_u32(e, lo);
-	eh_u32(e, len);
-	eh_put(e, "", 1);	/* no augmentation data */
-	eh_put(e, ins, n);
-}
-
-/* Build the table of an ELF file holding e (then its terminator) at 0x10000. */
-static int eh_build(struct eh *e, const struct budget *b, struct cfi_table *t)
-{
-	static const char names[] = "\0.eh_frame\0.shstrtab";
-	size_t sh_off = (sizeof(Elf64_Ehdr) + e->len + 4 + sizeof(names) + 7) & ~7ul;
-	size_t size = sh_off + 3 * sizeof(Elf64_Shdr);
-	char *img = calloc(1, size);
-	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
-	Elf64_Shdr *sh = (Elf64_Shdr *)(img + sh_off);
-	Elf *elf;
-	int err;
-
-	cr_assert_not_null(img);
-	memcpy(h->e_ident, ELFMAG, SELFMAG);
-	h->e_ident[EI_CLASS] = ELFCLASS64;
-	h->e_ident[EI_DATA] = ELFDATA2LSB;
-	h->e_ident[EI_VERSION] = EV_CURRENT;
-	h->e_type = ET_DYN;
-	h->e_machine = EM_X86_64;
-	h->e_version = EV_CURRENT;
-	h->e_shoff = sh_off;
-	h->e_ehsize = sizeof(*h);
-	h->e_shentsize = sizeof(*sh);
-	h->e_shnum = 3;
-	h->e_shstrndx = 2;
-	memcpy(img + sizeof(*h), e->buf, e->len);	/* the zero terminator follows */
-	memcpy(img + sizeof(*h) + e->len + 4, names, sizeof(names));
-	sh[1] = (Elf64_Shdr){ .sh_name = 1, .sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC,
-			      .sh_addr = 0x10000, .sh_offset = sizeof(*h), .sh_size = e->len + 4,
-			      .sh_addralign = 8 };
-	sh[2] = (Elf64_Shdr){ .sh_name = 11, .sh_type = SHT_STRTAB,
-			      .sh_offset = sizeof(*h) + e->len + 4, .sh_size = sizeof(names),
-			      .sh_addralign = 1 };
-	cr_assert(elf_read__ready());
-	elf = elf_read__memory(img, size, b);
-	cr_assert_not_null(elf, "%s", strerror(errno));
-	budget__clear();
-	err = cfi_table__build(elf, b, t);
-	elf_end(elf);
-	free(img);
-	free(e->buf);
-	return err;
 }
 
 Test(cfi_table, an_fde_past_4_gib_is_refused_with_a_reason)
