@@ -27,7 +27,6 @@ struct unwind_procs_stats {
 	uint64_t max_rows;
 	uint64_t no_table;	/* files without a usable .eh_frame */
 	uint64_t no_room;	/* files whose table did not fit in the rows left */
-	uint64_t not_root;	/* files of other users: no table built (yet) */
 	uint64_t built;		/* tables built from .eh_frame */
 	uint64_t from_cache;	/* tables read from the cache instead */
 	uint64_t shared;	/* files that are copies of one loaded: its rows */
