@@ -265,13 +265,15 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 		close(fd);
 		return *slot;
 	}
+	/* whole before tsearch(): it places f by comparing it */
 	f = malloc(sizeof(*f));
+	if (f)
+		*f = key;
 	if (!f || !tsearch(f, &u->files, cmp_file)) {
 		free(f);
 		close(fd);
 		return NULL;
 	}
-	*f = key;
 	/*
 	 * For now, root's files only: libdw's CFI interpreter sizes a table
 	 * by the largest register a rule names, so 100 bytes of a user's

@@ -259,6 +259,43 @@ Test(unwind_procs, other_users_file_gets_no_rows)
 	free(theirs);
 }
 
+static int by_inode(const void *a, const void *b)
+{
+	struct stat x, y;
+
+	cr_assert_eq(stat(*(char *const *)a, &x), 0);
+	cr_assert_eq(stat(*(char *const *)b, &y), 0);
+	return (x.st_ino > y.st_ino) - (x.st_ino < y.st_ino);
+}
+
+/*
+ * Files met in any order are found again: the middle one first, so that
+ * neither inserting in order nor in reverse order would hide a file.
+ */
+Test(unwind_procs, files_met_again_in_any_order)
+{
+	const char *files[] = { FIXTURE_UNWIND, FIXTURE_LIB, FIXTURE_PIE };
+	const int order[] = { 1, 0, 2 };
+	struct unwind_procs_stats before, after;
+	char *maps = NULL;
+
+	start(1 << 16);
+	qsort(files, ARRAY_SIZE(files), sizeof(files[0]), by_inode);
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		map_file(&maps, 100, files[order[i]], LIB_BIAS + i * 0x1000000);
+	add_process(100, maps);
+	unwind_procs__stats(u, &before);
+	cr_assert_eq(before.files, 3);
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		map_file(&maps, 101, files[order[i]], LIB_BIAS + i * 0x1000000);
+	add_process(101, maps);
+	unwind_procs__stats(u, &after);
+	cr_assert_eq(after.files, before.files);
+	cr_assert_eq(after.shared, before.shared);
+	cr_assert_eq(after.rows, before.rows);
+	free(maps);
+}
+
 /* A table larger than the rows left: that file has none, later ones do. */
 Test(unwind_procs, rows_full)
 {
