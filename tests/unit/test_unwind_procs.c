@@ -296,6 +296,71 @@ Test(unwind_procs, files_met_again_in_any_order)
 	free(maps);
 }
 
+/* 300 mappings of one file, then a library: the library still has its rows. */
+Test(unwind_procs, per_file_cap_leaves_room)
+{
+	char *base, *rest, line[4200], *maps = NULL;
+	struct unwind_proc *p;
+	uint64_t lo, hi;
+
+	start(1 << 16);
+	base = exec_mapping_line(FIXTURE_UNWIND, EXE_BIAS, NULL);
+	cr_assert_eq(sscanf(base, "%" SCNx64 "-%" SCNx64, &lo, &hi), 2);
+	rest = strchr(base, ' ');
+	for (uint64_t i = 0; i < 300; i++) {
+		snprintf(line, sizeof(line), "%" PRIx64 "-%" PRIx64 "%s", lo + i * 0x10000,
+			 hi + i * 0x10000, rest);
+		append_mapping(&maps, 100, FIXTURE_UNWIND, line);
+	}
+	map_file(&maps, 100, FIXTURE_LIB, LIB_BIAS);
+	add_process(100, maps);
+
+	p = must_entry(100);
+	cr_assert_eq(p->nr, UNWIND_MAPS_PER_FILE + 1, "nr %u", p->nr);
+	cr_assert_eq(p->partial, 1);
+	for (int i = 0; i < UNWIND_MAPS_PER_FILE; i++)
+		cr_assert_eq(p->maps[i].bias, EXE_BIAS + (uint64_t)i * 0x10000);
+	cr_assert_eq(p->maps[UNWIND_MAPS_PER_FILE].start, LIB_BIAS + 0x1000);
+	assert_rows_are(&p->maps[UNWIND_MAPS_PER_FILE], FIXTURE_LIB);
+	free(p);
+	free(base);
+	free(maps);
+}
+
+/* The entry of a process of n anonymous executable mappings. */
+static struct unwind_proc *anon_process(int pid, size_t n)
+{
+	char *maps = malloc(n * 64 + 1);
+	struct unwind_proc *p;
+	size_t len = 0;
+
+	cr_assert_not_null(maps);
+	for (size_t i = 0; i < n; i++)
+		len += sprintf(maps + len, "%llx-%llx r-xp 00000000 00:00 0 \n",
+			       0x10000000ull + i * 0x2000, 0x10001000ull + i * 0x2000);
+	add_process(pid, maps);
+	free(maps);
+	p = must_entry(pid);
+	cr_assert_eq(p->nr, n < UNWIND_MAX_MAPS ? n : UNWIND_MAX_MAPS);
+	cr_assert_eq(p->maps[p->nr - 1].start, 0x10000000ull + (p->nr - 1) * 0x2000ull);
+	return p;
+}
+
+/* More executable mappings than an entry holds: the first ones, partial. */
+Test(unwind_procs, more_mappings_than_fit)
+{
+	struct unwind_proc *p;
+
+	start(16);
+	p = anon_process(100, UNWIND_MAX_MAPS + 3);
+	cr_assert_eq(p->partial, 1);
+	free(p);
+	/* exactly as many as fit: nothing was left out */
+	p = anon_process(101, UNWIND_MAX_MAPS);
+	cr_assert_eq(p->partial, 0);
+	free(p);
+}
+
 /* A table larger than the rows left: that file has none, later ones do. */
 Test(unwind_procs, rows_full)
 {
