@@ -85,6 +85,17 @@ static void map_file(char **maps, int pid, const char *path, uint64_t bias)
 	free(line);
 }
 
+/* Where map_file() maps path's text at bias. */
+static uint64_t text_start(const char *path, uint64_t bias)
+{
+	char *line = exec_mapping_line(path, bias, NULL);
+	uint64_t lo;
+
+	cr_assert_eq(sscanf(line, "%" SCNx64, &lo), 1);
+	free(line);
+	return lo;
+}
+
 static void add_process(int pid, const char *maps)
 {
 	fake_process(proc_root, pid, maps, 0, pid, NULL);
@@ -163,7 +174,7 @@ Test(unwind_procs, binary_and_library)
 	p = must_entry(100);
 	cr_assert_eq(p->nr, 3);
 	cr_assert_eq(p->partial, 0);
-	cr_assert_eq(p->maps[0].start, EXE_BIAS + 0x1000);
+	cr_assert_eq(p->maps[0].start, text_start(FIXTURE_UNWIND, EXE_BIAS));
 	cr_assert_gt(p->maps[0].end, p->maps[0].start);
 	assert_bias(&p->maps[0], FIXTURE_UNWIND, false, "unw_leaf", EXE_BIAS);
 	assert_bias(&p->maps[1], FIXTURE_LIB, true, "fixture_lib_func", LIB_BIAS);
@@ -247,7 +258,7 @@ Test(unwind_procs, other_users_file_gets_no_rows)
 
 	p = must_entry(100);
 	cr_assert_eq(p->nr, 2);
-	cr_assert_eq(p->maps[0].start, EXE_BIAS + 0x1000);
+	cr_assert_eq(p->maps[0].start, text_start(FIXTURE_UNWIND, EXE_BIAS));
 	cr_assert_eq(p->maps[0].nr_rows, 0);
 	assert_rows_are(&p->maps[1], FIXTURE_LIB);
 	unwind_procs__stats(u, &st);
@@ -320,7 +331,7 @@ Test(unwind_procs, per_file_cap_leaves_room)
 	cr_assert_eq(p->partial, 1);
 	for (int i = 0; i < UNWIND_MAPS_PER_FILE; i++)
 		cr_assert_eq(p->maps[i].bias, EXE_BIAS + (uint64_t)i * 0x10000);
-	cr_assert_eq(p->maps[UNWIND_MAPS_PER_FILE].start, LIB_BIAS + 0x1000);
+	cr_assert_eq(p->maps[UNWIND_MAPS_PER_FILE].start, text_start(FIXTURE_LIB, LIB_BIAS));
 	assert_rows_are(&p->maps[UNWIND_MAPS_PER_FILE], FIXTURE_LIB);
 	free(p);
 	free(base);
@@ -380,7 +391,7 @@ Test(unwind_procs, rows_full)
 	p = must_entry(100);
 	cr_assert_eq(p->nr, 2);
 	cr_assert_eq(p->maps[0].nr_rows, 0);
-	cr_assert_eq(p->maps[0].start, EXE_BIAS + 0x1000);
+	cr_assert_eq(p->maps[0].start, text_start(FIXTURE_UNWIND, EXE_BIAS));
 	assert_rows_are(&p->maps[1], FIXTURE_LIB);
 	cr_assert_eq(p->maps[1].first_row, 0);
 	unwind_procs__stats(u, &st);
