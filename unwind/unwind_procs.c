@@ -272,6 +272,7 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 		close(fd);
 		return *slot;
 	}
+	/* whole before tsearch(): it places f by comparing it */
 	f = malloc(sizeof(*f));
 	if (f)
 		*f = key;	/* before tsearch compares it */
@@ -307,18 +308,18 @@ static bool mapping_bias(const struct unwind_file *f, const struct map_entry *e,
 
 /*
  * Whether mapping e is of a file that already has UNWIND_MAPS_PER_FILE
- * of the first nr mappings kept: a process that maps one file 60,000
- * times must leave room for its libraries. (inodes: of each kept one)
+ * of the nr mappings kept: a process that maps one file 60,000 times
+ * must leave room for its libraries.
  */
-static bool too_many_copies(const struct map_entry *e, const struct map_entry **kept, size_t nr)
+static bool too_many_copies(const struct map_entry *e, const struct map_entry *kept, size_t nr)
 {
 	size_t n = 0;
 
 	if (!e->inode)
 		return false;
 	for (size_t j = 0; j < nr; j++)
-		n += kept[j]->inode == e->inode && kept[j]->dev_major == e->dev_major &&
-		     kept[j]->dev_minor == e->dev_minor;
+		n += kept[j].inode == e->inode && kept[j].dev_major == e->dev_major &&
+		     kept[j].dev_minor == e->dev_minor;
 	return n >= UNWIND_MAPS_PER_FILE;
 }
 
@@ -345,7 +346,6 @@ static void add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entr
 static int fill_proc(struct unwind_procs *u, pid_t pid, struct unwind_proc *p)
 {
 	struct map_entry kept[UNWIND_MAX_MAPS];
-	const struct map_entry *kept_p[UNWIND_MAX_MAPS];
 	char path[64], *line = NULL;
 	size_t cap = 0;
 	FILE *f;
@@ -356,25 +356,23 @@ static int fill_proc(struct unwind_procs *u, pid_t pid, struct unwind_proc *p)
 	if (!f)
 		return errno == ENOENT ? -ESRCH : -errno;
 	while (getline(&line, &cap, f) > 0) {
-		struct map_entry *e = &kept[p->nr];
+		struct map_entry e;
 
-		if (map_entry__parse(line, e))
+		if (map_entry__parse(line, &e))
 			continue;
-		if (!map_entry__is_exec(e) || p->partial) {
-			/* past a full entry: only whether there was more */
-			p->partial |= map_entry__is_exec(e) && p->nr == UNWIND_MAX_MAPS;
-			map_entry__release(e);
+		if (!map_entry__is_exec(&e)) {
+			map_entry__release(&e);
 			continue;
 		}
-		if (too_many_copies(e, kept_p, p->nr)) {
+		/* past a full entry, or a file's cap: only that there was more */
+		if (p->nr == UNWIND_MAX_MAPS || too_many_copies(&e, kept, p->nr)) {
 			p->partial = 1;
-			map_entry__release(e);
+			map_entry__release(&e);
 			continue;
 		}
-		kept_p[p->nr] = e;
-		add_mapping(u, pid, e, &p->maps[p->nr]);
-		if (++p->nr == UNWIND_MAX_MAPS)
-			p->partial = 1;
+		kept[p->nr] = e;
+		add_mapping(u, pid, &e, &p->maps[p->nr]);
+		p->nr++;
 	}
 	if (ferror(f))
 		err = -EIO;

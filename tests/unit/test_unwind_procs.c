@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_unwind_procs.c - unwind tables of processes into real BPF maps
+ * made here (root, CAP_BPF), read from a fake /proc whose map_files are
+ * symlinks to the fixtures: each mapping's rows are its file's table as
+ * cfi_table builds it, files are loaded once and shared, the per-file
+ * and per-process caps leave room for libraries, and an entry is only
+ * published over one still there.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
+
+#include "budget.h"
+#include "cfi_table.h"
+#include "fake_proc.h"
+#include "profile.h"
+#include "sym_fixtures.h"
+#include "unwind_procs.h"
+
+#define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"
+#define EXE_BIAS 0x555555550000ull
+#define LIB_BIAS 0x7f0000000000ull
+#define VDSO_LINE "7ffd00000000-7ffd00002000 r-xp 00000000 00:00 0    [vdso]\n"
+
+static int rows_fd = -1, procs_fd = -1;
+static struct unwind_procs *u;
+
+static void teardown(void)
+{
+	unwind_procs__free(u);
+	u = NULL;
+	if (rows_fd >= 0)
+		close(rows_fd);
+	if (procs_fd >= 0)
+		close(procs_fd);
+	rows_fd = procs_fd = -1;
+	fake_proc_teardown();
+}
+
+TestSuite(unwind_procs, .init = fake_proc_setup, .fini = teardown);
+
+/* The two maps as profile.bpf.c has them, rows of max_rows; and u over them. */
+static void start(unsigned int max_rows)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+
+	if (geteuid() != 0)
+		skip_unless_ci("root: only root's files get tables");
+	rows_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "test_rows", sizeof(__u32),
+				 sizeof(struct unwind_row), max_rows, &opts);
+	if (rows_fd < 0)
+		skip_unless_ci("BPF maps (CAP_BPF): %s", strerror(errno));
+	procs_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "test_procs", sizeof(__u32),
+				  sizeof(struct unwind_proc), 16, NULL);
+	cr_assert_geq(procs_fd, 0, "bpf_map_create: %s", strerror(errno));
+	u = unwind_procs__new(rows_fd, procs_fd, proc_root, NULL);
+	cr_assert_not_null(u, "unwind_procs__new: %s", strerror(errno));
+}
+
+/* Append line, a mapping of path, to *maps, with its map_files link. */
+static void append_mapping(char **maps, int pid, const char *path, const char *line)
+{
+	char *joined, rel[96], *link;
+	uint64_t lo, hi;
+
+	cr_assert_eq(sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi), 2);
+	snprintf(rel, sizeof(rel), "%d/map_files/%" PRIx64 "-%" PRIx64, pid, lo, hi);
+	link = path_in(proc_root, rel);
+	cr_assert(symlink(path, link) == 0 || errno == EEXIST, "symlink: %s", strerror(errno));
+	free(link);
+	cr_assert_neq(asprintf(&joined, "%s%s", *maps ? *maps : "", line), -1);
+	free(*maps);
+	*maps = joined;
+}
+
+/* Append path's text mapping at bias to *maps. */
+static void map_file(char **maps, int pid, const char *path, uint64_t bias)
+{
+	char *line = exec_mapping_line(path, bias, NULL);
+
+	append_mapping(maps, pid, path, line);
+	free(line);
+}
+
+/* Where map_file() maps path's text at bias. */
+static uint64_t text_start(const char *path, uint64_t bias)
+{
+	char *line = exec_mapping_line(path, bias, NULL);
+	uint64_t lo;
+
+	cr_assert_eq(sscanf(line, "%" SCNx64, &lo), 1);
+	free(line);
+	return lo;
+}
+
+static void add_process(int pid, const char *maps)
+{
+	fake_process(proc_root, pid, maps, 0, pid, NULL);
+	cr_assert_eq(unwind_procs__add_pid(u, pid), 0);
+}
+
+/* pid's entry (allocated: 4 KiB), or NULL when there is none. */
+static struct unwind_proc *entry(int pid)
+{
+	struct unwind_proc *p = calloc(1, sizeof(*p));
+	__u32 key = pid;
+
+	cr_assert_not_null(p);
+	if (!bpf_map_lookup_elem(procs_fd, &key, p))
+		return p;
+	cr_assert_eq(errno, ENOENT, "lookup %d: %s", pid, strerror(errno));
+	free(p);
+	return NULL;
+}
+
+static struct unwind_proc *must_entry(int pid)
+{
+	struct unwind_proc *p = entry(pid);
+
+	cr_assert_not_null(p, "no entry for pid %d", pid);
+	return p;
+}
+
+static void table_of(const char *path, struct cfi_table *t)
+{
+	cr_assert_eq(cfi_table__build_file(path, budget__default(), t), 0, "table of '%s'", path);
+	cr_assert_gt(t->nr, 0);
+}
+
+/* m's rows, read through the array map, are path's table. */
+static void assert_rows_are(const struct unwind_map *m, const char *path)
+{
+	struct cfi_table t;
+
+	table_of(path, &t);
+	cr_assert_eq(m->nr_rows, t.nr, "'%s': %u rows, its table %zu", path, m->nr_rows, t.nr);
+	for (__u32 i = 0; i < m->nr_rows; i++) {
+		__u32 idx = m->first_row + i;
+		struct unwind_row row;
+
+		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
+		cr_assert_eq(memcmp(&row, &t.rows[i], sizeof(row)), 0, "'%s' row %u differs", path, i);
+	}
+	cfi_table__release(&t);
+}
+
+/* pc of symbol name at bias is in m, and pc - m->bias is its ELF address. */
+static void assert_bias(const struct unwind_map *m, const char *path, bool dynamic,
+			const char *name, uint64_t bias)
+{
+	uint64_t addr, size;
+
+	nm_lookup(path, dynamic ? "-D" : "", name, &addr, &size);
+	cr_assert(bias + addr >= m->start && bias + addr < m->end, "%s not in its mapping", name);
+	cr_assert_eq(bias + addr - m->bias, addr, "%s: bias %#llx", name, (unsigned long long)m->bias);
+}
+
+Test(unwind_procs, binary_and_library)
+{
+	struct unwind_procs_stats st;
+	struct unwind_proc *p;
+	char *maps = NULL;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	map_file(&maps, 100, FIXTURE_LIB, LIB_BIAS);
+	maps = realloc(maps, strlen(maps) + sizeof(VDSO_LINE));
+	strcat(maps, VDSO_LINE);
+	add_process(100, maps);
+
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 3);
+	cr_assert_eq(p->partial, 0);
+	cr_assert_eq(p->maps[0].start, text_start(FIXTURE_UNWIND, EXE_BIAS));
+	cr_assert_gt(p->maps[0].end, p->maps[0].start);
+	assert_bias(&p->maps[0], FIXTURE_UNWIND, false, "unw_leaf", EXE_BIAS);
+	assert_bias(&p->maps[1], FIXTURE_LIB, true, "fixture_lib_func", LIB_BIAS);
+	assert_rows_are(&p->maps[0], FIXTURE_UNWIND);
+	assert_rows_are(&p->maps[1], FIXTURE_LIB);
+	/* filled front to back */
+	cr_assert_eq(p->maps[0].first_row, 0);
+	cr_assert_eq(p->maps[1].first_row, p->maps[0].nr_rows);
+	/* the vDSO: frame pointers */
+	cr_assert_eq(p->maps[2].start, 0x7ffd00000000ull);
+	cr_assert_eq(p->maps[2].nr_rows, 0);
+	cr_assert(unwind_procs__published(u, 100));
+
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.procs, 1);
+	cr_assert_eq(st.files, 2);
+	cr_assert_eq(st.built, 2);
+	cr_assert_eq(st.rows, p->maps[0].nr_rows + p->maps[1].nr_rows);
+	cr_assert_eq(st.max_rows, 1 << 16);
+	free(p);
+	free(maps);
+}
+
+/* Another process of the same files, and a copy of the binary: no new rows. */
+Test(unwind_procs, files_and_copies_share_rows)
+{
+	struct unwind_procs_stats before, after;
+	struct unwind_proc *a, *b, *c;
+	char *maps_a = NULL, *maps_b = NULL, *maps_c = NULL, *copy = path_in(tmp, "copy");
+
+	start(1 << 16);
+	map_file(&maps_a, 100, FIXTURE_UNWIND, EXE_BIAS);
+	map_file(&maps_a, 100, FIXTURE_LIB, LIB_BIAS);
+	add_process(100, maps_a);
+	unwind_procs__stats(u, &before);
+
+	map_file(&maps_b, 101, FIXTURE_LIB, LIB_BIAS + 0x100000);
+	map_file(&maps_b, 101, FIXTURE_UNWIND, EXE_BIAS + 0x200000);
+	add_process(101, maps_b);
+	copy_file(FIXTURE_UNWIND, copy);
+	map_file(&maps_c, 102, copy, EXE_BIAS);
+	add_process(102, maps_c);
+
+	unwind_procs__stats(u, &after);
+	cr_assert_eq(after.rows, before.rows);
+	cr_assert_eq(after.built, before.built);
+	cr_assert_eq(after.files, before.files + 1);
+	cr_assert_eq(after.shared, before.shared + 1);
+	cr_assert_eq(after.procs, 3);
+	a = must_entry(100);
+	b = must_entry(101);
+	c = must_entry(102);
+	cr_assert_eq(b->maps[1].first_row, a->maps[0].first_row);
+	cr_assert_eq(b->maps[0].first_row, a->maps[1].first_row);
+	cr_assert_eq(c->maps[0].first_row, a->maps[0].first_row);
+	cr_assert_eq(c->maps[0].nr_rows, a->maps[0].nr_rows);
+	assert_bias(&b->maps[1], FIXTURE_UNWIND, false, "unw_vla", EXE_BIAS + 0x200000);
+	assert_rows_are(&c->maps[0], FIXTURE_UNWIND);
+	free(a);
+	free(b);
+	free(c);
+	free(maps_a);
+	free(maps_b);
+	free(maps_c);
+	free(copy);
+}
+
+/* Another user's file is walked by frame pointers (libdw is not safe on it). */
+/*
+ * Another user's copy of a binary has rows of its own: the same build-id
+ * is only a claim, and root's rows are never shared with a user's file.
+ */
+Test(unwind_procs, other_users_copy_has_rows_of_its_own)
+{
+	struct unwind_procs_stats st;
+	struct unwind_proc *p, *q;
+	char *maps = NULL, *their_maps = NULL, *theirs = path_in(tmp, "theirs");
+
+	start(1 << 16);
+	copy_file(FIXTURE_UNWIND, theirs);
+	cr_assert_eq(chown(theirs, 65534, 65534), 0, "chown: %s", strerror(errno));
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	add_process(100, maps);
+	map_file(&their_maps, 101, theirs, EXE_BIAS);
+	add_process(101, their_maps);
+
+	p = must_entry(100);
+	q = must_entry(101);
+	assert_rows_are(&q->maps[0], FIXTURE_UNWIND);
+	cr_assert_neq(q->maps[0].first_row, p->maps[0].first_row, "a user's file got root's rows");
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.shared, 0);
+	cr_assert_eq(st.built, 2);
+	free(p);
+	free(q);
+	free(maps);
+	free(their_maps);
+	free(theirs);
+}
+
+static int by_inode(const void *a, const void *b)
+{
+	struct stat x, y;
+
+	cr_assert_eq(stat(*(char *const *)a, &x), 0);
+	cr_assert_eq(stat(*(char *const *)b, &y), 0);
+	return (x.st_ino > y.st_ino) - (x.st_ino < y.st_ino);
+}
+
+/*
+ * Files met in any order are found again: the middle one first, so that
+ * neither inserting in order nor in reverse order would hide a file.
+ */
+Test(unwind_procs, files_met_again_in_any_order)
+{
+	const char *files[] = { FIXTURE_UNWIND, FIXTURE_LIB, FIXTURE_PIE };
+	const int order[] = { 1, 0, 2 };
+	struct unwind_procs_stats before, after;
+	char *maps = NULL;
+
+	start(1 << 16);
+	qsort(files, ARRAY_SIZE(files), sizeof(files[0]), by_inode);
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		map_file(&maps, 100, files[order[i]], LIB_BIAS + i * 0x1000000);
+	add_process(100, maps);
+	unwind_procs__stats(u, &before);
+	cr_assert_eq(before.files, 3);
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		map_file(&maps, 101, files[order[i]], LIB_BIAS + i * 0x1000000);
+	add_process(101, maps);
+	unwind_procs__stats(u, &after);
+	cr_assert_eq(after.files, before.files);
+	cr_assert_eq(after.shared, before.shared);
+	cr_assert_eq(after.rows, before.rows);
+	free(maps);
+}
+
+/* 300 mappings of one file, then a library: the library still has its rows. */
+Test(unwind_procs, per_file_cap_leaves_room)
+{
+	char *base, *rest, line[4200], *maps = NULL;
+	struct unwind_proc *p;
+	uint64_t lo, hi;
+
+	start(1 << 16);
+	base = exec_mapping_line(FIXTURE_UNWIND, EXE_BIAS, NULL);
+	cr_assert_eq(sscanf(base, "%" SCNx64 "-%" SCNx64, &lo, &hi), 2);
+	rest = strchr(base, ' ');
+	for (uint64_t i = 0; i < 300; i++) {
+		snprintf(line, sizeof(line), "%" PRIx64 "-%" PRIx64 "%s", lo + i * 0x10000,
+			 hi + i * 0x10000, rest);
+		append_mapping(&maps, 100, FIXTURE_UNWIND, line);
+	}
+	map_file(&maps, 100, FIXTURE_LIB, LIB_BIAS);
+	add_process(100, maps);
+
+	p = must_entry(100);
+	cr_assert_eq(p->nr, UNWIND_MAPS_PER_FILE + 1, "nr %u", p->nr);
+	cr_assert_eq(p->partial, 1);
+	for (int i = 0; i < UNWIND_MAPS_PER_FILE; i++)
+		cr_assert_eq(p->maps[i].bias, EXE_BIAS + (uint64_t)i * 0x10000);
+	cr_assert_eq(p->maps[UNWIND_MAPS_PER_FILE].start, text_start(FIXTURE_LIB, LIB_BIAS));
+	assert_rows_are(&p->maps[UNWIND_MAPS_PER_FILE], FIXTURE_LIB);
+	free(p);
+	free(base);
+	free(maps);
+}
+
+/* The entry of a process of n anonymous executable mappings. */
+static struct unwind_proc *anon_process(int pid, size_t n)
+{
+	char *maps = malloc(n * 64 + 1);
+	struct unwind_proc *p;
+	size_t len = 0;
+
+	cr_assert_not_null(maps);
+	for (size_t i = 0; i < n; i++)
+		len += sprintf(maps + len, "%llx-%llx r-xp 00000000 00:00 0 \n",
+			       0x10000000ull + i * 0x2000, 0x10001000ull + i * 0x2000);
+	add_process(pid, maps);
+	free(maps);
+	p = must_entry(pid);
+	cr_assert_eq(p->nr, n < UNWIND_MAX_MAPS ? n : UNWIND_MAX_MAPS);
+	cr_assert_eq(p->maps[p->nr - 1].start, 0x10000000ull + (p->nr - 1) * 0x2000ull);
+	return p;
+}
+
+/* More executable mappings than an entry holds: the first ones, partial. */
+Test(unwind_procs, more_mappings_than_fit)
+{
+	struct unwind_proc *p;
+
+	start(16);
+	p = anon_process(100, UNWIND_MAX_MAPS + 3);
+	cr_assert_eq(p->partial, 1);
+	free(p);
+	/* exactly as many as fit: nothing was left out */
+	p = anon_process(101, UNWIND_MAX_MAPS);
+	cr_assert_eq(p->partial, 0);
+	free(p);
+}
+
+/* A table larger than the rows left: that file has none, later ones do. */
+Test(unwind_procs, rows_full)
+{
+	struct unwind_procs_stats st;
+	struct cfi_table big, small;
+	struct unwind_proc *p;
+	char *maps = NULL;
+
+	table_of(FIXTURE_UNWIND, &big);
+	table_of(FIXTURE_LIB, &small);
+	cr_assert_lt(small.nr, big.nr, "the library's table must be the smaller");
+	start(big.nr - 1);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	map_file(&maps, 100, FIXTURE_LIB, LIB_BIAS);
+	add_process(100, maps);
+
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 2);
+	cr_assert_eq(p->maps[0].nr_rows, 0);
+	cr_assert_eq(p->maps[0].start, text_start(FIXTURE_UNWIND, EXE_BIAS));
+	assert_rows_are(&p->maps[1], FIXTURE_LIB);
+	cr_assert_eq(p->maps[1].first_row, 0);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.no_room, 1);
+	cr_assert_eq(st.files, 1);
+	cr_assert_eq(st.rows, small.nr);
+	cfi_table__release(&big);
+	cfi_table__release(&small);
+	free(p);
+	free(maps);
+}
+
+Test(unwind_procs, missing_process_is_esrch_and_leaves_no_entry)
+{
+	start(16);
+	cr_assert_eq(unwind_procs__add_pid(u, 4242), -ESRCH);
+	cr_assert_null(entry(4242));
+	cr_assert_not(unwind_procs__published(u, 4242));
+}
+
+/* An entry deleted (exec, exit) and added again is published again. */
+Test(unwind_procs, added_again_after_delete)
+{
+	struct unwind_procs_stats st;
+	struct unwind_proc *p;
+	char *maps = NULL;
+	__u32 key = 100;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	add_process(100, maps);
+	cr_assert_eq(bpf_map_delete_elem(procs_fd, &key), 0);
+	cr_assert_not(unwind_procs__published(u, 100));
+	cr_assert_eq(unwind_procs__add_pid(u, 100), 0);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 1);
+	assert_rows_are(&p->maps[0], FIXTURE_UNWIND);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.procs, 2);
+	cr_assert_eq(st.built, 1);
+	free(p);
+	free(maps);
+}
+
+/*
+ * The maps file is a FIFO, so the test acts while add_pid is reading it:
+ * what the BPF side sees then, and an exec (the entry deleted) before the
+ * end.
+ */
+struct reader {
+	pthread_t thread;
+	int pid, err, fd;
+};
+
+static void *read_pid(void *arg)
+{
+	struct reader *r = arg;
+
+	r->err = unwind_procs__add_pid(u, r->pid);
+	return NULL;
+}
+
+/* add_pid(pid) started and blocked on its maps; returns once it has opened them. */
+static void begin_reading(struct reader *r, int pid)
+{
+	char rel[64], *path;
+
+	snprintf(rel, sizeof(rel), "%d/maps", pid);
+	path = path_in(proc_root, rel);
+	unlink(path);
+	cr_assert_eq(mkfifo(path, 0600), 0, "mkfifo: %s", strerror(errno));
+	r->pid = pid;
+	cr_assert_eq(pthread_create(&r->thread, NULL, read_pid, r), 0);
+	/* non-blocking, so that an add_pid that never opens it fails the test */
+	for (int i = 0; i < 5000; i++) {
+		r->fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (r->fd >= 0 || errno != ENXIO)
+			break;
+		usleep(1000);
+	}
+	cr_assert_geq(r->fd, 0, "open '%s': %s", path, strerror(errno));
+	cr_assert_eq(fcntl(r->fd, F_SETFL, 0), 0);
+	free(path);
+}
+
+static int end_reading(struct reader *r, const char *maps)
+{
+	cr_assert_eq(write(r->fd, maps, strlen(maps)), (ssize_t)strlen(maps));
+	close(r->fd);
+	cr_assert_eq(pthread_join(r->thread, NULL), 0);
+	return r->err;
+}
+
+Test(unwind_procs, exec_while_reading_is_not_published)
+{
+	struct unwind_proc *p;
+	struct reader r;
+	char *maps = NULL;
+	__u32 key = 100;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	begin_reading(&r, 100);
+	/* a placeholder meanwhile, for exec to delete: frame pointers */
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 0);
+	cr_assert_not(unwind_procs__published(u, 100));
+	free(p);
+	cr_assert_eq(bpf_map_delete_elem(procs_fd, &key), 0);
+	cr_assert_eq(end_reading(&r, maps), -ESTALE);
+	cr_assert_null(entry(100));
+	free(maps);
+}
+
+/* Read again (a miss asked for it): the old entry serves until the new one. */
+Test(unwind_procs, reread_keeps_entry_until_published)
+{
+	struct unwind_proc *p;
+	struct reader r;
+	char *maps = NULL;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	add_process(100, maps);
+	map_file(&maps, 100, FIXTURE_LIB, LIB_BIAS);
+	begin_reading(&r, 100);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 1);
+	cr_assert_gt(p->maps[0].nr_rows, 0);
+	free(p);
+	cr_assert_eq(end_reading(&r, maps), 0);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 2);
+	assert_rows_are(&p->maps[1], FIXTURE_LIB);
+	free(p);
+	free(maps);
+}
+
+/* The rows map must hold struct unwind_row. */
+Test(unwind_procs, rows_map_of_another_value_refused)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+
+	start(16);
+	close(rows_fd);
+	rows_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "test_rows8", sizeof(__u32), 8, 16, &opts);
+	cr_assert_geq(rows_fd, 0);
+	errno = 0;
+	cr_assert_null(unwind_procs__new(rows_fd, procs_fd, proc_root, NULL));
+	cr_assert_eq(errno, EINVAL);
+}
