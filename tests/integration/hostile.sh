@@ -5,6 +5,7 @@
 # inflates to 1 GiB, a .symtab of 5 M symbols, a 256 MiB perf map shared
 # by three processes, a bind
 # mount over a perf map in a user namespace, 60,000 executable mappings,
+# a program whose .eh_frame names register 2^27,
 # and debug files that take seconds to checksum while SIGINT comes in.
 # Each test bounds wall time, max RSS and the exit status. Root needed;
 # prints "hostile: N passed, N failed" last.
@@ -266,6 +267,29 @@ t_sigint_during_loading() {
 		fail "no profile printed: $(head -c 300 "$TMP/slow.folded")" || return 1
 }
 
+# A user's program whose .eh_frame names register 2^27 (libdw would size
+# a table by it: minutes and a GiB), built from the 5:3:2 program: its
+# table is refused at once (cfi_check.c), the run bounded, the program
+# still sampled (walked by frame pointers).
+t_crafted_eh_frame() {
+	objcopy -O binary --only-section=.eh_frame \
+		tests/fuzz/regressions/cfi/register-128m-libdw-gib-timeout "$TMP/crafted.bin" &&
+		objcopy --update-section .eh_frame="$TMP/crafted.bin" -R .eh_frame_hdr \
+			$W/hotspots_nofp "$H/crafted" || return 1
+	chown $NOBODY:$NOBODY "$H/crafted"
+	start_user "$H/crafted" 20
+	wl=$LAST
+	sleep 0.3
+	measure "$TMP/cfi.m" $PROFILE -F 99 -f -v --no-unwind-cache -p "$wl" 3 \
+		> "$TMP/cfi.folded" 2> "$TMP/cfi.err"
+	stop "$wl"
+	bounded "$TMP/cfi.m" $((5 * SLOW)) $((1 * SLOW)) || return 1
+	grep -Eq ' [1-9][0-9]* files without a usable .eh_frame' "$TMP/cfi.err" ||
+		fail "the crafted table was not refused: $(grep 'process readings' "$TMP/cfi.err")" || return 1
+	[ "$(sum_matching '^crafted;.*hot_[abc] ' "$TMP/cfi.folded")" -gt 100 ] ||
+		fail "the program was not sampled" || return 1
+}
+
 run_test "a 40 GB sparse debug file is not checksummed" t_sparse_debuglink
 run_test "debug links to /etc/shadow, a FIFO, a device: never opened" t_debuglink_not_a_file
 run_test "a compressed .symtab claiming 1 GiB is not inflated" t_compressed_bomb
@@ -274,4 +298,5 @@ run_test "a .symtab of 5 M symbols" t_huge_symtab
 run_test "a root file bind-mounted over a perf map in a user namespace" t_userns_bind_mount
 run_test "60,000 executable mappings" t_many_mappings
 run_test "SIGINT while debug files are checksummed" t_sigint_during_loading
+run_test "a crafted .eh_frame: refused at once, the run bounded" t_crafted_eh_frame
 finish
