@@ -60,7 +60,8 @@ static const char usage[] =
 "      --perf-max-stack-depth=N  frames kept per stack (default 127)\n"
 "      --call-graph=MODE     user stacks by dwarf (.eh_frame unwind tables, the\n"
 "                            default) or fp (frame pointers only)\n"
-"      --unwind-storage-size=N  unwind table rows held (default 1048576)\n"
+"      --unwind-storage-size=N  unwind table rows held (default 4194304, with -p\n"
+"                            or -L 1048576)\n"
 "      --unwind-cache-dir=DIR  keep root's files' unwind tables there between runs\n"
 "                            (default /var/cache/profile/unwind)\n"
 "      --no-unwind-cache     build every unwind table afresh, keep none\n"
@@ -186,7 +187,7 @@ static void env__init(struct profile_env *env)
 	env->hash_storage_size = DEFAULT_HASH_STORAGE;
 	env->max_stack_depth = DEFAULT_MAX_STACK_DEPTH;
 	env->dwarf = true;
-	env->unwind_storage_size = DEFAULT_UNWIND_STORAGE;
+	env->unwind_storage_size = 0;	/* by what is profiled, once parsed */
 	env->unwind_cache_dir = DEFAULT_UNWIND_CACHE_DIR;
 }
 
@@ -493,6 +494,10 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
 	if (!p.format_set && env->output)
 		env->format = output_format__from_path(env->output);
 	env->folded = env->format == FORMAT_FOLDED;
+	/* the whole system meets many more files than a few processes */
+	if (!env->unwind_storage_size)
+		env->unwind_storage_size = env->nr_pids || env->nr_tids ? DEFAULT_UNWIND_STORAGE
+									: DEFAULT_UNWIND_STORAGE_ALL;
 	return 0;
 }
 

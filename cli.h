@@ -14,8 +14,13 @@
 
 #define DEFAULT_FREQUENCY 49
 #define DEFAULT_STACK_STORAGE 16384
-/* unwind rows (16 bytes each) the BPF side holds: 16 MiB, libc + python3 take 93k */
+/*
+ * Unwind rows (16 bytes each) the BPF side holds: 16 MiB for -p/-L (libc
+ * and python3 take 93k), 64 MiB for the whole system (a busy 2-CPU host
+ * with compilers running filled 16 MiB in a second).
+ */
 #define DEFAULT_UNWIND_STORAGE (1 << 20)
+#define DEFAULT_UNWIND_STORAGE_ALL (1 << 22)
 #define MAX_UNWIND_STORAGE (1 << 26)
 #define DEFAULT_UNWIND_CACHE_DIR "/var/cache/profile/unwind"
 #define DEFAULT_HASH_STORAGE 40960

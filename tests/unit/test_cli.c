@@ -644,7 +644,10 @@ Test(cli_parse, call_graph_dwarf_by_default_fp_on_request)
 {
 	PARSE_OK("-F", "99");
 	cr_assert(r.env.dwarf, "user stacks by unwind tables unless asked otherwise");
-	cr_assert_eq(r.env.unwind_storage_size, DEFAULT_UNWIND_STORAGE);
+	cr_assert_eq(r.env.unwind_storage_size, DEFAULT_UNWIND_STORAGE_ALL, "system-wide");
+	cli__release(&r.env);
+	PARSE_OK("-p", "1");
+	cr_assert_eq(r.env.unwind_storage_size, DEFAULT_UNWIND_STORAGE, "with -p");
 	cli__release(&r.env);
 	PARSE_OK("--call-graph", "fp", "--unwind-storage-size", "4096");
 	cr_assert(!r.env.dwarf);
