@@ -55,7 +55,7 @@ fi
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 OUT=$ROOT/build/bench
-CMDLINE="$(for v in QUICK REPS DURATION BASELINES RATES WORKLOADS PROFILERS PYTHON MP_PROCS DEEP_PATHS SETTLE RUN_TIMEOUT BT_MAP_KEYS; do
+CMDLINE="$(for v in QUICK REPS DURATION BASELINES RATES WORKLOADS PROFILERS PYTHON RESULTS_MD MP_PROCS DEEP_PATHS SETTLE RUN_TIMEOUT BT_MAP_KEYS; do
 	[ -n "${!v+x}" ] && printf "%s='%s' " "$v" "${!v}"; done)make bench"
 
 QUICK=${QUICK:-0}
@@ -450,7 +450,7 @@ echo "$TABLE"
 	- max RSS MiB: ru_maxrss of the profiler process (for perf: the larger of record and script | fold).
 	- end-of-run s: from the SIGINT to the complete output on disk; for perf: record's exit + script + fold.
 	- kept %: samples of the workload's processes (comm bw_*) in the output / (Hz x the CPU seconds they used); a sample lost or kept under an empty stack still counts as kept in this ratio.
-	- whole %: of those samples, the share whose user stack reaches the thread's root (`_start`, or `start_thread` for threads): the unwinder got from the leaf all the way up. Workloads (a)-(d) have frame pointers but Debian's libc does not, so a frame-pointer walk ends at main there too.
+	- whole %: of those samples, the share whose user stack reaches the thread's root (`_start`, or `start_thread` for threads): the unwinder got from the leaf all the way up.
 	- lost stacks: profile: stacks reported lost and samples dropped on stderr (with -v, how many were rescued by the overflow map; with unwind tables, system-wide: how many files' tables found no room in --unwind-storage-size rows, their stacks walked by frame pointers, and how many stacks were walked by frame pointers because their process's tables were not loaded yet); perf: lost ring-buffer chunks reported by perf; bpftrace: stack ids it could not print ("failed to look up stack id": stack-map collisions, or map lookups failing at print time), whole system.
 	EOF
 } > "$RESULTS_MD"
