@@ -1,7 +1,15 @@
 #!/bin/sh
-# bench/run.sh - compare ./profile with `perf record -g` and bpftrace on the
+# bench/run.sh - compare ./profile with perf record and bpftrace on the
 # same workloads, at the same rates, interleaved. Run by `make bench`, which
 # builds ./profile first. Needs root.
+#
+# Profilers: profile (user stacks by .eh_frame unwind tables, the default),
+# profile-fp (--call-graph fp), perf (record -g: frame pointers), perf-dwarf
+# (record --call-graph dwarf: 8 KiB of user stack copied per sample, unwound
+# by perf script), bpftrace (ustack: frame pointers). Workloads cpu, sys, mp
+# and deep are built with frame pointers; nofp is deep's source built as
+# Debian builds its archive (gcc -O2 -fomit-frame-pointer), py a pure-Python
+# loop in Debian's own python3 (built the same way).
 #
 # Per workload and repetition, one batch: BASELINES unprofiled runs and one
 # run per profiler and rate, in shuffled order. The workload is pinned to
@@ -13,9 +21,11 @@
 # One markdown table of medians [min-max] over the repetitions goes to
 # stdout and, with the machine and the command, to RESULTS_MD.
 #
-# Environment (defaults; QUICK=1 gives a ~2-3 minute run):
-#   REPS=3 DURATION=3 BASELINES=2      QUICK=1: REPS=1 DURATION=1 BASELINES=1
-#   RATES="99 999 4999"  WORKLOADS="cpu sys mp deep"  PROFILERS="profile perf bpftrace"
+# Environment (defaults; QUICK=1 gives a ~1-2 minute run per workload):
+#   REPS=3 DURATION=3 BASELINES=2      QUICK=1: REPS=1 DURATION=1 BASELINES=1 RUN_TIMEOUT=30
+#   RATES="99 999 4999"  WORKLOADS="cpu sys mp deep nofp py"
+#   PROFILERS="profile profile-fp perf perf-dwarf bpftrace"
+#   PYTHON=/usr/bin/python3 (Debian's, whatever python3 comes first in PATH)
 #   MP_PROCS=60 DEEP_PATHS=10000 SETTLE=0.7 RUN_TIMEOUT=60
 #   BT_MAP_KEYS=40960 (BPFTRACE_MAP_KEYS_MAX: our --hash-storage-size default)
 #   RESULTS_MD=bench/results.md (QUICK=1: build/bench/results-quick.md)
@@ -45,12 +55,12 @@ fi
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 OUT=$ROOT/build/bench
-CMDLINE="$(for v in QUICK REPS DURATION BASELINES RATES WORKLOADS PROFILERS MP_PROCS DEEP_PATHS SETTLE RUN_TIMEOUT BT_MAP_KEYS; do
+CMDLINE="$(for v in QUICK REPS DURATION BASELINES RATES WORKLOADS PROFILERS PYTHON RESULTS_MD MP_PROCS DEEP_PATHS SETTLE RUN_TIMEOUT BT_MAP_KEYS; do
 	[ -n "${!v+x}" ] && printf "%s='%s' " "$v" "${!v}"; done)make bench"
 
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then
-	REPS=${REPS:-1} DURATION=${DURATION:-1} BASELINES=${BASELINES:-1}
+	REPS=${REPS:-1} DURATION=${DURATION:-1} BASELINES=${BASELINES:-1} RUN_TIMEOUT=${RUN_TIMEOUT:-30}
 	RESULTS_MD=${RESULTS_MD:-$OUT/results-quick.md}
 	RAW=$OUT/raw-quick.tsv
 else
@@ -59,8 +69,9 @@ else
 	RAW=$OUT/raw.tsv
 fi
 RATES=${RATES:-"99 999 4999"}
-WORKLOADS=${WORKLOADS:-"cpu sys mp deep"}
-PROFILERS=${PROFILERS:-"profile perf bpftrace"}
+WORKLOADS=${WORKLOADS:-"cpu sys mp deep nofp py"}
+PROFILERS=${PROFILERS:-"profile profile-fp perf perf-dwarf bpftrace"}
+PYTHON=${PYTHON:-/usr/bin/python3}
 MP_PROCS=${MP_PROCS:-60}
 DEEP_PATHS=${DEEP_PATHS:-10000}
 SETTLE=${SETTLE:-0.7}
@@ -92,8 +103,8 @@ install_missing() {
 		{ apt-get update -q >&2 && apt-get install -y -q $missing >&2; } ||
 		die "apt-get install$missing failed"
 }
-install_missing linux-perf bpftrace bpftool clang util-linux coreutils
-for t in perf bpftrace bpftool clang taskset shuf timeout; do
+install_missing linux-perf bpftrace bpftool clang gcc python3-minimal util-linux coreutils
+for t in perf bpftrace bpftool clang gcc "$PYTHON" taskset shuf timeout; do
 	command -v $t >/dev/null 2>&1 || die "'$t' not found after installing packages"
 done
 
@@ -110,6 +121,8 @@ build() {
 	for w in cpu sys deep spawn; do
 		$WCC "$SRC/bw_$w.c" -o "$OUT/bw_$w" || return 1
 	done
+	# deep again, as Debian builds its packages: no frame pointers
+	gcc -O2 -fomit-frame-pointer -Wall -Wextra "$SRC/bw_deep.c" -o "$OUT/bw_deep_nofp" || return 1
 	# three shared libraries with their own symbols and depths
 	depth=2
 	for l in a b c; do
@@ -131,6 +144,7 @@ build() {
 		done
 	done
 }
+sh "$ROOT/bench/count-test.sh" > /dev/null || die "bench/count.awk fails bench/count-test.sh"
 log "building workloads in ${OUT#$ROOT/}"
 build || die "cannot build the workloads"
 # the same profile for every run, even if the tree is rebuilt meanwhile
@@ -151,6 +165,8 @@ workload_cmd() {	# WL -> WL_CMD array
 	sys) WL_CMD=("$OUT/bw_sys" "$DURATION") ;;
 	deep) WL_CMD=("$OUT/bw_deep" "$DURATION" "$DEEP_PATHS") ;;
 	mp) WL_CMD=("$OUT/bw_spawn" "$DURATION" "${MP_ARGS[@]}") ;;
+	nofp) WL_CMD=("$OUT/bw_deep_nofp" "$DURATION" "$DEEP_PATHS") ;;
+	py) WL_CMD=("$PYTHON" "$SRC/bw_py.py" "$DURATION") ;;
 	*) die "unknown workload '$1'" ;;
 	esac
 }
@@ -161,6 +177,8 @@ workload_label() {
 	sys) echo "(b) syscalls" ;;
 	mp) echo "(c) $MP_PROCS procs" ;;
 	deep) echo "(d) $DEEP_PATHS stacks" ;;
+	nofp) echo "(e) $DEEP_PATHS stacks, gcc -O2 no FP" ;;
+	py) echo "(f) python3 loop" ;;
 	esac
 }
 
@@ -230,7 +248,7 @@ bpf_stats() {
 
 # attached PROF CHILD_PID: true once the profiler has its events set up
 attached() {
-	case $1 in
+	case ${1%%-*} in
 	perf) ls -l /proc/"$2"/fd 2>/dev/null | grep -q 'perf_event' ;;
 	bpftrace) [ -n "$(prog_ids "$2")" ] && grep -q Attaching "$R/prof.out" 2>/dev/null ;;
 	*) [ -n "$(prog_ids "$2")" ] ;;
@@ -242,14 +260,17 @@ attached() {
 
 run_one() {
 	local wl=$1 prof=$2 hz=$3 rm_pid="" child="" wl_pid i ok=1 ids=""
-	local iters="" wlcpu="" rt="" cnt="" cpu="" rss="" endt="" kept="" all="" lost="" ovf="" psamples="" rc
+	local iters="" wlcpu="" rt="" cnt="" cpu="" rss="" endt="" kept="" all="" whole="" lost="" ovf="" psamples="" rc
+	local noroom="" fpfirst=""
 	R=$TMP/run
 	rm -rf "$R" && mkdir -p "$R"
 
 	if [ "$prof" != base ]; then
 		case $prof in
 		profile) set -- "$PROFILE" -f -v -F "$hz" ;;
+		profile-fp) set -- "$PROFILE" -f -v -F "$hz" --call-graph fp ;;
 		perf) set -- perf record -F "$hz" -a -g -o "$R/perf.data" ;;
+		perf-dwarf) set -- perf record -F "$hz" -a --call-graph dwarf -o "$R/perf.data" ;;
 		bpftrace) set -- env BPFTRACE_MAP_KEYS_MAX="$BT_MAP_KEYS" bpftrace -e \
 			"profile:hz:$hz { @[kstack, ustack, comm] = count(); }" ;;
 		esac
@@ -298,21 +319,26 @@ run_one() {
 		live_del $rm_pid
 		rc=$(kv "$R/prof.stats" rc)
 		# perf record re-raises the SIGINT it handled: 130 is its success
-		[ "$prof" = perf ] && [ "$rc" = 130 ] && rc=0
+		[ "${prof%%-*}" = perf ] && [ "$rc" = 130 ] && rc=0
 		[ "$rc" = 0 ] || { ok=0; log "$prof -F $hz: exit ${rc:-?}: $(grep -v '^libbpf' "$R/prof.err" | tail -n 2 | tr '\n' ' ')"; }
 		cpu=$(kv "$R/prof.stats" cpu)
 		rss=$(kv "$R/prof.stats" maxrss_kb)
 		endt=$(kv "$R/prof.stats" int_to_exit)
 	fi
 
-	case $prof in
+	case ${prof%%-*} in
 	profile)
-		read -r kept all < <(awk -f "$ROOT/bench/count.awk" -v fmt=folded "$R/prof.out")
+		read -r kept all whole < <(awk -f "$ROOT/bench/count.awk" -v fmt=folded "$R/prof.out")
 		lost=$(awk '/^profile: .* stacks lost/ { n += $2 + $5 }
 			/^profile: .* samples dropped/ { n += $2 } END { print n + 0 }' "$R/prof.err")
 		ovf=$(sed -n 's/.* \([0-9]*\)+\([0-9]*\) kernel+user stacks kept in the overflow map.*/\1 \2/p' "$R/prof.err" |
 			awk '{ print $1 + $2 }')
 		psamples=$(sed -n 's/^profile: event [^,]*, \([0-9]*\) samples,.*/\1/p' "$R/prof.err")
+		# unwind tables (-v): files whose table found no room in the rows
+		# left (their stacks walked by frame pointers), and stacks walked
+		# by frame pointers because their process had no table yet
+		noroom=$(sed -n 's/^profile: unwind tables: .* \([0-9]*\) over --unwind-storage-size.*/\1/p' "$R/prof.err")
+		fpfirst=$(sed -n 's/^profile: unwind tables: .*), \([0-9]*\) by frame pointers while.*/\1/p' "$R/prof.err")
 		;;
 	perf)
 		# the rest of perf's end of run: script and fold, also on the profiler's CPU
@@ -324,7 +350,7 @@ run_one() {
 				cpu=$(awk -v a="$cpu" -v b="$(kv "$R/script.stats" cpu)" 'BEGIN { print a + b }')
 				endt=$(awk -v a="$endt" -v b="$(kv "$R/script.stats" wall)" 'BEGIN { print a + b }')
 				rss=$(awk -v a="$rss" -v b="$(kv "$R/script.stats" maxrss_kb)" 'BEGIN { print (a > b ? a : b) }')
-				read -r kept all < <(awk -f "$ROOT/bench/count.awk" -v fmt=folded "$R/perf.folded")
+				read -r kept all whole < <(awk -f "$ROOT/bench/count.awk" -v fmt=folded "$R/perf.folded")
 				# perf reports ring-buffer losses as "lost N chunks" / "N samples lost"
 				lost=$(cat "$R/prof.err" "$R/script.err" | awk '
 					{ for (i = 2; i <= NF; i++) {
@@ -338,7 +364,7 @@ run_one() {
 		fi
 		;;
 	bpftrace)
-		read -r kept all < <(awk -f "$ROOT/bench/count.awk" -v fmt=bpftrace "$R/prof.out")
+		read -r kept all whole < <(awk -f "$ROOT/bench/count.awk" -v fmt=bpftrace "$R/prof.out")
 		# a stack id bpftrace could not print: lost at sample time (-EEXIST:
 		# collision, -ENOMEM) or at print time
 		lost=$(grep -c 'failed to look up stack id' "$R/prof.err")
@@ -357,9 +383,9 @@ run_one() {
 		log "kernel lowered perf_event_max_sample_rate to $(sysctl -n kernel.perf_event_max_sample_rate) during $prof -F $hz on $wl; restoring $MAX_RATE"
 		sysctl -q -w kernel.perf_event_max_sample_rate="$MAX_RATE" >/dev/null
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 		"$wl" "$REP" "$prof" "$hz" "$ok" "$iters" "$wlcpu" "$rt" "$cnt" "$psamples" \
-		"$cpu" "$rss" "$endt" "$kept" "$lost" "$ovf" "$all"
+		"$cpu" "$rss" "$endt" "$kept" "$lost" "$ovf" "$all" "$whole" "$noroom" "$fpfirst"
 	[ "${KEEP_TMP:-0}" = 1 ] && mv "$R" "$TMP/$wl.$REP.$prof.$hz.$RANDOM"
 	return 0
 }
@@ -367,7 +393,8 @@ run_one() {
 # --- plan and run --------------------------------------------------------------
 
 for p in $PROFILERS; do
-	case $p in profile | perf | bpftrace) ;; *) die "unknown profiler '$p' (profile, perf, bpftrace)" ;; esac
+	case $p in profile | profile-fp | perf | perf-dwarf | bpftrace) ;;
+	*) die "unknown profiler '$p' (profile, profile-fp, perf, perf-dwarf, bpftrace)" ;; esac
 done
 for wl in $WORKLOADS; do workload_cmd "$wl"; done
 nrates=$(echo $RATES | wc -w)
@@ -376,7 +403,7 @@ nwl=$(echo $WORKLOADS | wc -w)
 est=$(( REPS * nwl * (BASELINES * DURATION + nrates * nprof * (DURATION + 3)) ))
 log "REPS=$REPS DURATION=${DURATION}s BASELINES=$BASELINES RATES='$RATES' workloads '$WORKLOADS'; about $((est / 60 + 1)) min"
 
-printf 'workload\trep\tprofiler\thz\tok\titerations\twl_cpu_us\tbpf_run_ns\tbpf_run_cnt\tprof_samples\tcpu_s\tmaxrss_kb\tend_s\tkept\tlost\toverflow\tall_samples\n' > "$RAW"
+printf 'workload\trep\tprofiler\thz\tok\titerations\twl_cpu_us\tbpf_run_ns\tbpf_run_cnt\tprof_samples\tcpu_s\tmaxrss_kb\tend_s\tkept\tlost\toverflow\tall_samples\twhole\tno_room\tfp_before_tables\n' > "$RAW"
 START=$(date +%s)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 for ((REP = 1; REP <= REPS; REP++)); do
@@ -406,7 +433,8 @@ echo "$TABLE"
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "- machine: $(nproc) CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), kernel $(uname -r), event cpu-clock (no hardware PMU)"
-	echo "- tools: profile $PROFILE_VERSION, $(perf --version), $(bpftrace --version), BPFTRACE_MAP_KEYS_MAX=$BT_MAP_KEYS"
+	echo "- tools: profile $PROFILE_VERSION, $(perf --version), $(bpftrace --version), BPFTRACE_MAP_KEYS_MAX=$BT_MAP_KEYS, $($PYTHON --version 2>&1) ($PYTHON), $(gcc --version | head -n 1)"
+	echo "- profilers: profile = \`profile -f -v\` (user stacks by .eh_frame unwind tables, the default); profile-fp = the same with \`--call-graph fp\`; perf = \`perf record -a -g\` + \`perf script\` + fold; perf-dwarf = \`perf record -a --call-graph dwarf\` (8 KiB of user stack per sample) + \`perf script\` (which unwinds) + fold; bpftrace = \`@[kstack, ustack, comm] = count()\`"
 	echo "- command: \`$CMDLINE\` (REPS=$REPS DURATION=${DURATION}s BASELINES=$BASELINES RATES='$RATES' MP_PROCS=$MP_PROCS DEEP_PATHS=$DEEP_PATHS)"
 	echo "- workload on CPU $WL_CPU, profiler on CPU $PROF_CPU; values are median [min-max] over $REPS repetitions"
 	echo "- load average before the runs: $LOAD_START; after: $(cut -d' ' -f1-3 /proc/loadavg); share of all samples (any process, idle included for perf and bpftrace) that came from the workload: $(awk -F'\t' 'NR > 1 && $3 != "base" && $17 > 0 { s += $14 / $17; n++ } END { printf "%.0f%%", n ? 100 * s / n : 0 }' "$RAW") on average"
@@ -422,7 +450,8 @@ echo "$TABLE"
 	- max RSS MiB: ru_maxrss of the profiler process (for perf: the larger of record and script | fold).
 	- end-of-run s: from the SIGINT to the complete output on disk; for perf: record's exit + script + fold.
 	- kept %: samples of the workload's processes (comm bw_*) in the output / (Hz x the CPU seconds they used); a sample lost or kept under an empty stack still counts as kept in this ratio.
-	- lost stacks: profile: stacks reported lost and samples dropped on stderr (with -v, how many were rescued by the overflow map); perf: lost ring-buffer chunks reported by perf; bpftrace: stack ids it could not print ("failed to look up stack id": stack-map collisions, or map lookups failing at print time), whole system.
+	- whole %: of those samples, the share whose user stack reaches the thread's root (`_start`, or `start_thread` for threads): the unwinder got from the leaf all the way up.
+	- lost stacks: profile: stacks reported lost and samples dropped on stderr (with -v, how many were rescued by the overflow map; with unwind tables, system-wide: how many files' tables found no room in --unwind-storage-size rows, their stacks walked by frame pointers, and how many stacks were walked by frame pointers because their process's tables were not loaded yet); perf: lost ring-buffer chunks reported by perf; bpftrace: stack ids it could not print ("failed to look up stack id": stack-map collisions, or map lookups failing at print time), whole system.
 	EOF
 } > "$RESULTS_MD"
 RESULTS_TSV=${RESULTS_MD%.md}.tsv

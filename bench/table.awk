@@ -6,6 +6,8 @@
 # the median of the unprofiled runs of the same batch (same workload and
 # repetition). Per CPU second rather than per wall second: other tasks that
 # share the workload's CPU change the latter, not the former.
+# Whole: the share of the workload's samples whose user stack reaches its
+# thread's root (count.awk's third figure).
 # Variables: workloads, profilers, rates (space-separated, the row order);
 # labels ("wl=label|...").
 function sort(a, n,    i, j, t) {
@@ -69,15 +71,19 @@ END {
 		add(k SUBSEP "end", f[13])
 		if (f[7] > 0 && f[14] != "")
 			add(k SUBSEP "kept", 100 * f[14] / (f[4] * f[7] / 1e6))
+		if (f[14] > 0 && f[18] != "")
+			add(k SUBSEP "whole", 100 * f[18] / f[14])
 		add(k SUBSEP "lost", f[15])
 		add(k SUBSEP "ovf", f[16])
+		add(k SUBSEP "noroom", f[19])
+		add(k SUBSEP "fpfirst", f[20])
 	}
 	nl = split(labels, lab, "|")
 	for (i = 1; i <= nl; i++)
 		if (index(lab[i], "="))
 			label[substr(lab[i], 1, index(lab[i], "=") - 1)] = substr(lab[i], index(lab[i], "=") + 1)
-	print "| workload | profiler | Hz | slowdown % | BPF ns/run | CPU s | max RSS MiB | end-of-run s | kept % | lost stacks |"
-	print "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+	print "| workload | profiler | Hz | slowdown % | BPF ns/run | CPU s | max RSS MiB | end-of-run s | kept % | whole % | lost stacks |"
+	print "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 	nw = split(workloads, W, " ")
 	np = split(profilers, P, " ")
 	nr = split(rates, H, " ")
@@ -86,13 +92,17 @@ END {
 			for (h = 1; h <= nr; h++) {
 				k = W[w] SUBSEP P[p] SUBSEP H[h]
 				lost = cell(k SUBSEP "lost", "%.0f")
-				if (P[p] == "profile" && nv[k SUBSEP "ovf"])
+				if (index(P[p], "profile") == 1 && nv[k SUBSEP "ovf"])
 					lost = lost " (overflow map: " cell(k SUBSEP "ovf", "%.0f") ")"
-				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				if (nv[k SUBSEP "noroom"])
+					lost = lost "; unwind tables: " cell(k SUBSEP "noroom", "%.0f") " files found no room, " \
+						cell(k SUBSEP "fpfirst", "%.0f") " stacks by FP before their table"
+				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 					(W[w] in label ? label[W[w]] : W[w]), P[p], H[h],
 					cell(k SUBSEP "slow", "%.1f"),
-					P[p] == "perf" ? "—" : cell(k SUBSEP "nsrun", "%.0f"),
+					index(P[p], "perf") == 1 ? "—" : cell(k SUBSEP "nsrun", "%.0f"),
 					cell(k SUBSEP "cpu", "%.2f"), cell(k SUBSEP "rss", "%.1f"),
-					cell(k SUBSEP "end", "%.2f"), cell(k SUBSEP "kept", "%.1f"), lost
+					cell(k SUBSEP "end", "%.2f"), cell(k SUBSEP "kept", "%.1f"),
+					cell(k SUBSEP "whole", "%.1f"), lost
 			}
 }
