@@ -39,7 +39,8 @@ static inline void eh_put(struct eh *e, const void *p, size_t n)
 		e->buf = realloc(e->buf, e->cap);
 		cr_assert_not_null(e->buf);
 	}
-	memcpy(e->buf + e->len, p, n);
+	if (n)	/* p may be NULL then, which memcpy must not be given */
+		memcpy(e->buf + e->len, p, n);
 	e->len += n;
 }
 
@@ -128,7 +129,8 @@ static inline int eh_build(struct eh *e, const struct budget *b, struct cfi_tabl
 	h->e_shnum = 4;
 	h->e_shstrndx = 3;
 	eh_hdr(e, (uint8_t *)img + hdr_off);
-	memcpy(img + eh_off, e->buf, e->len);	/* the zero terminator follows */
+	if (e->len)	/* the zero terminator follows */
+		memcpy(img + eh_off, e->buf, e->len);
 	memcpy(img + names_off, names, sizeof(names));
 	/* no .eh_frame_hdr: a section of another name */
 	sh[1] = (Elf64_Shdr){ .sh_name = e->hdr ? 21 : 34, .sh_type = SHT_PROGBITS,

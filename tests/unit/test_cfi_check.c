@@ -22,7 +22,8 @@ static size_t insn(uint8_t *out, uint8_t op, uint64_t reg, const uint8_t *arg, s
 		out[len++] = (reg & 0x7f) | (reg > 0x7f ? 0x80 : 0);
 		reg >>= 7;
 	} while (reg);
-	memcpy(out + len, arg, n);
+	if (n)	/* arg may be NULL then, which memcpy must not be given */
+		memcpy(out + len, arg, n);
 	return len + n;
 }
 

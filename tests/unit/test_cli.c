@@ -213,10 +213,17 @@ Test(cli_parse, map_bytes_of_the_defaults)
 {
 	unsigned long long mib;
 
-	PARSE_OK("1");
-	mib = cli__map_bytes(&r.env) >> 20;
+	unsigned long long fp;
+
+	PARSE_OK("--call-graph=fp", "1");
+	fp = cli__map_bytes(&r.env);
+	mib = fp >> 20;
 	/* 2 x (16384 stacks + 40960 counts + 81920 overflow stacks), full */
 	cr_assert(mib > 150 && mib < 250, "%llu MiB", mib);
+	cli__release(&r.env);
+	/* and 64 MiB of unwind rows, system-wide */
+	PARSE_OK("1");
+	cr_assert_eq(cli__map_bytes(&r.env) - fp, 64ull << 20);
 }
 
 Test(cli_parse, zero_duration_is_out_of_range)
