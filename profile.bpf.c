@@ -150,10 +150,9 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } new_pids SEC(".maps");
 
-/* Every loaded file's unwind rows, written by userspace through mmap. */
+/* Every loaded file's unwind rows, written by userspace in batches. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, 1);			/* set */
 	__type(key, __u32);
 	__type(value, struct unwind_row);

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,7 +45,6 @@ struct unwind_file {
 
 struct unwind_procs {
 	int rows_fd, procs_fd;
-	struct unwind_row *rows;	/* the array map, mapped */
 	uint64_t max_rows, next_row;
 	void *files;			/* tsearch tree of struct unwind_file */
 	void *by_key;			/* tsearch tree of struct rows_by_key */
@@ -96,12 +94,6 @@ struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *pr
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
-	u->rows = mmap(NULL, (size_t)info.max_entries * sizeof(*u->rows), PROT_READ | PROT_WRITE,
-		       MAP_SHARED, rows_fd, 0);
-	if (u->rows == MAP_FAILED) {
-		free(u);
-		return NULL;
-	}
 	u->rows_fd = rows_fd;
 	u->procs_fd = procs_fd;
 	u->max_rows = u->stats.max_rows = info.max_entries;
@@ -190,14 +182,28 @@ static void remember_rows(struct unwind_procs *u, const struct table_key *key,
 		free(r);
 }
 
-/* Copy t into the rows array for f. */
+/*
+ * Copy t into the rows array for f, a batch update at a time. (Not through
+ * mmap: mapping the array makes all of it resident in the tool, 64 MiB.)
+ */
 static int place_rows(struct unwind_procs *u, const struct cfi_table *t, struct unwind_file *f)
 {
+	enum { BATCH = 4096 };
+	__u32 keys[BATCH];
+
 	if (!t->nr)
 		return -ENOENT;
 	if (t->nr > u->max_rows - u->next_row)
 		return -ENOSPC;
-	memcpy(u->rows + u->next_row, t->rows, t->nr * sizeof(*t->rows));
+	for (size_t done = 0; done < t->nr;) {
+		__u32 n = t->nr - done < BATCH ? (__u32)(t->nr - done) : BATCH;
+
+		for (__u32 i = 0; i < n; i++)
+			keys[i] = (__u32)(u->next_row + done + i);
+		if (bpf_map_update_batch(u->rows_fd, keys, t->rows + done, &n, NULL))
+			return -errno;
+		done += n;
+	}
 	f->first_row = (uint32_t)u->next_row;
 	f->nr_rows = (uint32_t)t->nr;
 	u->next_row += t->nr;
@@ -454,6 +460,5 @@ void unwind_procs__free(struct unwind_procs *u)
 	tdestroy(u->files, free);
 	tdestroy(u->by_key, free);
 	table_cache__free(u->cache);
-	munmap(u->rows, u->max_rows * sizeof(*u->rows));
 	free(u);
 }

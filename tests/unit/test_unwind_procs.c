@@ -45,7 +45,7 @@ TestSuite(unwind_procs, .init = fake_proc_setup, .fini = teardown);
 /* The two maps as profile.bpf.c has them, rows of max_rows; and u over them. */
 static void start(unsigned int max_rows)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
 
 	if (geteuid() != 0)
 		skip_unless_ci("root: only root's files get tables");
@@ -538,7 +538,7 @@ Test(unwind_procs, reread_keeps_entry_until_published)
 /* The rows map must hold struct unwind_row. */
 Test(unwind_procs, rows_map_of_another_value_refused)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
 
 	start(16);
 	close(rows_fd);
