@@ -27,8 +27,9 @@ t_whole_stacks_without_frame_pointers() {
 	[ "$all" -gt 1000 ] || fail "only $all samples" || return 1
 	[ "$(pct "$whole" "$all")" -ge 95 ] || fail "stacks not whole: $(sort -t' ' -k2 -rn "$TMP/nofp.folded" | head -3)" || return 1
 	sa=$(pct "$a" "$whole") sb=$(pct "$b" "$whole") sc=$(pct "$c" "$whole")
-	[ "$sa" -ge 45 ] && [ "$sa" -le 55 ] && [ "$sb" -ge 25 ] && [ "$sb" -le 35 ] &&
-		[ "$sc" -ge 15 ] && [ "$sc" -le 25 ] || fail "shares $sa/$sb/$sc, want 50/30/20" || return 1
+	# +-8: gcc -O2 compiles the three loops apart (run.sh checks +-5 on clang's)
+	[ "$sa" -ge 42 ] && [ "$sa" -le 58 ] && [ "$sb" -ge 22 ] && [ "$sb" -le 38 ] &&
+		[ "$sc" -ge 12 ] && [ "$sc" -le 28 ] || fail "shares $sa/$sb/$sc, want 50/30/20" || return 1
 	$PROFILE -U -F 999 -f --call-graph fp -p "$pid" 1 > "$TMP/fp.folded" 2> "$TMP/fp.err" ||
 		fail "profile --call-graph fp exited $?" || return 1
 	kill "$pid"
