@@ -78,7 +78,8 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 /*
  * Read a pointer encoded as enc at *p (not past end), relative to the
  * section when pc-relative. Only what .eh_frame writers emit is known:
- * absolute or pc-relative, fixed-size or LEB128 (textrel, datarel and
+ * absolute or pc-relative, of a fixed size (LEB128 is refused; textrel,
+ * datarel and
  * indirect make no sense for an FDE's range).
  */
 static int read_encoded(const uint8_t **p, const uint8_t *end, uint8_t enc,
