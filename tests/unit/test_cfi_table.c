@@ -29,10 +29,10 @@ struct want {
 
 struct oracle {
 	struct want *rows;
-	size_t nr;
+	size_t nr, cap;
 	/* FDE ranges, to find the gaps between them */
 	unsigned long (*fdes)[2];
-	size_t nr_fdes;
+	size_t nr_fdes, cap_fdes;
 };
 
 /* Column index of name in readelf's "LOC CFA reg... ra" header, or -1. */
@@ -69,10 +69,14 @@ static void field(const char *line, int col, char *out, size_t size)
 	}
 }
 
+/* Grows by doubling: libc has ~30k rows, and one realloc each is quadratic under ASan. */
 static void push(struct oracle *o, const struct want *w)
 {
-	o->rows = reallocarray(o->rows, o->nr + 1, sizeof(*o->rows));
-	cr_assert_not_null(o->rows);
+	if (o->nr == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 1024;
+		o->rows = reallocarray(o->rows, o->cap, sizeof(*o->rows));
+		cr_assert_not_null(o->rows);
+	}
 	o->rows[o->nr++] = *w;
 }
 
@@ -140,7 +144,11 @@ static struct oracle read_oracle(const char *path)
 				snprintf(cie_hdr, sizeof(cie_hdr), "%s", cies[i].hdr);
 				snprintf(cie_row, sizeof(cie_row), "%s", cies[i].row);
 			}
-			o.fdes = reallocarray(o.fdes, o.nr_fdes + 1, sizeof(*o.fdes));
+			if (o.nr_fdes == o.cap_fdes) {
+				o.cap_fdes = o.cap_fdes ? 2 * o.cap_fdes : 256;
+				o.fdes = reallocarray(o.fdes, o.cap_fdes, sizeof(*o.fdes));
+				cr_assert_not_null(o.fdes);
+			}
 			o.fdes[o.nr_fdes][0] = lo;
 			o.fdes[o.nr_fdes++][1] = hi;
 			continue;
