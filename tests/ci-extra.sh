@@ -1,9 +1,9 @@
 #!/bin/sh
-# ci-extra.sh - the checks CI runs after `make integration`: every fuzz harness
-# over its regressions and then 6 s of fuzzing (two at a time), then the
-# unit and integration tests with ASan, LeakSanitizer and UBSan (objects
-# and tool in build/san). About 5 minutes on 2 cores; needs root, as
-# `make test` does. FUZZ_SECONDS=N changes the fuzzing time.
+# ci-extra.sh - the checks CI runs after `make integration-shipped`: every
+# fuzz harness over its regressions and then 6 s of fuzzing (two at a
+# time), then the unit and integration tests with ASan, LeakSanitizer and
+# UBSan (objects and tool in build/san). About 7 minutes on 2 cores; needs
+# root, as `make test` does. FUZZ_SECONDS=N changes the fuzzing time.
 set -eu
 cd "$(dirname "$0")/.."
 start=$(date +%s)

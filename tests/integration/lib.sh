@@ -52,6 +52,7 @@ run_test() {
 	name=$1
 	shift
 	[ -n "${ONLY:-}" ] && [ "$1" != "$ONLY" ] && return 0
+	[ -n "${SHIPPED_ONLY:-}" ] && [ "${shipped_test:-}" != 1 ] && return 0
 	echo "test: $name"
 	run_test_t0=$(date +%s%N)
 	if "$@"; then
@@ -61,6 +62,16 @@ run_test() {
 		failed=$((failed + 1))
 		echo "  ($(elapsed_since "$run_test_t0"))"
 	fi
+}
+
+# run_shipped_test "what it checks" t_function: a test of what holds for the
+# tool as shipped and not for its ASan build (time and memory bounds, the
+# browser's rendering). make check runs every test on the sanitized build,
+# and then, with SHIPPED_ONLY=1, these alone on ./profile.
+run_shipped_test() {
+	shipped_test=1
+	run_test "$@"
+	shipped_test=
 }
 
 # "N.N s" since a `date +%s%N` stamp: each test's time, to see where CI's goes

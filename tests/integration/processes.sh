@@ -137,5 +137,5 @@ run_test "exec in place: each image names its own samples" t_exec_in_place
 run_test "fork+exec children are named" t_fork_exec_children
 run_test "a dlclose()d library is named" t_dlclose
 run_test "a library dlopen()ed during an -i run is named" t_dlopen_interval
-run_test "2,000 fork+exec processes: bounded, accounted" t_exec_churn
+run_shipped_test "2,000 fork+exec processes: bounded, accounted" t_exec_churn
 finish

@@ -519,7 +519,7 @@ run_test "tiny stack map: overflow map keeps every stack" t_stack_map_overflow
 run_test "short-lived processes keep their symbols" t_short_lived
 run_test "-i interval snapshots add up" t_interval
 run_test "-o in every format loads in its client" t_output_formats
-run_test "SVG flame graph renders in Chromium" t_svg_renders
+run_shipped_test "SVG flame graph renders in Chromium" t_svg_renders
 run_test "-o on a full disk keeps the previous file" t_output_atomic
 run_test "-o /dev/null: still a device, exit 0" t_output_dev_null
 run_test "-o /dev/stdout: the profile on stdout, still a symlink" t_output_dev_stdout
