@@ -19,6 +19,7 @@
 
 #define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"
 #define SYSTEM_LIBC "/lib/x86_64-linux-gnu/libc.so.6"
+#define SYSTEM_CC1 "/usr/lib/gcc/x86_64-linux-gnu/12/cc1"
 
 /* One row as readelf prints it: LOC, CFA ("rsp+8", "rbp+16", "exp"), rbp, ra. */
 struct want {
@@ -283,6 +284,23 @@ Test(cfi_table, rows_match_readelf_for_libc)
 	if (access(SYSTEM_LIBC, R_OK))
 		skip_unless_ci("no %s", SYSTEM_LIBC);
 	assert_table_matches(SYSTEM_LIBC);
+}
+
+/*
+ * gcc's cc1 runs its FDE programs 66 times a byte of .eh_frame over (long
+ * functions of many rows): once over the work allowed, it had no table.
+ */
+Test(cfi_table, debian_cc1_has_a_table)
+{
+	struct cfi_table t;
+	int err;
+
+	if (access(SYSTEM_CC1, R_OK))
+		skip_unless_ci("no %s", SYSTEM_CC1);
+	err = cfi_table__build_file(SYSTEM_CC1, NULL, &t);
+	cr_assert_eq(err, 0, "%s: %s (%s)", SYSTEM_CC1, strerror(-err), budget__why());
+	cr_assert_gt(t.nr, 100000);
+	cfi_table__release(&t);
 }
 
 /* The rules a frame-pointer walk cannot follow are the ones the table has. */
