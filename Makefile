@@ -85,7 +85,8 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/dllate \
 	build/workloads/fnvcollide \
 	build/workloads/libdlburn.so build/workloads/hostile \
-	build/workloads/hotspots_nofp
+	build/workloads/hotspots_nofp build/workloads/hotspots_gccfp \
+	build/workloads/sigburn
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -217,6 +218,15 @@ build/workloads/%: tests/workloads/%.c | build/workloads
 # The 5:3:2 program as Debian builds its archive: gcc -O2, no frame pointers
 # (and no tail call, which would take run_round out of the stack).
 build/workloads/hotspots_nofp: tests/workloads/hotspots.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
+# With frame pointers as gcc 12 gives them: none in leaf functions.
+build/workloads/hotspots_gccfp: tests/workloads/hotspots.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
+# A signal handler's stack, through the signal frame, without frame pointers.
+build/workloads/sigburn: tests/workloads/sigburn.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
 build/workloads/lib%.so: tests/workloads/lib%.c | build/workloads

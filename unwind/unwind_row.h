@@ -30,7 +30,7 @@ enum unw_cfa_rule {
 	 * (pc & 15) >= cfa_off (the entry has pushed its index).
 	 */
 	UNW_CFA_PLT,
-	UNW_CFA_SIGNAL,		/* a signal trampoline (__restore_rt): the walk ends */
+	UNW_CFA_SIGNAL,		/* a signal trampoline (__restore_rt): on from the saved registers */
 	UNW_CFA_END,		/* the return address is undefined: the thread's root */
 };
 

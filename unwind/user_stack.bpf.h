@@ -10,9 +10,11 @@
  * pc by binary search in the process's entry, the row of the pc by binary
  * search in its file's rows, then the caller's pc, sp and fp from the
  * CFA. A pc in a mapping without a table (JIT code, a file without
- * .eh_frame) is stepped over by its frame pointer; a return address in no
- * mapping, a signal trampoline, or a return address the CFI calls
- * undefined (the thread's root) ends the walk.
+ * .eh_frame) is stepped over by its frame pointer. A signal trampoline
+ * (__restore_rt) is stepped over by the registers the kernel saved in its
+ * frame, so a handler's stack goes on into the code it interrupted. A
+ * return address in no mapping, or one the CFI calls undefined (the
+ * thread's root), ends the walk.
  */
 #ifndef USER_STACK_BPF_H
 #define USER_STACK_BPF_H
@@ -20,12 +22,24 @@
 #define UNWIND_MAP_SEARCH 8	/* binary search steps: UNWIND_MAX_MAPS = 128 */
 #define UNWIND_ROW_SEARCH 24	/* 16M rows */
 
+/*
+ * Where the interrupted registers are in a signal frame, from the sp of
+ * its trampoline's frame (x86-64 UAPI): the trampoline's caller's CFA is
+ * the struct ucontext of struct rt_sigframe, whose uc_mcontext (struct
+ * sigcontext, at 40: uc_flags, uc_link, uc_stack) holds rbp, rsp and rip
+ * as its 11th, 16th and 17th words.
+ */
+#define SIGFRAME_RBP (40 + 10 * 8)
+#define SIGFRAME_RSP (40 + 15 * 8)
+#define SIGFRAME_RIP (40 + 16 * 8)
+
 struct task_struct;
 
 struct unwind_state {
 	__u64 ip, sp, bp;
 	__u32 pid;
 	__u32 n;	/* frames written */
+	bool ret;	/* ip is a return address (else the leaf or an interrupted pc) */
 	bool cut;	/* ended before the thread's root */
 };
 
@@ -86,9 +100,23 @@ static __always_inline bool read_user_word(__u64 *v, __u64 addr)
 }
 
 /*
+ * Out of a signal trampoline: the registers the kernel saved when the
+ * signal came. The pc they give was interrupted, not a return address.
+ */
+static __always_inline int signal_frame(struct unwind_state *st, __u64 *sp, __u64 *ip, __u64 *bp)
+{
+	if (!read_user_word(ip, st->sp + SIGFRAME_RIP) || !read_user_word(sp, st->sp + SIGFRAME_RSP) ||
+	    !read_user_word(bp, st->sp + SIGFRAME_RBP) || !*ip) {
+		st->cut = true;
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * The CFA and the caller's fp of a frame at st by row r; a frame with no
- * row by its frame pointer. 1: the walk ends here (root, signal frame, a
- * read that faulted), 0: go on.
+ * row by its frame pointer. 1: the walk ends here (root, a read that
+ * faulted), 0: go on.
  */
 static __always_inline int frame_cfa(struct unwind_state *st, const struct unwind_row *r,
 				     __u64 *cfa, __u64 *ra, __u64 *bp)
@@ -110,7 +138,7 @@ static __always_inline int frame_cfa(struct unwind_state *st, const struct unwin
 		*cfa = st->sp + 8 + ((st->ip & 15) >= (__u64)r->cfa_off ? 8 : 0);
 		break;
 	default:
-		return 1;	/* UNW_CFA_END, UNW_CFA_SIGNAL: a clean end */
+		return 1;	/* UNW_CFA_END: the thread's root */
 	}
 	if (!read_user_word(ra, *cfa + r->ra_off))
 		goto cut;
@@ -178,9 +206,19 @@ static long unwind_step(__u32 i, void *ctx)
 	/* a return address is looked up at the call: it may end the function */
 	if (m && m->nr_rows) {
 		idx = unwind_find_row(m->first_row, m->nr_rows,
-				      (__u32)(st->ip - m->bias - (n ? 1 : 0)));
+				      (__u32)(st->ip - m->bias - (st->ret ? 1 : 0)));
 		if (idx >= 0)
 			r = bpf_map_lookup_elem(&unwind_rows, &idx);
+	}
+	if (r && r->cfa_rule == UNW_CFA_SIGNAL) {
+		/* the interrupted frame may be on another stack (sigaltstack) */
+		if (signal_frame(st, &cfa, &ra, &bp))
+			return 1;
+		st->ip = ra;
+		st->sp = cfa;
+		st->bp = bp;
+		st->ret = false;
+		return 0;
 	}
 	if (frame_cfa(st, r, &cfa, &ra, &bp))
 		return 1;
@@ -194,6 +232,7 @@ static long unwind_step(__u32 i, void *ctx)
 	st->ip = ra;
 	st->sp = cfa;
 	st->bp = bp;
+	st->ret = true;
 	return 0;
 }
 

@@ -185,9 +185,72 @@ t_copies_share_rows() {
 	done
 }
 
+# gcc 12 with -fno-omit-frame-pointer still leaves leaf functions
+# frameless: a frame-pointer walk skips the leaf's caller (run_round);
+# the tables keep it.
+t_frameless_leaves() {
+	start $W/hotspots_gccfp 30
+	pid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 999 -f -p "$pid" 1 > "$TMP/gl.folded" 2> "$TMP/gl.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/gl.err")" || return 1
+	$PROFILE -U -F 999 -f --call-graph fp -p "$pid" 1 > "$TMP/glfp.folded" 2> "$TMP/glfp.err" ||
+		fail "profile --call-graph fp exited $?" || return 1
+	kill "$pid"
+	all=$(sum_matching '^hotspots_gccfp;' "$TMP/gl.folded")
+	caller=$(sum_matching ';main;run_round;hot_[abc] [0-9]+$' "$TMP/gl.folded")
+	fp_all=$(sum_matching '^hotspots_gccfp;' "$TMP/glfp.folded")
+	fp_caller=$(sum_matching ';main;run_round;hot_[abc] [0-9]+$' "$TMP/glfp.folded")
+	echo "  leaf's caller kept: $caller of $all; by frame pointers $fp_caller of $fp_all"
+	[ "$all" -gt 500 ] && [ "$fp_all" -gt 500 ] || fail "too few samples" || return 1
+	[ "$(pct "$caller" "$all")" -ge 95 ] || fail "run_round missing: $(sort -t' ' -k2 -rn "$TMP/gl.folded" | head -2)" || return 1
+	[ "$(pct "$fp_caller" "$fp_all")" -lt 50 ] ||
+		fail "frame pointers kept run_round too: the leaves have frames" || return 1
+}
+
+# Debian's xz, two threads compressing: their stacks reach the threads'
+# root (clone3, start_thread), through liblzma, which has no frame pointers.
+t_debian_xz_threads() {
+	head -c 20000000 /dev/urandom > "$TMP/rand"
+	start xz -9e -T2 -c "$TMP/rand"
+	pid=$LAST
+	sleep 0.5
+	$PROFILE -U -F 499 -f -p "$pid" 2 > "$TMP/xz.folded" 2> "$TMP/xz.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/xz.err")" || return 1
+	kill "$pid"
+	all=$(sum_matching '^xz;' "$TMP/xz.folded")
+	threads=$(sum_matching '^xz;clone3;start_thread;' "$TMP/xz.folded")
+	main=$(sum_matching '^xz;_start;__libc_start_main[^;]*;__libc_start_call_main;' "$TMP/xz.folded")
+	echo "  $threads of $all samples from clone3;start_thread, $main from _start"
+	[ "$all" -gt 500 ] || fail "only $all samples" || return 1
+	[ "$(pct $((threads + main)) "$all")" -ge 90 ] || fail "xz stacks stop short: $(sort -t' ' -k2 -rn "$TMP/xz.folded" | head -2)" || return 1
+	[ "$(pct "$threads" "$all")" -ge 50 ] || fail "the compressing threads did not reach start_thread" || return 1
+}
+
+# A signal handler's stack goes on through the signal frame (the
+# trampoline, __restore_rt, in libc) into the code it interrupted, up to
+# _start: sigburn's handler interrupts spin() every 10 ms of CPU.
+t_signal_frame() {
+	start $W/sigburn 30
+	pid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 999 -f -p "$pid" 2 > "$TMP/sig.folded" 2> "$TMP/sig.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/sig.err")" || return 1
+	kill "$pid"
+	handler=$(sum_matching ';on_prof;in_handler [0-9]+$' "$TMP/sig.folded")
+	through=$(sum_matching '^sigburn;_start;.*;main;spin;[^;]+;on_prof;in_handler [0-9]+$' "$TMP/sig.folded")
+	echo "  $through of $handler samples in the handler go on to main;spin and _start"
+	[ "$handler" -gt 50 ] || fail "only $handler samples in the handler" || return 1
+	[ "$(pct "$through" "$handler")" -ge 90 ] ||
+		fail "the walk stopped at the signal frame: $(grep in_handler "$TMP/sig.folded" | sort -t' ' -k2 -rn | head -2)" || return 1
+}
+
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
+run_test "gcc -fno-omit-frame-pointer: the frameless leaf's caller kept" t_frameless_leaves
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
 run_test "Debian's python3: stacks reach the thread's root" t_debian_python
+run_test "Debian's xz, two threads: stacks reach clone3 and start_thread" t_debian_xz_threads
+run_test "a signal handler's stack goes on through the signal frame" t_signal_frame
 run_test "exec: the new image's tables" t_exec_loads_new_tables
 run_test "tables cached between runs, a damaged one rebuilt" t_cache_between_runs
 run_test "the same stacks as perf --call-graph dwarf" t_same_stacks_as_perf_dwarf
