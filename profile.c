@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -30,7 +29,6 @@
 #include "proc_stat.h"
 #include "report.h"
 #include "sampler.h"
-#include "table_cache.h"
 #include "trace_helpers.h"
 #include "unwind_jobs.h"
 #include "usyms.h"
@@ -130,28 +128,6 @@ static void wait_for_symbols(struct run *run)
 		usyms__cancel(run->usyms);
 }
 
-static void print_header(const struct profile_env *env)
-{
-	const char *stacks = env->user_only ? "user" : env->kernel_only ? "kernel" : "user + kernel";
-	char who[256] = "all threads";
-
-	if (env->format != FORMAT_TEXT || env->quiet || env->output)
-		return;
-	if (env->pid_arg)
-		snprintf(who, sizeof(who), "PID %s", env->pid_arg);
-	else if (env->tid_arg)
-		snprintf(who, sizeof(who), "TID %s", env->tid_arg);
-	if (env->period)
-		printf("Sampling at every %ld events of %s by %s stack", env->period, who, stacks);
-	else
-		printf("Sampling at %ld Hertz of %s by %s stack", env->frequency, who, stacks);
-	if (env->duration)
-		printf(" for %ld secs.\n", env->duration);
-	else
-		printf("... Hit Ctrl-C to end.\n");
-	fflush(stdout);
-}
-
 static void on_new_pid(pid_t pid, uint32_t gen, void *ctx)
 {
 	struct run *run = ctx;
@@ -186,33 +162,6 @@ static int setup_events(struct run *run, const sigset_t *sigs)
 	return 0;
 }
 
-/* "profile -F 99 of PID 42 on host": the title of SVG and pprof output. */
-static void make_title(const struct run *run, char *buf, size_t size)
-{
-	const struct profile_env *env = run->env;
-	char host[256] = "";
-	int n;
-
-	gethostname(host, sizeof(host) - 1);
-	if (env->period)
-		n = snprintf(buf, size, "profile -c %ld", env->period);
-	else
-		n = snprintf(buf, size, "profile -F %ld", env->frequency);
-	if (n < 0 || (size_t)n >= size)
-		return;
-	if (env->nr_pids)
-		n += snprintf(buf + n, size - n, " of %zu process%s", env->nr_pids,
-			      env->nr_pids > 1 ? "es" : "");
-	else if (env->nr_tids)
-		n += snprintf(buf + n, size - n, " of %zu thread%s", env->nr_tids,
-			      env->nr_tids > 1 ? "s" : "");
-	else
-		n += snprintf(buf + n, size - n, " of all threads");
-	if (n > 0 && (size_t)n < size)
-		snprintf(buf + n, size - n, ", %s stacks on %s",
-			 env->user_only ? "user" : env->kernel_only ? "kernel" : "user + kernel", host);
-}
-
 /*
  * Write the aggregate to stdout, or to -o FILE (its strftime patterns
  * expanded with the start of what it covers): a regular file atomically, so
@@ -235,7 +184,7 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 	FILE *out = stdout;
 	int err;
 
-	make_title(run, title, sizeof(title));
+	report__title(env, title, sizeof(title));
 	meta.title = title;
 	if (env->output) {
 		err = outfile__expand_path(env->output, start_ns / 1000000000ULL, path, sizeof(path));
@@ -499,61 +448,26 @@ static void block_signals(sigset_t *sigs)
 	sigprocmask(SIG_BLOCK, sigs, NULL);
 }
 
-/* Until the worker has loaded what is queued; a signal ends the wait (the run loop reads it). */
-static void wait_for_unwind(struct run *run)
-{
-	struct pollfd pfd = { .fd = run->sigfd, .events = POLLIN };
-
-	while (!unwind_jobs__idle(run->unwind))
-		if (poll(&pfd, 1, 20) > 0)
-			return;
-}
-
-/* The unwind table cache, or NULL (--no-unwind-cache, or unusable: said once). */
-static struct table_cache *open_unwind_cache(const struct profile_env *env)
-{
-	struct table_cache *c = NULL;
-	int err;
-
-	if (!env->unwind_cache_dir)
-		return NULL;
-	err = table_cache__open(env->unwind_cache_dir, &c);
-	if (err) {
-		/* a path from the command line: still no escapes to the terminal */
-		fputs("profile: unwind cache '", stderr);
-		escape__text(stderr, env->unwind_cache_dir);
-		fprintf(stderr, "': %s; tables are built afresh\n",
-			err == -EPERM ? "not root's alone (owner, mode or a symlink)" : strerror(-err));
-		return NULL;
-	}
-	return c;
-}
-
 /*
  * Unwind tables for user stacks, where the sampler walks with them, loaded
  * on a worker thread (their files are other users'): the targets of -p
- * before sampling starts, every other process when it is first sampled.
- * Without them (an error here), user stacks are walked by frame pointers.
+ * before sampling starts (a signal ends that wait: the run loop reads
+ * it), every other process when it is first sampled. Without them (an
+ * error here, said in one line), user stacks are walked by frame pointers.
  */
 static void setup_unwind(struct run *run)
 {
 	const struct profile_env *env = run->env;
-	struct unwind_procs *u;
 	int rows_fd, procs_fd;
 
 	if (sampler__unwind_maps(run->sampler, &rows_fd, &procs_fd))
 		return;
-	u = unwind_procs__new(rows_fd, procs_fd, "/proc", open_unwind_cache(env));
-	run->unwind = u ? unwind_jobs__start(u) : NULL;
-	if (!run->unwind) {
-		fprintf(stderr, "profile: cannot load unwind tables (%s): user stacks by frame pointers\n",
-			strerror(errno));
-		unwind_procs__free(u);
+	run->unwind = unwind_jobs__open(rows_fd, procs_fd, env->unwind_cache_dir, stderr);
+	if (!run->unwind)
 		return;
-	}
 	for (size_t i = 0; i < env->nr_pids; i++)
 		unwind_jobs__preload(run->unwind, env->pids[i]);
-	wait_for_unwind(run);
+	unwind_jobs__wait_idle(run->unwind, run->sigfd);
 }
 
 /* Symbols, aggregate and report; the BPF program loaded; the event loop's fds. */
@@ -600,7 +514,7 @@ static int run__start(struct run *run)
 		return err;
 	if (!env->user_only)
 		report__prefetch_kernel_symbols(run->report);
-	print_header(env);
+	report__print_header(env, stdout);
 	run->start_ns = now_wall_ns();
 	run->interval_start_wall = run->start_ns / 1e9;
 	run->start = now_mono();

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "flamegraph.h"
 #include "kallsyms.h"
@@ -345,4 +346,51 @@ int report__write(struct report *r, const struct agg *agg, const struct report_m
 	default:
 		return write_structured(r, agg, meta, out, printed);
 	}
+}
+
+void report__print_header(const struct profile_env *env, FILE *f)
+{
+	const char *stacks = env->user_only ? "user" : env->kernel_only ? "kernel" : "user + kernel";
+	char who[256] = "all threads";
+
+	if (env->format != FORMAT_TEXT || env->quiet || env->output)
+		return;
+	if (env->pid_arg)
+		snprintf(who, sizeof(who), "PID %s", env->pid_arg);
+	else if (env->tid_arg)
+		snprintf(who, sizeof(who), "TID %s", env->tid_arg);
+	if (env->period)
+		fprintf(f, "Sampling at every %ld events of %s by %s stack", env->period, who, stacks);
+	else
+		fprintf(f, "Sampling at %ld Hertz of %s by %s stack", env->frequency, who, stacks);
+	if (env->duration)
+		fprintf(f, " for %ld secs.\n", env->duration);
+	else
+		fprintf(f, "... Hit Ctrl-C to end.\n");
+	fflush(f);
+}
+
+void report__title(const struct profile_env *env, char *buf, size_t size)
+{
+	char host[256] = "";
+	int n;
+
+	gethostname(host, sizeof(host) - 1);
+	if (env->period)
+		n = snprintf(buf, size, "profile -c %ld", env->period);
+	else
+		n = snprintf(buf, size, "profile -F %ld", env->frequency);
+	if (n < 0 || (size_t)n >= size)
+		return;
+	if (env->nr_pids)
+		n += snprintf(buf + n, size - n, " of %zu process%s", env->nr_pids,
+			      env->nr_pids > 1 ? "es" : "");
+	else if (env->nr_tids)
+		n += snprintf(buf + n, size - n, " of %zu thread%s", env->nr_tids,
+			      env->nr_tids > 1 ? "s" : "");
+	else
+		n += snprintf(buf + n, size - n, " of all threads");
+	if (n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - n, ", %s stacks on %s",
+			 env->user_only ? "user" : env->kernel_only ? "kernel" : "user + kernel", host);
 }

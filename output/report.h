@@ -45,4 +45,14 @@ void report__prefetch_kernel_symbols(struct report *r);
 int report__write(struct report *r, const struct agg *agg, const struct report_meta *meta,
 		  FILE *out, uint64_t *printed);
 
+/*
+ * profile(8)'s line before a text profile on stdout ("Sampling at 99 Hertz
+ * of all threads by user + kernel stack... Hit Ctrl-C to end."); nothing
+ * for other formats, -q or -o.
+ */
+void report__print_header(const struct profile_env *env, FILE *f);
+
+/* "profile -F 99 of 1 process, user stacks on HOST": the title of SVG and pprof output. */
+void report__title(const struct profile_env *env, char *buf, size_t size);
+
 #endif /* REPORT_H */

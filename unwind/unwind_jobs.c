@@ -3,11 +3,15 @@
  * unwind_jobs.c - one worker thread loading unwind tables (unwind_jobs.h).
  */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <search.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "escape.h"
+#include "table_cache.h"
 #include "unwind_jobs.h"
 
 /* Pids waiting; more new processes than this at once wait for the next notice. */
@@ -158,6 +162,56 @@ bool unwind_jobs__idle(struct unwind_jobs *j)
 	idle = !j->len && !j->busy;
 	pthread_mutex_unlock(&j->lock);
 	return idle;
+}
+
+bool unwind_jobs__wait_idle(struct unwind_jobs *j, int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	while (!unwind_jobs__idle(j))
+		if (poll(&pfd, 1, 20) > 0)
+			return false;
+	return true;
+}
+
+/* The cache at dir, or NULL (none asked for, or unusable: said on err). */
+static struct table_cache *open_cache(const char *dir, FILE *err_out)
+{
+	struct table_cache *c = NULL;
+	int err;
+
+	if (!dir)
+		return NULL;
+	err = table_cache__open(dir, &c);
+	if (err) {
+		/* a path from the command line: still no escapes to the terminal */
+		fputs("profile: unwind cache '", err_out);
+		escape__text(err_out, dir);
+		fprintf(err_out, "': %s; tables are built afresh\n",
+			err == -EPERM ? "not root's alone (owner, mode or a symlink)" : strerror(-err));
+		return NULL;
+	}
+	return c;
+}
+
+struct unwind_jobs *unwind_jobs__open(int rows_fd, int procs_fd, const char *cache_dir,
+				      FILE *err_out)
+{
+	struct table_cache *c = open_cache(cache_dir, err_out);
+	struct unwind_procs *u = unwind_procs__new(rows_fd, procs_fd, "/proc", c);
+	struct unwind_jobs *j = u ? unwind_jobs__start(u) : NULL;
+	int err = errno;
+
+	if (!j) {
+		fprintf(err_out, "profile: cannot load unwind tables (%s): user stacks by frame pointers\n",
+			strerror(err));
+		if (u)
+			unwind_procs__free(u);	/* and c with it */
+		else
+			table_cache__free(c);
+		errno = err;
+	}
+	return j;
 }
 
 void unwind_jobs__stop(struct unwind_jobs *j)

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "unwind_procs.h"
@@ -25,8 +26,18 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u);
  * first generation then needs no second reading.
  */
 void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid);
+/*
+ * The worker over the unwind maps (sampler__unwind_maps()), with the table
+ * cache at cache_dir (NULL: none). A cache it cannot use, or a failure,
+ * is said in one line on err_out; the failure returns NULL with errno,
+ * and user stacks are then walked by frame pointers.
+ */
+struct unwind_jobs *unwind_jobs__open(int rows_fd, int procs_fd, const char *cache_dir,
+				      FILE *err_out);
 /* Nothing queued, nothing being loaded. */
 bool unwind_jobs__idle(struct unwind_jobs *j);
+/* Until idle (true), or until fd is readable (false: a signal came). */
+bool unwind_jobs__wait_idle(struct unwind_jobs *j, int fd);
 /*
  * Load pid's tables soon, for a new generation gen of it (profile.h), or
  * when the unwinder asks (gen 0); a pid already waiting is queued once.
