@@ -214,25 +214,19 @@ static long unwind_step(__u32 i, void *ctx)
 		/* the interrupted frame may be on another stack (sigaltstack) */
 		if (signal_frame(st, &cfa, &ra, &bp))
 			return 1;
-		st->ip = ra;
-		st->sp = cfa;
-		st->bp = bp;
-		st->ret = false;
-		return 0;
+	} else {
+		if (frame_cfa(st, r, &cfa, &ra, &bp) || !ra)
+			return 1;
+		/* callers are above: a CFA at or below sp is garbage, and would loop */
+		if (cfa <= st->sp) {
+			st->cut = true;
+			return 1;
+		}
 	}
-	if (frame_cfa(st, r, &cfa, &ra, &bp))
-		return 1;
-	if (!ra)
-		return 1;
-	/* callers are above: a CFA at or below sp is garbage, and would loop */
-	if (cfa <= st->sp) {
-		st->cut = true;
-		return 1;
-	}
+	st->ret = !(r && r->cfa_rule == UNW_CFA_SIGNAL);
 	st->ip = ra;
 	st->sp = cfa;
 	st->bp = bp;
-	st->ret = true;
 	return 0;
 }
 
