@@ -1,0 +1,122 @@
+#!/bin/bash
+# bench/busyhost.sh - what whole user stacks cost on a busy host: two
+# python3 loops (both CPUs) and a compile loop (gcc's driver, cc1, as, sh,
+# ls, sort: new processes all the time, cc1's 478,000-row table) run while
+# each profiler samples the whole system at HZ for DURATION seconds:
+#
+#   profile-fp     ./profile -f --call-graph fp
+#   profile-cold   ./profile -f (unwind tables, the default), an empty cache
+#   profile-warm   the same, its cache filled by a run before
+#   perf-dwarf     perf record -a --call-graph dwarf, then perf script | fold
+#   bpftrace       @[kstack, ustack, comm] = count() (frame pointers)
+#
+# For each: the profiler's CPU (user + sys, perf script included), max
+# RSS, BPF ns per run (kernel.bpf_stats_enabled; profile and bpftrace),
+# the wall time beyond DURATION until the output is complete (start-up,
+# and the work after sampling: symbols, perf script), output bytes, and
+# the share of python3's samples whose user stack reaches _start.
+# Medians of REPS runs. Needs root, perf and bpftrace.
+#
+#   HZ=99 DURATION=8 REPS=3 PROFILE=./profile bash bench/busyhost.sh
+set -u
+cd "$(dirname "$0")/.." || exit 1
+PROFILE=${PROFILE:-./profile}
+HZ=${HZ:-99}
+DURATION=${DURATION:-8}
+REPS=${REPS:-3}
+TMP=$(mktemp -d /tmp/profile-busy.XXXXXX)
+OLD_STATS=$(sysctl -n kernel.bpf_stats_enabled)
+WL=""
+cleanup() {
+	[ -n "$WL" ] && kill $WL 2> /dev/null
+	pkill -f "$TMP/compile-loop" 2> /dev/null
+	wait 2> /dev/null
+	sysctl -q -w kernel.bpf_stats_enabled="$OLD_STATS"
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+sysctl -q -w kernel.bpf_stats_enabled=1 || exit 1
+
+# the busy host, for the whole bench
+cp bench/workloads/bw_cpu.c bench/workloads/bw_common.h "$TMP/"
+cat > "$TMP/compile-loop" <<EOF
+#!/bin/sh
+while :; do
+	gcc -O2 -c "$TMP/bw_cpu.c" -o "$TMP/bw_cpu.o"
+	sh -c 'ls /usr/bin | sort | uniq | wc -l' > /dev/null
+done
+EOF
+chmod +x "$TMP/compile-loop"
+python3 -c 'while True: pass' & WL="$WL $!"
+python3 -c 'while True: pass' & WL="$WL $!"
+"$TMP/compile-loop" > /dev/null 2>&1 & WL="$WL $!"
+sleep 1
+
+# bpf_ns PID: ns per run of the perf_event programs PID holds, summed
+bpf_ns() {
+	local id rt=0 cnt=0 j r c
+	for id in $(cat /proc/"$1"/fdinfo/* 2> /dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u); do
+		j=$(bpftool prog show id "$id" -j 2> /dev/null) || continue
+		case $j in *'"type":"perf_event"'*) ;; *) continue ;; esac
+		r=$(echo "$j" | grep -o '"run_time_ns":[0-9]*' | cut -d: -f2)
+		c=$(echo "$j" | grep -o '"run_cnt":[0-9]*' | cut -d: -f2)
+		rt=$((rt + ${r:-0})) cnt=$((cnt + ${c:-0}))
+	done
+	[ "$cnt" -gt 0 ] && echo $((rt / cnt)) || echo "—"
+}
+
+# whole FOLDED: % of python3's samples from _start
+whole() {
+	awk '/^python3;/ { n += $NF; if ($0 ~ /^python3;_start;/) w += $NF }
+		END { if (n) printf "%.1f", 100 * w / n; else print "—" }' "$1"
+}
+
+# one PROF REP: "cpu rss_mib bpf_ns extra_wall_s bytes whole"
+one() {
+	local prof=$1 out=$TMP/$1.$2 pid tp ns="—" t0 t1 w="—"
+	case $prof in
+	profile-fp) set -- "$PROFILE" -f -F "$HZ" --call-graph fp "$DURATION" ;;
+	profile-cold) rm -rf "$TMP/cache"
+		set -- "$PROFILE" -f -F "$HZ" --unwind-cache-dir "$TMP/cache" "$DURATION" ;;
+	profile-warm) set -- "$PROFILE" -f -F "$HZ" --unwind-cache-dir "$TMP/cache" "$DURATION" ;;
+	perf-dwarf) set -- perf record -q -a -F "$HZ" --call-graph dwarf -o "$out.data" -- sleep "$DURATION" ;;
+	bpftrace) set -- bpftrace -e "profile:hz:$HZ { @[kstack, ustack, comm] = count(); }
+		interval:s:$DURATION { exit(); }" ;;
+	esac
+	t0=$(date +%s.%N)
+	/usr/bin/time -f "%U %S %M" -o "$out.time" "$@" > "$out.out" 2> "$out.err" &
+	tp=$!
+	sleep $((DURATION - 1))
+	pid=$(pgrep -P $tp | head -1)
+	[ "$prof" != perf-dwarf ] && [ -n "$pid" ] && ns=$(bpf_ns "$pid")
+	wait $tp
+	read -r u s rss < <(tail -1 "$out.time")
+	if [ "$prof" = perf-dwarf ]; then
+		/usr/bin/time -f "%U %S %M" -o "$out.time2" sh -c \
+			"perf script -i '$out.data' 2> /dev/null | awk -f bench/fold-perf.awk > '$out.out'"
+		read -r u2 s2 rss2 < <(tail -1 "$out.time2")
+		u=$(echo "$u + $u2" | bc) s=$(echo "$s + $s2" | bc)
+		[ "$rss2" -gt "$rss" ] && rss=$rss2
+	fi
+	t1=$(date +%s.%N)
+	case $prof in bpftrace) ;; *) w=$(whole "$out.out") ;; esac
+	printf '%.2f %d %s %.2f %d %s\n' "$(echo "$u + $s" | bc)" $((rss / 1024)) "$ns" \
+		"$(echo "$t1 - $t0 - $DURATION" | bc)" "$(stat -c %s "$out.out")" "$w"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "| profiler | CPU s | max RSS MiB | BPF ns/run | wall beyond ${DURATION} s | output bytes | python3 whole % |"
+echo "|---|--:|--:|--:|--:|--:|--:|"
+# profile-warm runs after profile-cold, over the cache it filled
+for prof in profile-fp profile-cold profile-warm perf-dwarf bpftrace; do
+	: > "$TMP/rows"
+	for r in $(seq "$REPS"); do
+		one "$prof" "$r" >> "$TMP/rows"
+	done
+	row="| $prof"
+	for c in 1 2 3 4 5 6; do
+		row="$row | $(awk -v c=$c '{ print $c }' "$TMP/rows" | median)"
+	done
+	echo "$row |"
+done
