@@ -92,7 +92,10 @@ static uint64_t now_wall_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* Under -v: a file skipped or cut for its budget, or a debug file refused. */
+/*
+ * Under -v: a file skipped or cut for its budget, a debug file refused, a
+ * file left without an unwind table.
+ */
 static void on_notice(const char *path, const char *why, void *ctx)
 {
 	(void)ctx;
@@ -462,7 +465,8 @@ static void setup_unwind(struct run *run)
 
 	if (sampler__unwind_maps(run->sampler, &rows_fd, &procs_fd))
 		return;
-	run->unwind = unwind_jobs__open(rows_fd, procs_fd, env->unwind_cache_dir, stderr);
+	run->unwind = unwind_jobs__open(rows_fd, procs_fd, env->unwind_cache_dir,
+					env->verbose ? on_notice : NULL, stderr);
 	if (!run->unwind)
 		return;
 	for (size_t i = 0; i < env->nr_pids; i++)

@@ -195,12 +195,17 @@ static struct table_cache *open_cache(const char *dir, FILE *err_out)
 }
 
 struct unwind_jobs *unwind_jobs__open(int rows_fd, int procs_fd, const char *cache_dir,
-				      FILE *err_out)
+				      unwind_notice_fn notice, FILE *err_out)
 {
 	struct table_cache *c = open_cache(cache_dir, err_out);
 	struct unwind_procs *u = unwind_procs__new(rows_fd, procs_fd, "/proc", c);
-	struct unwind_jobs *j = u ? unwind_jobs__start(u) : NULL;
-	int err = errno;
+	struct unwind_jobs *j;
+	int err;
+
+	if (u)
+		unwind_procs__set_notice(u, notice, NULL);
+	j = u ? unwind_jobs__start(u) : NULL;
+	err = errno;
 
 	if (!j) {
 		fprintf(err_out, "profile: cannot load unwind tables (%s): user stacks by frame pointers\n",

@@ -53,6 +53,8 @@ struct unwind_procs {
 	struct budget b;		/* b.cancel: &cancel */
 	int cancel;
 	struct unwind_procs_stats stats;
+	unwind_notice_fn notice;	/* NULL: none */
+	void *notice_ctx;
 };
 
 static int cmp_file(const void *a, const void *b)
@@ -251,6 +253,23 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, stru
 	return err;
 }
 
+/* Why f has no table, in words, for the notice. */
+static const char *why_no_table(int status)
+{
+	switch (status) {
+	case -ENOENT:
+		return "no unwind table: no .eh_frame, or no FDE in it";
+	case -ENOEXEC:
+		return "no unwind table: no executable segment";
+	case -ENOSPC:
+		return "no unwind table: no room left in --unwind-storage-size rows";
+	case -EFBIG:
+		return budget__why();
+	default:
+		return strerror(-status);
+	}
+}
+
 /* The file of mapping e of pid, its table built the first time it is met. */
 static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 					 const struct map_entry *e)
@@ -295,6 +314,8 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 		u->stats.no_room++;
 	else
 		u->stats.no_table++;
+	if (f->status && u->notice)
+		u->notice(e->path, why_no_table(f->status), u->notice_ctx);
 	return f;
 }
 
@@ -427,6 +448,12 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 		u->stats.procs++;
 	free(p);
 	return err;
+}
+
+void unwind_procs__set_notice(struct unwind_procs *u, unwind_notice_fn fn, void *ctx)
+{
+	u->notice = fn;
+	u->notice_ctx = ctx;
 }
 
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid)

@@ -50,6 +50,14 @@ struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *pr
  */
 int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid);
 
+/*
+ * Told, from the thread that reads it, of each file whose table could not
+ * be had: its path as the process maps it, and why (no .eh_frame, over a
+ * budget, no room left in the rows). Once per file.
+ */
+typedef void (*unwind_notice_fn)(const char *path, const char *why, void *ctx);
+void unwind_procs__set_notice(struct unwind_procs *u, unwind_notice_fn fn, void *ctx);
+
 /* Whether pid has a published entry (exec and exit delete it). */
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid);
 

@@ -286,6 +286,10 @@ t_crafted_eh_frame() {
 	bounded "$TMP/cfi.m" $((5 * SLOW)) $((1 * SLOW)) || return 1
 	grep -Eq ' [1-9][0-9]* files without a usable .eh_frame' "$TMP/cfi.err" ||
 		fail "the crafted table was not refused: $(grep 'process readings' "$TMP/cfi.err")" || return 1
+	# -v names it, and why
+	grep "^profile: $H/crafted: " "$TMP/cfi.err" | sed 's/^/  /'
+	grep -q "^profile: $H/crafted: .*register" "$TMP/cfi.err" ||
+		fail "-v does not name the refused file" || return 1
 	[ "$(sum_matching '^crafted;.*hot_[abc] ' "$TMP/cfi.folded")" -gt 100 ] ||
 		fail "the program was not sampled" || return 1
 }

@@ -378,20 +378,44 @@ Test(unwind_procs, more_mappings_than_fit)
 }
 
 /* A table larger than the rows left: that file has none, later ones do. */
+/* What the notice was told: the files left without a table, and why. */
+struct notices {
+	int n;
+	char path[256], why[256];
+};
+
+static void on_notice(const char *path, const char *why, void *ctx)
+{
+	struct notices *seen = ctx;
+
+	seen->n++;
+	snprintf(seen->path, sizeof(seen->path), "%s", path);
+	snprintf(seen->why, sizeof(seen->why), "%s", why);
+}
+
 Test(unwind_procs, rows_full)
 {
 	struct unwind_procs_stats st;
 	struct cfi_table big, small;
+	struct notices seen = { 0 };
 	struct unwind_proc *p;
-	char *maps = NULL;
+	char *maps = NULL, *maps2 = NULL;
 
 	table_of(FIXTURE_UNWIND, &big);
 	table_of(FIXTURE_LIB, &small);
 	cr_assert_lt(small.nr, big.nr, "the library's table must be the smaller");
 	start(big.nr - 1);
+	unwind_procs__set_notice(u, on_notice, &seen);
 	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
 	map_file(&maps, 100, FIXTURE_LIB, LIB_BIAS);
 	add_process(100, maps);
+	/* the file is named once, however many processes map it */
+	map_file(&maps2, 101, FIXTURE_UNWIND, EXE_BIAS);
+	add_process(101, maps2);
+	free(maps2);
+	cr_assert_eq(seen.n, 1);
+	cr_assert_str_eq(seen.path, FIXTURE_UNWIND);
+	cr_assert(strstr(seen.why, "--unwind-storage-size"), "%s", seen.why);
 
 	p = must_entry(100);
 	cr_assert_eq(p->nr, 2);
