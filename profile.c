@@ -26,6 +26,7 @@
 #include "escape.h"
 #include "loss_report.h"
 #include "outfile.h"
+#include "progress.h"
 #include "proc_stat.h"
 #include "report.h"
 #include "sampler.h"
@@ -51,6 +52,7 @@ struct run {
 	struct unwind_jobs *unwind;	/* NULL: user stacks by frame pointers */
 	struct report *report;
 	struct agg *agg;
+	struct progress *progress;	/* NULL: no status line */
 	int sigfd, epfd;
 	uint64_t start_ns;		/* CLOCK_REALTIME */
 	double start, next_drain, next_interval, next_check;	/* CLOCK_MONOTONIC s */
@@ -187,6 +189,7 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 	FILE *out = stdout;
 	int err;
 
+	progress__clear(run->progress);
 	report__title(env, title, sizeof(title));
 	meta.title = title;
 	if (env->output) {
@@ -316,6 +319,15 @@ static int emit_interval(struct run *run)
  * target has exited; meanwhile read the mappings of new processes, drain
  * the maps and print interval profiles.
  */
+/* The status line, from the per-CPU stats: one map read a second. */
+static void show_progress(struct run *run, double now)
+{
+	uint64_t stats[STAT_MAX];
+
+	if (run->progress && !sampler__stats(run->sampler, stats))
+		progress__show(run->progress, now - run->start, stats, usyms__nr_gens(run->usyms));
+}
+
 static int run_loop(struct run *run)
 {
 	const struct profile_env *env = run->env;
@@ -352,10 +364,12 @@ static int run_loop(struct run *run)
 			for (size_t i = 0; i < env->nr_pids; i++)
 				usyms__refresh_pid(run->usyms, env->pids[i]);
 			if (proc_stat__all_ended("/proc", env->pids, env->nr_pids)) {
+				progress__clear(run->progress);
 				if (!env->quiet)
 					fprintf(stderr, "profile: every target process exited; stopping\n");
 				return 0;
 			}
+			show_progress(run, now);
 			run->next_check += 1;
 			continue;
 		}
@@ -519,6 +533,7 @@ static int run__start(struct run *run)
 	if (!env->user_only)
 		report__prefetch_kernel_symbols(run->report);
 	report__print_header(env, stdout);
+	run->progress = progress__new(env, stderr, STDOUT_FILENO);
 	run->start_ns = now_wall_ns();
 	run->interval_start_wall = run->start_ns / 1e9;
 	run->start = now_mono();
@@ -537,6 +552,7 @@ static int run__finish(struct run *run, int err)
 	const struct profile_env *env = run->env;
 
 	sampler__detach(run->sampler);	/* stop sampling: the maps are read as they are now */
+	progress__clear(run->progress);
 	if (run->unwind)
 		unwind_jobs__stop(run->unwind);
 	if (err)
@@ -558,6 +574,7 @@ static int run__finish(struct run *run, int err)
 
 static void run__release(struct run *run)
 {
+	progress__free(run->progress);
 	unwind_jobs__free(run->unwind);
 	sampler__free(run->sampler);
 	report__free(run->report);

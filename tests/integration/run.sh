@@ -462,6 +462,38 @@ t_bad_input() {
 	expect_usage_error "unknown event 'bogus'" -e bogus 1
 }
 
+# On a terminal, a status line once a second while sampling, erased
+# before the profile; none into a file or pipe, with -q, or with folded
+# output on the same terminal. script(1) gives the run a terminal.
+t_progress_on_a_terminal() {
+	start $W/hotspots 30
+	pid=$LAST
+	sleep 0.3
+	script -qc "$PROFILE -F 99 -p $pid 3 > $TMP/tty.out" "$TMP/tty.log" > /dev/null ||
+		fail "profile on a terminal exited $?" || return 1
+	lines=$(tr '\r' '\n' < "$TMP/tty.log" | grep -Ec '^.\[Kprofile: [0-9] of 3 s, [0-9]+ samples, 1 process$')
+	last=$(tr '\r' '\n' < "$TMP/tty.log" | grep -Eo 'profile: 2 of 3 s, [0-9]+ samples' | grep -Eo '[0-9]+ samples')
+	echo "  $lines status lines on the terminal, the last at $last"
+	[ "$lines" -ge 2 ] || fail "no status line: $(cat -v "$TMP/tty.log" | head -3)" || return 1
+	[ "${last% samples}" -gt 100 ] || fail "the samples did not add up: $last" || return 1
+	# erased: what follows the last status line starts with the erase sequence
+	tr '\r' '\n' < "$TMP/tty.log" > "$TMP/tty.lines"
+	n=$(grep -n ' samples, 1 process' "$TMP/tty.lines" | tail -1 | cut -d: -f1)
+	sed -n "$((n + 1))p" "$TMP/tty.lines" | grep -q "^$(printf '\033')\\[K" ||
+		fail "the status line was not erased: $(sed -n "$((n + 1))p" "$TMP/tty.lines" | cat -v)" || return 1
+	grep -q "$(printf '\033')" "$TMP/tty.out" && fail "escape sequences in the profile" && return 1
+	grep -q 'hot_a' "$TMP/tty.out" || fail "no profile on stdout" || return 1
+	# not into a file, nor with -q, nor with folded output on the terminal
+	$PROFILE -F 99 -p "$pid" 2 > /dev/null 2> "$TMP/file.err"
+	script -qc "$PROFILE -q -F 99 -p $pid 2 > /dev/null" "$TMP/q.log" > /dev/null
+	script -qc "$PROFILE -f -F 99 -p $pid 2" "$TMP/f.log" > /dev/null
+	kill "$pid"
+	for f in file.err q.log f.log; do
+		grep -q ' samples, 1 process' "$TMP/$f" && fail "a status line in $f" && return 1
+	done
+	return 0
+}
+
 t_help_and_version() {
 	$PROFILE --help | grep -q -- '--stack-storage-size' || fail "--help" || return 1
 	$PROFILE --version | grep -Eq '^profile [0-9]' || fail "--version" || return 1
@@ -527,6 +559,7 @@ run_test "-o into a missing directory: exit 2 at once" t_output_missing_dir
 run_test "-o through another user's symlink: exit 2 at once, nothing written" t_output_untrusted_link
 run_test "-q and one file per interval" t_quiet_interval_files
 run_test "bad input: one line, exit 2" t_bad_input
+run_test "a status line on a terminal, none elsewhere" t_progress_on_a_terminal
 run_test "--help and --version" t_help_and_version
 run_test "unprivileged: one line, exit 1" t_unprivileged
 run_test "-e: cpu-clock by default, cycles on request or one line" t_event

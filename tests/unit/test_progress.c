@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The status line on a terminal (output/progress.c): its words, and when
+ * it is not drawn at all.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "progress.h"
+
+Test(progress, elapsed_of_the_duration_samples_processes)
+{
+	uint64_t st[STAT_MAX] = { [STAT_SAMPLES] = 2345 };
+	char buf[160];
+
+	progress__format(buf, sizeof(buf), 12.4, 30, st, 17);
+	cr_assert_str_eq(buf, "profile: 12 of 30 s, 2345 samples, 17 processes");
+	progress__format(buf, sizeof(buf), 3.0, 0, st, 1);
+	cr_assert_str_eq(buf, "profile: 3 s, 2345 samples, 1 process");
+}
+
+Test(progress, losses_only_when_there_are_some)
+{
+	uint64_t st[STAT_MAX] = { [STAT_SAMPLES] = 10, [STAT_KSTACK_LOST] = 1,
+				  [STAT_USTACK_LOST] = 2, [STAT_HASH_FULL] = 4,
+				  [STAT_KSTACK_OVERFLOW] = 100 };
+	char buf[160];
+
+	progress__format(buf, sizeof(buf), 1, 5, st, 2);
+	cr_assert_str_eq(buf, "profile: 1 of 5 s, 10 samples, 2 processes, 7 lost");
+}
+
+Test(progress, a_short_buffer_is_cut_not_overrun)
+{
+	uint64_t st[STAT_MAX] = { [STAT_SAMPLES] = 123456789, [STAT_HASH_FULL] = 5 };
+	char buf[24];
+
+	progress__format(buf, sizeof(buf), 100, 200, st, 99999);
+	cr_assert_eq(strlen(buf), sizeof(buf) - 1);
+	cr_assert_str_eq(buf, "profile: 100 of 200 s, ");
+}
+
+/* A file, -q, -v, folded lines onto the same terminal: no line. */
+Test(progress, none_where_it_would_be_noise)
+{
+	struct profile_env env = { .duration = 5, .format = FORMAT_TEXT };
+	FILE *f = tmpfile();
+
+	cr_assert_not_null(f);
+	cr_assert_null(progress__new(&env, f, STDOUT_FILENO), "drawn into a file");
+	fclose(f);
+	if (!isatty(STDERR_FILENO))
+		return;	/* the rest needs a terminal: integration's t_progress_on_a_terminal */
+	env.quiet = true;
+	cr_assert_null(progress__new(&env, stderr, STDOUT_FILENO));
+	env.quiet = false;
+	env.verbose = true;
+	cr_assert_null(progress__new(&env, stderr, STDOUT_FILENO));
+}
