@@ -3,12 +3,15 @@
  * cfi_table.c - an ELF file's .eh_frame as a compact, sorted unwind table
  * (cfi_table.h).
  *
- * libdw answers "what are the rules at address A" (dwarf_cfi_addrframe)
- * and says how far they hold (dwarf_frame_info). It does not list the
- * FDEs, so they are enumerated here with dwarf_next_cfi, which leaves the
- * FDE's address range encoded as its CIE says: that decoding, and the
- * translation of libdw's rules into unwind rows, is all this file adds.
- * libdw runs nothing that cfi_check.c has not read first.
+ * The FDEs are listed with libdw's dwarf_next_cfi, which leaves an FDE's
+ * address range encoded as its CIE says: decoded here. Each FDE's program
+ * is then run once by a linear interpreter of the instructions compilers
+ * emit (fast_rows()), which tracks only what a row holds. An FDE with
+ * anything else goes to libdw, which answers "what are the rules at
+ * address A" (dwarf_cfi_addrframe) and how far they hold, and whose rules
+ * are translated into rows (row_of()); the tests hold the two to the same
+ * rows on libc, python3, cc1 and crafted programs. Nothing runs that
+ * cfi_check.c has not read first.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -30,19 +33,37 @@
 
 /*
  * libdw runs an FDE's program from its start for every row it is asked
- * for: a program of n advances costs n^2. The bytes of programs it may run
- * per byte of .eh_frame, beyond a floor, and at most: of the 2,800 ELF
- * files of this Debian 12, libc needs 10, cc1 and cc1plus 66, liblapack
- * 187 (0.19 s); the ceiling is a few seconds of libdw at its slowest.
+ * for: a program of n advances costs n^2. The bytes of programs that may
+ * run per byte of .eh_frame, beyond a floor, and at most (the linear
+ * interpreter is charged each FDE once): with libdw alone, of the 2,800
+ * ELF files of this Debian 12, libc needed 10, cc1 and cc1plus 66,
+ * liblapack 187 (0.19 s); the ceiling is a few seconds of libdw at its
+ * slowest.
  */
 #define CFI_WORK_PER_BYTE 512
 #define CFI_WORK_MIN (64ull << 20)
 #define CFI_WORK_MAX (1ull << 30)
 
-/* An FDE's range, and the bytes of its entry: what one row of it costs. */
+/* What the linear interpreter needs of a CIE (fast_rows()). */
+struct cie_info {
+	uint64_t off;
+	uint64_t code_align;
+	int64_t data_align;
+	uint64_t ra_reg;
+	const uint8_t *init, *init_end;
+	bool signal;		/* 'S': a signal trampoline's */
+	bool sized;		/* 'z': FDEs carry augmentation data behind a length */
+};
+
+/*
+ * An FDE's range, the bytes of its entry (what one row of it costs libdw),
+ * and its program, for the linear interpreter (NULL: libdw's alone).
+ */
 struct fde_range {
 	uint64_t lo, hi;
 	uint64_t bytes;
+	const uint8_t *prog, *prog_end;
+	size_t cie;		/* index in the builder's cies */
 };
 
 struct builder {
@@ -56,8 +77,15 @@ struct builder {
 	const struct cfi_check *chk;
 	struct fde_range *fdes;
 	size_t nr_fdes, cap_fdes;
+	/* the CIEs as listed, in section order */
+	struct cie_info *cies;
+	size_t nr_cies, cap_cies;
 	/* bytes of FDE programs libdw may still run (CFI_WORK_PER_BYTE) */
 	uint64_t work;
+	bool libdw_only;	/* cfi_table__build_libdw(): the reference path */
+	/* fast_rows()' rows of one FDE, emitted once it ran to its end */
+	struct fast_row *fast;
+	size_t cap_fast;
 };
 
 static int grow(void **v, size_t *cap, size_t need, size_t size)
@@ -75,6 +103,43 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 	*v = p;
 	*cap = n;
 	return 0;
+}
+
+/* An unsigned LEB128 at *p, before end; false when cut or over 64 bits. */
+static bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	unsigned shift = 0;
+
+	*v = 0;
+	while (*p < end && shift < 64) {
+		uint8_t b = *(*p)++;
+
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
+static bool sleb(const uint8_t **p, const uint8_t *end, int64_t *v)
+{
+	unsigned shift = 0;
+	uint64_t u = 0;
+	uint8_t b = 0;
+
+	while (*p < end && shift < 64) {
+		b = *(*p)++;
+		u |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				u |= ~0ull << shift;
+			*v = (int64_t)u;
+			return true;
+		}
+	}
+	return false;
 }
 
 /*
@@ -142,6 +207,44 @@ static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 	bd->fdes[bd->nr_fdes++] = (struct fde_range){
 		.lo = lo, .hi = lo + len, .bytes = (uint64_t)(fde->end - fde->start),
 	};
+	/* its program, behind the augmentation data, for fast_rows() */
+	for (size_t lo = 0, hi = bd->nr_cies; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct cie_info *c = &bd->cies[mid];
+		uint64_t aug = 0;
+
+		if (c->off < fde->CIE_pointer) {
+			lo = mid + 1;
+		} else if (c->off > fde->CIE_pointer) {
+			hi = mid;
+		} else {
+			if (c->sized && (!uleb(&p, fde->end, &aug) || aug > (uint64_t)(fde->end - p)))
+				break;
+			bd->fdes[bd->nr_fdes - 1].prog = p + aug;
+			bd->fdes[bd->nr_fdes - 1].prog_end = fde->end;
+			bd->fdes[bd->nr_fdes - 1].cie = mid;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int add_cie(struct builder *bd, uint64_t off, const Dwarf_CIE *cie)
+{
+	int err = grow((void **)&bd->cies, &bd->cap_cies, bd->nr_cies + 1, sizeof(*bd->cies));
+
+	if (err)
+		return err;
+	bd->cies[bd->nr_cies++] = (struct cie_info){
+		.off = off,
+		.code_align = cie->code_alignment_factor,
+		.data_align = cie->data_alignment_factor,
+		.ra_reg = cie->return_address_register,
+		.init = cie->initial_instructions,
+		.init_end = cie->initial_instructions_end,
+		.signal = strchr(cie->augmentation, 'S') != NULL,
+		.sized = cie->augmentation[0] == 'z',
+	};
 	return 0;
 }
 
@@ -166,7 +269,9 @@ static int list_fdes(Elf *elf, Elf_Data *data, struct builder *bd)
 			bd->t->stats.bad_fdes++;
 			if (next <= off || next == (Dwarf_Off)-1)
 				break;
-		} else if (!dwarf_cfi_cie_p(&e)) {
+		} else if (dwarf_cfi_cie_p(&e)) {
+			err = add_cie(bd, off, &e.cie);
+		} else {
 			err = add_fde(bd, &e.fde);
 		}
 		off = next;
@@ -363,6 +468,300 @@ static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, const struct fde_rang
 	return err;
 }
 
+/*
+ * The linear interpreter. libdw runs an FDE's program from its start for
+ * each row asked for, which makes a long function cost the square of its
+ * rows (gcc's cc1: 0.25 s). fast_rows() runs the program once, for the
+ * instructions compilers emit on x86-64, and tracks only what a row holds:
+ * the CFA, rbp and the return address. Anything else (DW_CFA_set_loc,
+ * register or expression rules, a signal trampoline's CIE, an expression
+ * CFA that is not the PLT's) hands the FDE to libdw, as does every FDE
+ * under cfi_table__build_libdw(); tests check both give the same rows.
+ */
+enum fast_reg { FR_SAME, FR_UNDEF, FR_OFFSET };
+enum fast_cfa { FC_NONE, FC_REG, FC_PLT };
+
+struct fast_state {
+	uint8_t cfa;		/* enum fast_cfa */
+	uint8_t rbp, ra;	/* enum fast_reg */
+	uint64_t cfa_reg;
+	int64_t cfa_off;	/* FC_PLT: its K */
+	int64_t rbp_off, ra_off;
+};
+
+struct fast_row {
+	uint64_t pc;
+	struct unwind_row r;
+	bool supported;
+};
+
+/* The PLT's CFA expression, K (DW_OP_lit0 + K) at PLT_K. */
+static const uint8_t plt_expr[] = {
+	DW_OP_breg7, 8, DW_OP_breg16, 0, DW_OP_lit15, DW_OP_and, 0 /* K */,
+	DW_OP_ge, DW_OP_lit3, DW_OP_shl, DW_OP_plus,
+};
+#define PLT_K 6
+
+/* The row for state s, as row_of() makes it from libdw's. */
+static bool fast_row_of(const struct fast_state *s, struct unwind_row *r)
+{
+	if (s->ra == FR_UNDEF) {
+		r->cfa_rule = UNW_CFA_END;
+		return true;
+	}
+	if (s->ra != FR_OFFSET || !fits16(s->ra_off, &r->ra_off))
+		return false;
+	if (s->cfa == FC_NONE) {
+		return false;
+	} else if (s->cfa == FC_PLT) {
+		r->cfa_rule = UNW_CFA_PLT;
+		r->cfa_off = (int32_t)s->cfa_off;
+	} else {
+		if (s->cfa_reg != X86_REG_RSP && s->cfa_reg != X86_REG_RBP)
+			return false;
+		r->cfa_rule = s->cfa_reg == X86_REG_RSP ? UNW_CFA_SP : UNW_CFA_FP;
+		if (!fits32(s->cfa_off, &r->cfa_off))
+			return false;
+	}
+	if (s->rbp == FR_SAME) {
+		r->fp_rule = UNW_FP_SAME;
+	} else if (s->rbp == FR_OFFSET && fits16(s->rbp_off, &r->fp_off)) {
+		r->fp_rule = UNW_FP_AT_CFA;
+	} else {
+		r->fp_off = 0;
+		r->fp_rule = UNW_FP_UNDEFINED;
+	}
+	return true;
+}
+
+static void fast_set(struct fast_state *s, uint64_t reg, uint8_t rule, int64_t off)
+{
+	if (reg == X86_REG_RBP) {
+		s->rbp = rule;
+		s->rbp_off = off;
+	} else if (reg == X86_REG_RA) {
+		s->ra = rule;
+		s->ra_off = off;
+	}
+}
+
+static void fast_restore(struct fast_state *s, const struct fast_state *init, uint64_t reg)
+{
+	if (reg == X86_REG_RBP)
+		fast_set(s, reg, init->rbp, init->rbp_off);
+	else if (reg == X86_REG_RA)
+		fast_set(s, reg, init->ra, init->ra_off);
+}
+
+struct fast_run {
+	struct builder *bd;
+	const struct cie_info *cie;
+	const struct fast_state *init;	/* the CIE's rules; NULL while running the CIE's */
+	uint64_t loc, hi;
+	size_t n;			/* rows in bd->fast */
+};
+
+/* The rules of s hold from run->loc: a row, unless past the FDE. */
+static int fast_push(struct fast_run *run, const struct fast_state *s)
+{
+	struct builder *bd = run->bd;
+	struct fast_row *f;
+
+	if (!run->init || run->loc >= run->hi)
+		return run->init ? 0 : -EOPNOTSUPP;	/* an advance in a CIE: libdw's */
+	if (grow((void **)&bd->fast, &bd->cap_fast, run->n + 1, sizeof(*bd->fast)))
+		return -ENOMEM;
+	f = &bd->fast[run->n];
+	memset(f, 0, sizeof(*f));
+	f->pc = run->loc;
+	f->supported = fast_row_of(s, &f->r);
+	if (!f->supported)
+		f->r = (struct unwind_row){ .cfa_rule = UNW_CFA_NONE };
+	if (run->n && bd->fast[run->n - 1].pc == f->pc)
+		bd->fast[run->n - 1] = *f;
+	else
+		run->n++;
+	return 0;
+}
+
+static int fast_advance(struct fast_run *run, const struct fast_state *s, uint64_t delta)
+{
+	int err = fast_push(run, s);
+
+	if (!err)
+		run->loc += delta * run->cie->code_align;
+	return err;
+}
+
+/* Run [p, end) over s. -EOPNOTSUPP: an instruction this does not follow. */
+static int fast_program(struct fast_run *run, const uint8_t *p, const uint8_t *end,
+			struct fast_state *s)
+{
+	struct fast_state saved[CFI_CHECK_MAX_DEPTH];
+	const int64_t da = run->cie->data_align;
+	unsigned depth = 0;
+	int err = 0;
+
+	while (!err && p < end && (!run->init || run->loc < run->hi)) {
+		uint8_t op = *p++;
+		uint64_t reg, u;
+		int64_t v;
+
+		switch (op & 0xc0) {
+		case DW_CFA_advance_loc:
+			err = fast_advance(run, s, op & 0x3f);
+			continue;
+		case DW_CFA_offset:
+			if (!uleb(&p, end, &u))
+				return -EOPNOTSUPP;
+			fast_set(s, op & 0x3f, FR_OFFSET, (int64_t)u * da);
+			continue;
+		case DW_CFA_restore:
+			if (!run->init)
+				return -EOPNOTSUPP;
+			fast_restore(s, run->init, op & 0x3f);
+			continue;
+		}
+		switch (op) {
+		case DW_CFA_nop:
+			break;
+		case DW_CFA_advance_loc1:
+			if (end - p < 1)
+				return -EOPNOTSUPP;
+			err = fast_advance(run, s, p[0]);
+			p += 1;
+			break;
+		case DW_CFA_advance_loc2:
+			if (end - p < 2)
+				return -EOPNOTSUPP;
+			err = fast_advance(run, s, p[0] | (uint64_t)p[1] << 8);
+			p += 2;
+			break;
+		case DW_CFA_advance_loc4:
+			if (end - p < 4)
+				return -EOPNOTSUPP;
+			err = fast_advance(run, s, p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+							   (uint64_t)p[3] << 24);
+			p += 4;
+			break;
+		case DW_CFA_offset_extended:
+			if (!uleb(&p, end, &reg) || !uleb(&p, end, &u))
+				return -EOPNOTSUPP;
+			fast_set(s, reg, FR_OFFSET, (int64_t)u * da);
+			break;
+		case DW_CFA_offset_extended_sf:
+			if (!uleb(&p, end, &reg) || !sleb(&p, end, &v))
+				return -EOPNOTSUPP;
+			fast_set(s, reg, FR_OFFSET, v * da);
+			break;
+		case DW_CFA_restore_extended:
+			if (!run->init || !uleb(&p, end, &reg))
+				return -EOPNOTSUPP;
+			fast_restore(s, run->init, reg);
+			break;
+		case DW_CFA_undefined:
+		case DW_CFA_same_value:
+			if (!uleb(&p, end, &reg))
+				return -EOPNOTSUPP;
+			fast_set(s, reg, op == DW_CFA_undefined ? FR_UNDEF : FR_SAME, 0);
+			break;
+		case DW_CFA_remember_state:
+			if (depth == CFI_CHECK_MAX_DEPTH)
+				return -EOPNOTSUPP;
+			saved[depth++] = *s;
+			break;
+		case DW_CFA_restore_state:
+			if (!depth)
+				return -EOPNOTSUPP;
+			*s = saved[--depth];
+			break;
+		case DW_CFA_def_cfa:
+			if (!uleb(&p, end, &reg) || !uleb(&p, end, &u))
+				return -EOPNOTSUPP;
+			s->cfa = FC_REG;
+			s->cfa_reg = reg;
+			s->cfa_off = (int64_t)u;
+			break;
+		case DW_CFA_def_cfa_sf:
+			if (!uleb(&p, end, &reg) || !sleb(&p, end, &v))
+				return -EOPNOTSUPP;
+			s->cfa = FC_REG;
+			s->cfa_reg = reg;
+			s->cfa_off = v * da;
+			break;
+		case DW_CFA_def_cfa_register:
+			if (s->cfa != FC_REG || !uleb(&p, end, &reg))
+				return -EOPNOTSUPP;
+			s->cfa_reg = reg;
+			break;
+		case DW_CFA_def_cfa_offset:
+			if (s->cfa != FC_REG || !uleb(&p, end, &u))
+				return -EOPNOTSUPP;
+			s->cfa_off = (int64_t)u;
+			break;
+		case DW_CFA_def_cfa_offset_sf:
+			if (s->cfa != FC_REG || !sleb(&p, end, &v))
+				return -EOPNOTSUPP;
+			s->cfa_off = v * da;
+			break;
+		case DW_CFA_def_cfa_expression:
+			if (!uleb(&p, end, &u) || u != sizeof(plt_expr) || (uint64_t)(end - p) < u)
+				return -EOPNOTSUPP;
+			for (size_t i = 0; i < sizeof(plt_expr); i++) {
+				if (i == PLT_K ? p[i] < DW_OP_lit0 || p[i] > DW_OP_lit31
+					       : p[i] != plt_expr[i])
+					return -EOPNOTSUPP;
+			}
+			s->cfa = FC_PLT;
+			s->cfa_off = p[PLT_K] - DW_OP_lit0;
+			p += u;
+			break;
+		case DW_CFA_GNU_args_size:
+			if (!uleb(&p, end, &u))
+				return -EOPNOTSUPP;
+			break;
+		default:
+			return -EOPNOTSUPP;
+		}
+	}
+	return err;
+}
+
+/*
+ * fd's rows by one run of its program; -EOPNOTSUPP when libdw must make
+ * them. Nothing is emitted until the whole program ran.
+ */
+static int fast_rows(struct builder *bd, const struct fde_range *fd)
+{
+	/*
+	 * libdw's x86-64 rules before a CIE's: no CFA, rbp and (having no
+	 * rule) the return address the same as the caller's.
+	 */
+	struct fast_state init = { .cfa = FC_NONE, .rbp = FR_SAME, .ra = FR_SAME }, s;
+	struct fast_run run = { .bd = bd, .loc = fd->lo, .hi = fd->hi };
+	int err;
+
+	if (bd->libdw_only || !fd->prog)
+		return -EOPNOTSUPP;
+	run.cie = &bd->cies[fd->cie];
+	if (run.cie->signal || run.cie->ra_reg != X86_REG_RA)
+		return -EOPNOTSUPP;
+	err = fast_program(&run, run.cie->init, run.cie->init_end, &init);
+	if (err)
+		return err;
+	s = init;
+	run.init = &init;
+	err = fast_program(&run, fd->prog, fd->prog_end, &s);
+	if (!err)
+		err = fast_push(&run, &s);
+	for (size_t i = 0; !err && i < run.n; i++) {
+		if (!bd->fast[i].supported)
+			bd->t->stats.unsupported++;
+		err = emit(bd, bd->fast[i].pc, &bd->fast[i].r);
+	}
+	return err;
+}
+
 static int build_rows(struct builder *bd, Dwarf_CFI *cfi)
 {
 	static const struct unwind_row none = { .cfa_rule = UNW_CFA_NONE };
@@ -380,7 +779,15 @@ static int build_rows(struct builder *bd, Dwarf_CFI *cfi)
 			bd->t->stats.bad_fdes++;	/* overlaps the one before */
 			continue;
 		}
-		err = rows_of_fde(bd, cfi, fd);
+		if (bd->work < fd->bytes)
+			return budget__refuse("unwind rules of .eh_frame too long to run, at %#llx",
+					      (unsigned long long)fd->lo);
+		bd->work -= fd->bytes;
+		err = fast_rows(bd, fd);
+		if (err == -EOPNOTSUPP) {
+			bd->t->by_libdw++;
+			err = rows_of_fde(bd, cfi, fd);
+		}
 		/* the range ends with the FDE unless the next one starts there */
 		if (!err)
 			err = emit(bd, fd->hi, &none);
@@ -408,9 +815,9 @@ static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 	return NULL;
 }
 
-int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t)
+static int build(Elf *elf, const struct budget *b, struct cfi_table *t, bool libdw_only)
 {
-	struct builder bd = { .b = b, .t = t };
+	struct builder bd = { .b = b, .t = t, .libdw_only = libdw_only };
 	struct cfi_check chk;
 	GElf_Ehdr ehdr;
 	GElf_Shdr shdr;
@@ -445,9 +852,21 @@ int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t)
 		err = build_rows(&bd, chk.cfi);
 	cfi_check__close(&chk);
 	free(bd.fdes);
+	free(bd.cies);
+	free(bd.fast);
 	if (err)
 		cfi_table__release(t);
 	return err;
+}
+
+int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t)
+{
+	return build(elf, b, t, false);
+}
+
+int cfi_table__build_libdw(Elf *elf, const struct budget *b, struct cfi_table *t)
+{
+	return build(elf, b, t, true);
 }
 
 int cfi_table__build_file(const char *path, const struct budget *b, struct cfi_table *t)

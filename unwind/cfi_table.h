@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cfi_table.h - the unwind table of one ELF file, built from its .eh_frame
- * with elfutils' CFI reader (libdw): a sorted array of compact rows
+ * by one linear run of each FDE's program, or with elfutils' CFI reader
+ * (libdw) for the instructions that run does not follow: a sorted array
+ * of compact rows
  * (unwind_row.h) that the BPF program searches to step from a frame to
  * its caller without frame pointers.
  *
@@ -9,7 +11,7 @@
  * sections), and every rule the table cannot express (a CFA expression
  * other than the PLT's, a return address that is not saved at the CFA,
  * a register offset over 16 bits) becomes a UNW_CFA_NONE row, counted in the
- * table's statistics, never a guess. Before libdw runs any of it, every
+ * table's statistics, never a guess. Before any of it runs, every
  * entry is checked (cfi_check.h): a file whose rules would make libdw's
  * tables huge, or that this reader cannot check, is refused whole.
  */
@@ -35,7 +37,9 @@ struct cfi_table_stats {
 struct cfi_table {
 	struct unwind_row *rows;	/* sorted by pc, no two neighbours alike but for pc */
 	size_t nr;
-	struct cfi_table_stats stats;
+	struct cfi_table_stats stats;	/* kept with the table in the cache */
+	/* FDEs whose rows libdw made (instructions the linear run does not follow) */
+	uint64_t by_libdw;
 };
 
 /*
@@ -46,6 +50,11 @@ struct cfi_table {
  * -ECANCELED.
  */
 int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t);
+/*
+ * The same with libdw making every row (dwarf_cfi_addrframe per row range):
+ * the reference the tests hold cfi_table__build()'s linear interpreter to.
+ */
+int cfi_table__build_libdw(Elf *elf, const struct budget *b, struct cfi_table *t);
 /* The same for the file at path. */
 int cfi_table__build_file(const char *path, const struct budget *b, struct cfi_table *t);
 

@@ -5,7 +5,10 @@
  * sorted by pc, only known rules, at most CFI_TABLE_MAX_ROWS, the table
  * closed by a UNW_CFA_NONE row, and cfi_table__find agreeing with a linear
  * scan. A failure must be one of the documented errnos and leave the table
- * empty; a cancelled build must fail.
+ * empty; a cancelled build must fail. Where the build with libdw making
+ * every row (cfi_table__build_libdw) succeeds too, on FDEs that do not
+ * overlap, the two tables must be the same, byte for byte: the linear
+ * interpreter is held to libdw.
  */
 #include <errno.h>
 
@@ -90,8 +93,21 @@ static void build(const uint8_t *data, size_t size, bool cancel)
 	budget__clear();
 	err = cfi_table__build(elf, &b, &t);
 	if (!err) {
+		struct cfi_table ref;
+
 		FUZZ_CHECK(!cancel);
 		check_table(&t, data, size);
+		/*
+		 * libdw's rows cost more work: it may refuse what the linear run
+		 * built. Where FDEs overlap, libdw looks up another FDE than the
+		 * one listed (a bad FDE it counts): no single right answer.
+		 */
+		if (!cfi_table__build_libdw(elf, &b, &ref) && !ref.stats.bad_fdes) {
+			FUZZ_CHECK(ref.nr == t.nr);
+			FUZZ_CHECK(!t.nr || !memcmp(ref.rows, t.rows, t.nr * sizeof(*t.rows)));
+			FUZZ_CHECK(ref.stats.unsupported == t.stats.unsupported);
+		}
+		cfi_table__release(&ref);
 	} else {
 		FUZZ_CHECK(err == -ENOENT || err == -ENOTSUP || err == -EFBIG || err == -ENOEXEC ||
 			   err == -ENOMEM || (cancel && err == -ECANCELED));

@@ -102,7 +102,11 @@ static inline void eh_hdr(const struct eh *e, uint8_t out[20])
  * EH_VADDR, after an .eh_frame_hdr if e->hdr (libdw only uses one that
  * comes first).
  */
-static inline int eh_build(struct eh *e, const struct budget *b, struct cfi_table *t)
+typedef int (*eh_builder)(Elf *elf, const struct budget *b, struct cfi_table *t);
+
+/* e's .eh_frame in an ELF image, its table made by build; e is freed. */
+static inline int eh_build_with(struct eh *e, const struct budget *b, struct cfi_table *t,
+				eh_builder build)
 {
 	static const char names[] = "\0.eh_frame\0.shstrtab\0.eh_frame_hdr";
 	size_t hdr_off = sizeof(Elf64_Ehdr), eh_off = hdr_off + 20;
@@ -145,11 +149,16 @@ static inline int eh_build(struct eh *e, const struct budget *b, struct cfi_tabl
 	elf = elf_read__memory(img, size, b);
 	cr_assert_not_null(elf, "%s", strerror(errno));
 	budget__clear();
-	err = cfi_table__build(elf, b, t);
+	err = build(elf, b, t);
 	elf_end(elf);
 	free(img);
 	free(e->buf);
 	return err;
+}
+
+static inline int eh_build(struct eh *e, const struct budget *b, struct cfi_table *t)
+{
+	return eh_build_with(e, b, t, cfi_table__build);
 }
 
 #endif /* EH_FRAME_IMAGE_H */

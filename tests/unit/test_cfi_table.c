@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 #include <dwarf.h>
+#include <fcntl.h>
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"
 #define SYSTEM_LIBC "/lib/x86_64-linux-gnu/libc.so.6"
 #define SYSTEM_CC1 "/usr/lib/gcc/x86_64-linux-gnu/12/cc1"
+#define SYSTEM_PYTHON "/usr/bin/python3"
 
 /* One row as readelf prints it: LOC, CFA ("rsp+8", "rbp+16", "exp"), rbp, ra. */
 struct want {
@@ -303,6 +305,152 @@ Test(cfi_table, debian_cc1_has_a_table)
 	cfi_table__release(&t);
 }
 
+/* Both tables alike, row for row, and in what they counted. */
+static void assert_same_tables(const struct cfi_table *a, const struct cfi_table *b,
+			       const char *what)
+{
+	size_t i = 0;
+
+	while (i < a->nr && i < b->nr && !memcmp(&a->rows[i], &b->rows[i], sizeof(a->rows[i])))
+		i++;
+	cr_assert(i == a->nr && i == b->nr, "%s: %zu and %zu rows, first difference at row %zu (pc %#x)",
+		  what, a->nr, b->nr, i, i < a->nr ? a->rows[i].pc : 0);
+	cr_assert_eq(a->stats.fdes, b->stats.fdes, "%s", what);
+	cr_assert_eq(a->stats.bad_fdes, b->stats.bad_fdes, "%s", what);
+	cr_assert_eq(a->stats.unsupported, b->stats.unsupported, "%s", what);
+}
+
+/* The file's table by the linear interpreter is libdw's, which it spares nearly every FDE. */
+static void assert_linear_is_libdw(const char *path, bool skip_if_missing)
+{
+	struct cfi_table fast, ref;
+	Elf *elf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && skip_if_missing)
+		skip_unless_ci("no %s", path);
+	cr_assert_geq(fd, 0, "%s", path);
+	cr_assert(elf_read__ready());
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	cr_assert_not_null(elf);
+	cr_assert_eq(cfi_table__build(elf, NULL, &fast), 0, "%s", path);
+	cr_assert_eq(cfi_table__build_libdw(elf, NULL, &ref), 0, "%s", path);
+	assert_same_tables(&fast, &ref, path);
+	cr_assert_eq(ref.by_libdw, ref.stats.fdes);
+	cr_assert_leq(fast.by_libdw * 100, fast.stats.fdes, "%s: libdw made %llu of %llu FDEs' rows",
+		      path, (unsigned long long)fast.by_libdw, (unsigned long long)fast.stats.fdes);
+	cfi_table__release(&fast);
+	cfi_table__release(&ref);
+	elf_end(elf);
+	close(fd);
+}
+
+Test(cfi_table, linear_rows_are_libdws_without_frame_pointers)
+{
+	assert_linear_is_libdw(FIXTURE_UNWIND, false);
+}
+
+Test(cfi_table, linear_rows_are_libdws_for_libc_python_and_cc1, .timeout = 120)
+{
+	assert_linear_is_libdw(SYSTEM_LIBC, true);
+	assert_linear_is_libdw(SYSTEM_PYTHON, true);
+	assert_linear_is_libdw(SYSTEM_CC1, true);
+}
+
+/* Programs of the instructions compilers emit, and some they rarely do. */
+static void program_common(struct eh *e)
+{
+	static const uint8_t ins[] = {
+		DW_CFA_advance_loc | 1, DW_CFA_def_cfa_offset, 16,
+		DW_CFA_offset | 6, 2,			/* rbp at cfa-16 */
+		DW_CFA_advance_loc | 3, DW_CFA_def_cfa_register, 6,
+		DW_CFA_advance_loc1, 40, DW_CFA_remember_state,
+		DW_CFA_def_cfa, 7, 8, DW_CFA_restore | 6,
+		DW_CFA_advance_loc2, 0x10, 0x01, DW_CFA_restore_state,
+		DW_CFA_advance_loc4, 4, 0, 0, 0, DW_CFA_GNU_args_size, 16,
+		DW_CFA_offset_extended_sf, 6, 0x7c,	/* rbp at cfa-32 (sleb -4) */
+		DW_CFA_def_cfa_sf, 7, 0x7e,		/* rsp+16 (sleb -2) */
+		DW_CFA_advance_loc | 2, DW_CFA_def_cfa_offset_sf, 0x7d,	/* rsp+24 */
+		DW_CFA_same_value, 6, DW_CFA_nop,
+		DW_CFA_advance_loc | 2, DW_CFA_restore_extended, 6,
+		DW_CFA_advance_loc | 2, DW_CFA_offset_extended, 6, 3,
+		DW_CFA_advance_loc | 2, DW_CFA_undefined, 16,
+	};
+
+	eh_cie(e);
+	eh_fde(e, 0x1000, 0x400, ins, sizeof(ins));
+	/* an FDE over the next one's start: refused, by both */
+	eh_fde(e, 0x1200, 0x20, ins, 3);
+}
+
+static void program_rare(struct eh *e)
+{
+	static const uint8_t reg[] = {		/* rbp kept in rbx */
+		DW_CFA_advance_loc | 1, DW_CFA_register, 6, 3,
+		DW_CFA_advance_loc | 1, DW_CFA_val_offset, 6, 2,
+	};
+	static const uint8_t plt[] = {
+		DW_CFA_def_cfa_offset, 16, DW_CFA_advance_loc | 6,
+		DW_CFA_def_cfa_expression, 11, DW_OP_breg7, 8, DW_OP_breg16, 0, DW_OP_lit15,
+		DW_OP_and, DW_OP_lit11, DW_OP_ge, DW_OP_lit3, DW_OP_shl, DW_OP_plus,
+	};
+	static const uint8_t expr[] = {		/* cfa = *(rsp + 8): no compact form */
+		DW_CFA_advance_loc | 2, DW_CFA_def_cfa_expression, 3, DW_OP_breg7, 8, DW_OP_deref,
+	};
+	static const uint8_t far[] = {		/* a CFA offset over 32 bits */
+		DW_CFA_def_cfa, 7, 0x80, 0x80, 0x80, 0x80, 0x20,
+	};
+
+	eh_cie(e);
+	eh_fde(e, 0x2000, 0x10, reg, sizeof(reg));
+	eh_fde(e, 0x3000, 0x40, plt, sizeof(plt));
+	eh_fde(e, 0x4000, 0x10, expr, sizeof(expr));
+	eh_fde(e, 0x5000, 0x10, far, sizeof(far));
+}
+
+static void assert_programs_alike(void (*program)(struct eh *), const char *what)
+{
+	struct eh e1 = { 0 }, e2 = { 0 };
+	struct cfi_table fast, ref;
+
+	program(&e1);
+	program(&e2);
+	int err1 = eh_build_with(&e1, NULL, &fast, cfi_table__build);
+	int err2 = eh_build_with(&e2, NULL, &ref, cfi_table__build_libdw);
+
+	cr_assert(!err1 && !err2, "%s: %d %d (%s)", what, err1, err2, budget__why());
+	cr_assert_gt(fast.nr, 3, "%s", what);
+	assert_same_tables(&fast, &ref, what);
+	cfi_table__release(&fast);
+	cfi_table__release(&ref);
+}
+
+Test(cfi_table, linear_rows_are_libdws_for_every_instruction_it_runs)
+{
+	struct eh e = { 0 };
+	struct cfi_table t;
+
+	assert_programs_alike(program_common, "common");
+	program_common(&e);
+	cr_assert_eq(eh_build(&e, NULL, &t), 0);
+	cr_assert_eq(t.by_libdw, 0, "the linear run gave up on common instructions");
+	cfi_table__release(&t);
+}
+
+Test(cfi_table, what_the_linear_run_does_not_follow_libdw_does)
+{
+	struct eh e = { 0 };
+	struct cfi_table t;
+
+	assert_programs_alike(program_rare, "rare");
+	program_rare(&e);
+	cr_assert_eq(eh_build(&e, NULL, &t), 0);
+	/* the PLT's expression it reads; DW_CFA_register and a deref it hands over */
+	cr_assert_eq(t.by_libdw, 2, "%llu FDEs by libdw", (unsigned long long)t.by_libdw);
+	cfi_table__release(&t);
+}
+
 /* The rules a frame-pointer walk cannot follow are the ones the table has. */
 Test(cfi_table, fixture_has_rsp_rbp_plt_and_root_rows)
 {
@@ -374,7 +522,8 @@ Test(cfi_table, more_fdes_than_rows_are_refused_while_listed, .timeout = 60)
 
 /*
  * libdw runs a program from its start for each row: 30000 advances cost
- * 30000 runs of up to 30 KB (2 s), and a 1 MB program hours.
+ * 30000 runs of up to 30 KB (2 s), and a 1 MB program hours. It runs
+ * the FDEs the linear interpreter hands it: here for DW_CFA_register.
  */
 Test(cfi_table, an_fde_too_long_to_run_for_each_row_is_refused)
 {
@@ -384,10 +533,36 @@ Test(cfi_table, an_fde_too_long_to_run_for_each_row_is_refused)
 	struct cfi_table t;
 
 	memset(ins, DW_CFA_advance_loc | 1, sizeof(ins));
+	ins[0] = DW_CFA_register, ins[1] = 6, ins[2] = 3;
 	eh_cie(&e);
 	eh_fde(&e, 0x1000, N + 1, ins, N);
 	cr_assert_eq(eh_build(&e, NULL, &t), -EFBIG);
 	cr_assert(strstr(budget__why(), "too long"), "%s", budget__why());
+}
+
+/* The same advances in instructions the linear interpreter follows: one run. */
+Test(cfi_table, an_fde_of_many_rows_is_run_once)
+{
+	enum { N = 30000 };
+	static uint8_t ins[N];
+	struct eh e = { 0 };
+	struct cfi_table t;
+
+	/* rsp+16 for a byte, rsp+8 for a byte, ...: a row each */
+	for (size_t i = 0; i + 6 <= N; i += 6) {
+		static const uint8_t two[] = {
+			DW_CFA_def_cfa_offset, 16, DW_CFA_advance_loc | 1,
+			DW_CFA_def_cfa_offset, 8, DW_CFA_advance_loc | 1,
+		};
+
+		memcpy(ins + i, two, sizeof(two));
+	}
+	eh_cie(&e);
+	eh_fde(&e, 0x1000, N / 3, ins, N);
+	cr_assert_eq(eh_build(&e, NULL, &t), 0, "%s", budget__why());
+	cr_assert_eq(t.by_libdw, 0);
+	cr_assert_eq(t.nr, N / 3 + 1, "%zu rows", t.nr);
+	cfi_table__release(&t);
 }
 
 Test(cfi_table, a_cancelled_build_stops_between_the_rows_of_one_fde)
@@ -399,6 +574,7 @@ Test(cfi_table, a_cancelled_build_stops_between_the_rows_of_one_fde)
 	struct cfi_table t;
 
 	memset(ins, DW_CFA_advance_loc | 1, sizeof(ins));
+	ins[0] = DW_CFA_register, ins[1] = 6, ins[2] = 3;	/* libdw's to run */
 	eh_cie(&e);
 	eh_fde(&e, 0x1000, N + 1, ins, N);
 	/* the flag is the low half of the row count: set once the first row is in */
