@@ -18,12 +18,14 @@
 # Medians of REPS runs. Needs root, perf and bpftrace.
 #
 #   HZ=99 DURATION=8 REPS=3 PROFILE=./profile bash bench/busyhost.sh
+#   PROFILERS="profile-cold profile-warm" (a subset; the cold before the warm)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PROFILE=${PROFILE:-./profile}
 HZ=${HZ:-99}
 DURATION=${DURATION:-8}
 REPS=${REPS:-3}
+PROFILERS=${PROFILERS:-profile-fp profile-cold profile-warm perf-dwarf bpftrace}
 TMP=$(mktemp -d /tmp/profile-busy.XXXXXX)
 OLD_STATS=$(sysctl -n kernel.bpf_stats_enabled)
 WL=""
@@ -109,7 +111,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "| profiler | CPU s | max RSS MiB | BPF ns/run | wall beyond ${DURATION} s | output bytes | python3 whole % |"
 echo "|---|--:|--:|--:|--:|--:|--:|"
 # profile-warm runs after profile-cold, over the cache it filled
-for prof in profile-fp profile-cold profile-warm perf-dwarf bpftrace; do
+for prof in $PROFILERS; do
 	: > "$TMP/rows"
 	for r in $(seq "$REPS"); do
 		one "$prof" "$r" >> "$TMP/rows"
