@@ -78,21 +78,19 @@ OVERFLOW_MAP(overflow1);
 COUNT_MAP(counts0);
 COUNT_MAP(counts1);
 
-/* One stack_depth * 8 buffer per CPU for bpf_get_stack(). */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));	/* set */
-	__uint(max_entries, 1);
-} scratch SEC(".maps");
+/* A stack_depth * 8 buffer per CPU (value_size set by userspace). */
+#define FRAME_BUFFER(name)						\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);		\
+		__uint(key_size, sizeof(__u32));			\
+		__uint(value_size, sizeof(__u64));			\
+		__uint(max_entries, 1);					\
+	} name SEC(".maps")
 
-/* Another, for the frames the unwinder walks (the kernel stack may use scratch). */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));	/* set */
-	__uint(max_entries, 1);
-} unwind_frames SEC(".maps");
+/* For bpf_get_stack(). */
+FRAME_BUFFER(scratch);
+/* For the frames the unwinder walks (the kernel stack may use scratch). */
+FRAME_BUFFER(unwind_frames);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
