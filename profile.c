@@ -352,6 +352,7 @@ static int run_loop(struct run *run)
 			int err = sampler__drain(run->sampler, run->agg);
 
 			if (err) {
+				progress__clear(run->progress);
 				fprintf(stderr, "profile: cannot read the BPF maps: %s\n", strerror(-err));
 				return err;
 			}

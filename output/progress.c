@@ -4,6 +4,8 @@
  */
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "progress.h"
@@ -57,11 +59,15 @@ void progress__format(char *buf, size_t size, double elapsed, long duration,
 void progress__show(struct progress *p, double elapsed, const uint64_t stats[STAT_MAX],
 		    size_t procs)
 {
+	struct winsize ws;
 	char line[160];
 
 	if (!p)
 		return;
 	progress__format(line, sizeof(line), elapsed, p->duration, stats, procs);
+	/* a line that wraps would not be erased whole: cut to the width */
+	if (!ioctl(fileno(p->f), TIOCGWINSZ, &ws) && ws.ws_col > 1 && strlen(line) >= ws.ws_col)
+		line[ws.ws_col - 1] = 0;
 	fprintf(p->f, ERASE_LINE "%s", line);
 	fflush(p->f);
 	p->shown = true;

@@ -44,6 +44,17 @@
 #define CFI_WORK_MIN (64ull << 20)
 #define CFI_WORK_MAX (1ull << 30)
 
+enum fast_reg { FR_SAME, FR_UNDEF, FR_OFFSET };
+enum fast_cfa { FC_NONE, FC_REG, FC_PLT };
+
+struct fast_state {
+	uint8_t cfa;		/* enum fast_cfa */
+	uint8_t rbp, ra;	/* enum fast_reg */
+	uint64_t cfa_reg;
+	int64_t cfa_off;	/* FC_PLT: its K */
+	int64_t rbp_off, ra_off;
+};
+
 /* What the linear interpreter needs of a CIE (fast_rows()). */
 struct cie_info {
 	uint64_t off;
@@ -53,6 +64,10 @@ struct cie_info {
 	const uint8_t *init, *init_end;
 	bool signal;		/* 'S': a signal trampoline's */
 	bool sized;		/* 'z': FDEs carry augmentation data behind a length */
+	/* the rules after its instructions, run once: 0 till then, or -errno */
+	int init_err;
+	bool init_done;
+	struct fast_state init_state;
 };
 
 /*
@@ -478,17 +493,6 @@ static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, const struct fde_rang
  * CFA that is not the PLT's) hands the FDE to libdw, as does every FDE
  * under cfi_table__build_libdw(); tests check both give the same rows.
  */
-enum fast_reg { FR_SAME, FR_UNDEF, FR_OFFSET };
-enum fast_cfa { FC_NONE, FC_REG, FC_PLT };
-
-struct fast_state {
-	uint8_t cfa;		/* enum fast_cfa */
-	uint8_t rbp, ra;	/* enum fast_reg */
-	uint64_t cfa_reg;
-	int64_t cfa_off;	/* FC_PLT: its K */
-	int64_t rbp_off, ra_off;
-};
-
 struct fast_row {
 	uint64_t pc;
 	struct unwind_row r;
@@ -559,38 +563,84 @@ struct fast_run {
 	const struct fast_state *init;	/* the CIE's rules; NULL while running the CIE's */
 	uint64_t loc, hi;
 	size_t n;			/* rows in bd->fast */
+	struct fast_row pending;	/* the last row, until a later pc makes it final */
+	bool has_pending;
+	uint64_t unsupported;
 };
+
+/*
+ * The pending row is final: counted as libdw's range would be, and kept
+ * unless its rules repeat the row before (emit() would merge it anyway),
+ * so the rows held never outnumber what the table may have.
+ */
+static int fast_final(struct fast_run *run)
+{
+	struct builder *bd = run->bd;
+	const struct fast_row *f = &run->pending;
+
+	if (!run->has_pending)
+		return 0;
+	run->has_pending = false;
+	if (!f->supported)
+		run->unsupported++;
+	if (run->n && same_rules(&bd->fast[run->n - 1].r, &f->r))
+		return 0;
+	if (run->n >= CFI_TABLE_MAX_ROWS)
+		return budget__refuse("unwind table over %u rows", CFI_TABLE_MAX_ROWS);
+	if (grow((void **)&bd->fast, &bd->cap_fast, run->n + 1, sizeof(*bd->fast)))
+		return -ENOMEM;
+	bd->fast[run->n++] = *f;
+	return 0;
+}
 
 /* The rules of s hold from run->loc: a row, unless past the FDE. */
 static int fast_push(struct fast_run *run, const struct fast_state *s)
 {
-	struct builder *bd = run->bd;
-	struct fast_row *f;
+	struct fast_row f = { .pc = run->loc };
+	int err = 0;
 
-	if (!run->init || run->loc >= run->hi)
-		return run->init ? 0 : -EOPNOTSUPP;	/* an advance in a CIE: libdw's */
-	if (grow((void **)&bd->fast, &bd->cap_fast, run->n + 1, sizeof(*bd->fast)))
-		return -ENOMEM;
-	f = &bd->fast[run->n];
-	memset(f, 0, sizeof(*f));
-	f->pc = run->loc;
-	f->supported = fast_row_of(s, &f->r);
-	if (!f->supported)
-		f->r = (struct unwind_row){ .cfa_rule = UNW_CFA_NONE };
-	if (run->n && bd->fast[run->n - 1].pc == f->pc)
-		bd->fast[run->n - 1] = *f;
-	else
-		run->n++;
-	return 0;
+	if (!run->init)
+		return -EOPNOTSUPP;	/* an advance in a CIE: libdw's */
+	if (run->loc >= run->hi)
+		return 0;
+	f.supported = fast_row_of(s, &f.r);
+	if (!f.supported)
+		f.r = (struct unwind_row){ .cfa_rule = UNW_CFA_NONE };
+	/* a range left empty (an advance of 0) is replaced */
+	if (run->has_pending && run->pending.pc != f.pc)
+		err = fast_final(run);
+	run->pending = f;
+	run->has_pending = true;
+	return err;
 }
 
 static int fast_advance(struct fast_run *run, const struct fast_state *s, uint64_t delta)
 {
 	int err = fast_push(run, s);
 
+	/* code_align is 1 (fast_rows()): a location only grows, or it is libdw's */
+	if (!err && run->loc + delta < run->loc)
+		return -EOPNOTSUPP;
 	if (!err)
-		run->loc += delta * run->cie->code_align;
+		run->loc += delta;
 	return err;
+}
+
+/*
+ * An offset as libdw keeps it: a factored value times data_align, in 32
+ * bits here (rows hold 16 or 32). Anything larger is libdw's to judge.
+ */
+static bool scaled(int64_t v, int64_t da, int64_t *out)
+{
+	return !__builtin_mul_overflow(v, da, out) && *out >= INT32_MIN && *out <= INT32_MAX;
+}
+
+static bool small_u(uint64_t u, int64_t *out)
+{
+	if (u > INT32_MAX)
+		return false;
+	*out = (int64_t)u;
+	return true;
 }
 
 /* Run [p, end) over s. -EOPNOTSUPP: an instruction this does not follow. */
@@ -612,9 +662,9 @@ static int fast_program(struct fast_run *run, const uint8_t *p, const uint8_t *e
 			err = fast_advance(run, s, op & 0x3f);
 			continue;
 		case DW_CFA_offset:
-			if (!uleb(&p, end, &u))
+			if (!uleb(&p, end, &u) || !small_u(u, &v) || !scaled(v, da, &v))
 				return -EOPNOTSUPP;
-			fast_set(s, op & 0x3f, FR_OFFSET, (int64_t)u * da);
+			fast_set(s, op & 0x3f, FR_OFFSET, v);
 			continue;
 		case DW_CFA_restore:
 			if (!run->init)
@@ -645,14 +695,15 @@ static int fast_program(struct fast_run *run, const uint8_t *p, const uint8_t *e
 			p += 4;
 			break;
 		case DW_CFA_offset_extended:
-			if (!uleb(&p, end, &reg) || !uleb(&p, end, &u))
+			if (!uleb(&p, end, &reg) || !uleb(&p, end, &u) || !small_u(u, &v) ||
+			    !scaled(v, da, &v))
 				return -EOPNOTSUPP;
-			fast_set(s, reg, FR_OFFSET, (int64_t)u * da);
+			fast_set(s, reg, FR_OFFSET, v);
 			break;
 		case DW_CFA_offset_extended_sf:
-			if (!uleb(&p, end, &reg) || !sleb(&p, end, &v))
+			if (!uleb(&p, end, &reg) || !sleb(&p, end, &v) || !scaled(v, da, &v))
 				return -EOPNOTSUPP;
-			fast_set(s, reg, FR_OFFSET, v * da);
+			fast_set(s, reg, FR_OFFSET, v);
 			break;
 		case DW_CFA_restore_extended:
 			if (!run->init || !uleb(&p, end, &reg))
@@ -676,18 +727,18 @@ static int fast_program(struct fast_run *run, const uint8_t *p, const uint8_t *e
 			*s = saved[--depth];
 			break;
 		case DW_CFA_def_cfa:
-			if (!uleb(&p, end, &reg) || !uleb(&p, end, &u))
+			if (!uleb(&p, end, &reg) || !uleb(&p, end, &u) || !small_u(u, &v))
 				return -EOPNOTSUPP;
 			s->cfa = FC_REG;
 			s->cfa_reg = reg;
-			s->cfa_off = (int64_t)u;
+			s->cfa_off = v;
 			break;
 		case DW_CFA_def_cfa_sf:
-			if (!uleb(&p, end, &reg) || !sleb(&p, end, &v))
+			if (!uleb(&p, end, &reg) || !sleb(&p, end, &v) || !scaled(v, da, &v))
 				return -EOPNOTSUPP;
 			s->cfa = FC_REG;
 			s->cfa_reg = reg;
-			s->cfa_off = v * da;
+			s->cfa_off = v;
 			break;
 		case DW_CFA_def_cfa_register:
 			if (s->cfa != FC_REG || !uleb(&p, end, &reg))
@@ -695,14 +746,14 @@ static int fast_program(struct fast_run *run, const uint8_t *p, const uint8_t *e
 			s->cfa_reg = reg;
 			break;
 		case DW_CFA_def_cfa_offset:
-			if (s->cfa != FC_REG || !uleb(&p, end, &u))
+			if (s->cfa != FC_REG || !uleb(&p, end, &u) || !small_u(u, &v))
 				return -EOPNOTSUPP;
-			s->cfa_off = (int64_t)u;
+			s->cfa_off = v;
 			break;
 		case DW_CFA_def_cfa_offset_sf:
-			if (s->cfa != FC_REG || !sleb(&p, end, &v))
+			if (s->cfa != FC_REG || !sleb(&p, end, &v) || !scaled(v, da, &v))
 				return -EOPNOTSUPP;
-			s->cfa_off = v * da;
+			s->cfa_off = v;
 			break;
 		case DW_CFA_def_cfa_expression:
 			if (!uleb(&p, end, &u) || u != sizeof(plt_expr) || (uint64_t)(end - p) < u)
@@ -733,32 +784,43 @@ static int fast_program(struct fast_run *run, const uint8_t *p, const uint8_t *e
  */
 static int fast_rows(struct builder *bd, const struct fde_range *fd)
 {
-	/*
-	 * libdw's x86-64 rules before a CIE's: no CFA, rbp and (having no
-	 * rule) the return address the same as the caller's.
-	 */
-	struct fast_state init = { .cfa = FC_NONE, .rbp = FR_SAME, .ra = FR_SAME }, s;
 	struct fast_run run = { .bd = bd, .loc = fd->lo, .hi = fd->hi };
+	struct cie_info *cie;
+	struct fast_state s;
 	int err;
 
 	if (bd->libdw_only || !fd->prog)
 		return -EOPNOTSUPP;
-	run.cie = &bd->cies[fd->cie];
-	if (run.cie->signal || run.cie->ra_reg != X86_REG_RA)
+	cie = &bd->cies[fd->cie];
+	run.cie = cie;
+	/* x86-64's factors are 1 and -8; the others, and 'S', are libdw's */
+	if (cie->signal || cie->ra_reg != X86_REG_RA || cie->code_align != 1 ||
+	    cie->data_align < -64 || cie->data_align > 64)
 		return -EOPNOTSUPP;
-	err = fast_program(&run, run.cie->init, run.cie->init_end, &init);
-	if (err)
-		return err;
-	s = init;
-	run.init = &init;
+	if (!cie->init_done) {
+		/*
+		 * libdw's x86-64 rules before a CIE's: no CFA, rbp and (having
+		 * no rule) the return address the same as the caller's. Run
+		 * once per CIE, not per FDE: many FDEs share a long CIE.
+		 */
+		cie->init_state = (struct fast_state){ .cfa = FC_NONE, .rbp = FR_SAME, .ra = FR_SAME };
+		cie->init_err = fast_program(&run, cie->init, cie->init_end, &cie->init_state);
+		cie->init_done = true;
+	}
+	if (cie->init_err)
+		return cie->init_err;
+	s = cie->init_state;
+	run.init = &cie->init_state;
 	err = fast_program(&run, fd->prog, fd->prog_end, &s);
 	if (!err)
 		err = fast_push(&run, &s);
-	for (size_t i = 0; !err && i < run.n; i++) {
-		if (!bd->fast[i].supported)
-			bd->t->stats.unsupported++;
+	if (!err)
+		err = fast_final(&run);
+	if (err)
+		return err;
+	bd->t->stats.unsupported += run.unsupported;
+	for (size_t i = 0; !err && i < run.n; i++)
 		err = emit(bd, bd->fast[i].pc, &bd->fast[i].r);
-	}
 	return err;
 }
 
@@ -777,6 +839,7 @@ static int build_rows(struct builder *bd, Dwarf_CFI *cfi)
 			return -ECANCELED;
 		if (fd->lo < covered) {
 			bd->t->stats.bad_fdes++;	/* overlaps the one before */
+			bd->t->overlapping++;
 			continue;
 		}
 		if (bd->work < fd->bytes)

@@ -40,6 +40,8 @@ struct cfi_table {
 	struct cfi_table_stats stats;	/* kept with the table in the cache */
 	/* FDEs whose rows libdw made (instructions the linear run does not follow) */
 	uint64_t by_libdw;
+	/* FDEs skipped for starting inside the one before (also in bad_fdes) */
+	uint64_t overlapping;
 };
 
 /*

@@ -231,7 +231,7 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, stru
 	read_segments(elf, f);
 	if (!f->nr_segs) {
 		elf_end(elf);
-		return -ENOEXEC;
+		return -ENODATA;
 	}
 	keyed = !table_key__from_fd(fd, &probe.key);
 	same = keyed ? tfind(&probe, &u->by_key, cmp_rows_key) : NULL;
@@ -259,8 +259,12 @@ static const char *why_no_table(int status)
 	switch (status) {
 	case -ENOENT:
 		return "no unwind table: no .eh_frame, or no FDE in it";
-	case -ENOEXEC:
+	case -ENODATA:
 		return "no unwind table: no executable segment";
+	case -ENOEXEC:
+		return "no unwind table: .eh_frame or the ELF file cannot be read safely";
+	case -ENOTSUP:
+		return "no unwind table: not an x86-64 ELF file";
 	case -ENOSPC:
 		return "no unwind table: no room left in --unwind-storage-size rows";
 	case -EFBIG:
@@ -314,7 +318,8 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 		u->stats.no_room++;
 	else
 		u->stats.no_table++;
-	if (f->status && u->notice)
+	/* a build cut short as the run ends is no news */
+	if (f->status && f->status != -ECANCELED && u->notice)
 		u->notice(e->path, why_no_table(f->status), u->notice_ctx);
 	return f;
 }

@@ -105,8 +105,10 @@ static __always_inline bool read_user_word(__u64 *v, __u64 addr)
  */
 static __always_inline int signal_frame(struct unwind_state *st, __u64 *sp, __u64 *ip, __u64 *bp)
 {
+	/* a frame that names itself (a forged ucontext) would repeat to the depth */
 	if (!read_user_word(ip, st->sp + SIGFRAME_RIP) || !read_user_word(sp, st->sp + SIGFRAME_RSP) ||
-	    !read_user_word(bp, st->sp + SIGFRAME_RBP) || !*ip) {
+	    !read_user_word(bp, st->sp + SIGFRAME_RBP) || !*ip ||
+	    (*ip == st->ip && *sp == st->sp)) {
 		st->cut = true;
 		return 1;
 	}
@@ -198,7 +200,8 @@ static long unwind_step(__u32 i, void *ctx)
 	 */
 	if (!m && !p->partial) {
 		ask_reread(st->pid, p);
-		if (n) {
+		/* a return address; a leaf or an interrupted pc goes on by rbp */
+		if (st->ret) {
 			st->cut = true;
 			return 1;
 		}

@@ -469,7 +469,7 @@ t_progress_on_a_terminal() {
 	start $W/hotspots 30
 	pid=$LAST
 	sleep 0.3
-	script -qc "$PROFILE -F 99 -p $pid 3 > $TMP/tty.out" "$TMP/tty.log" > /dev/null ||
+	script -eqc "$PROFILE -F 99 -p $pid 3 > $TMP/tty.out" "$TMP/tty.log" > /dev/null ||
 		fail "profile on a terminal exited $?" || return 1
 	lines=$(tr '\r' '\n' < "$TMP/tty.log" | grep -Ec '^.\[Kprofile: [0-9] of 3 s, [0-9]+ samples, 1 process$')
 	last=$(tr '\r' '\n' < "$TMP/tty.log" | grep -Eo 'profile: 2 of 3 s, [0-9]+ samples' | grep -Eo '[0-9]+ samples')

@@ -204,11 +204,13 @@ t_frameless_leaves() {
 		fail "frame pointers kept run_round too: the leaves have frames" || return 1
 }
 
-# Debian's xz, two threads compressing: their stacks reach the threads'
-# root (clone3, start_thread), through liblzma, which has no frame pointers.
+# Debian's xz, two threads compressing (-6: 24 MiB blocks, so 60 MB make
+# three): their stacks reach the threads' root (clone3, start_thread),
+# through liblzma, which has no frame pointers.
 t_debian_xz_threads() {
-	head -c 20000000 /dev/urandom > "$TMP/rand"
-	start xz -9e -T2 -c "$TMP/rand"
+	head -c 60000000 /dev/urandom > "$TMP/rand"
+	# sh execs xz: the same pid, its output thrown away
+	start sh -c 'exec xz -6 -T2 -c "$1" > /dev/null' sh "$TMP/rand"
 	pid=$LAST
 	sleep 0.5
 	$PROFILE -U -F 499 -f -p "$pid" 2 > "$TMP/xz.folded" 2> "$TMP/xz.err" ||

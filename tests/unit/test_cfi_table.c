@@ -409,6 +409,55 @@ static void program_rare(struct eh *e)
 	eh_fde(e, 0x5000, 0x10, far, sizeof(far));
 }
 
+/* A CIE of other factors or augmentation than eh_cie()'s; its offset. */
+static uint32_t cie_of(struct eh *e, uint8_t code_align, uint8_t data_align_sleb,
+		       const char *aug, const uint8_t *ins, size_t n)
+{
+	uint8_t body[32];
+	size_t len = 0, alen = strlen(aug) + 1;
+	uint32_t off = (uint32_t)e->len;
+
+	memset(body, 0, 4);			/* CIE id */
+	len = 4;
+	body[len++] = 1;			/* version */
+	memcpy(body + len, aug, alen);
+	len += alen;
+	body[len++] = code_align;
+	body[len++] = data_align_sleb;
+	body[len++] = 16;			/* return address column */
+	body[len++] = 1;			/* augmentation data: 'R' */
+	body[len++] = DW_EH_PE_udata4;
+	eh_u32(e, (uint32_t)(len + n));
+	eh_put(e, body, len);
+	eh_put(e, ins, n);
+	return off;
+}
+
+/* The corners: factors x86-64 never uses, a CIE that saves state, 'S', ra restored, past the end. */
+static void program_corners(struct eh *e)
+{
+	static const uint8_t cie_ins[] = {
+		DW_CFA_def_cfa, 7, 8, DW_CFA_offset | 16, 1,
+		DW_CFA_remember_state, DW_CFA_offset | 6, 2, DW_CFA_restore_state,
+	};
+	static const uint8_t ins[] = {
+		DW_CFA_advance_loc | 1, DW_CFA_def_cfa_offset, 16, DW_CFA_offset | 16, 2,
+		DW_CFA_advance_loc | 2, DW_CFA_restore | 16,
+		DW_CFA_advance_loc | 2, DW_CFA_offset_extended_sf, 6, 0x7f,
+		DW_CFA_advance_loc1, 200, DW_CFA_def_cfa_offset, 32,	/* past the FDE's end */
+	};
+	uint32_t saves, two, big, sig;
+
+	saves = cie_of(e, 1, 0x78, "zR", cie_ins, sizeof(cie_ins));
+	eh_fde_of(e, saves, 0x1000, 0x20, ins, sizeof(ins));
+	two = cie_of(e, 2, 0x78, "zR", cie_ins, 5);		/* code_align 2 */
+	eh_fde_of(e, two, 0x2000, 0x20, ins, sizeof(ins));
+	big = cie_of(e, 1, 0x40, "zR", cie_ins, 5);		/* data_align -64 */
+	eh_fde_of(e, big, 0x3000, 0x20, ins, sizeof(ins));
+	sig = cie_of(e, 1, 0x78, "zRS", cie_ins, 5);		/* a signal frame's */
+	eh_fde_of(e, sig, 0x4000, 0x20, ins, sizeof(ins));
+}
+
 static void assert_programs_alike(void (*program)(struct eh *), const char *what)
 {
 	struct eh e1 = { 0 }, e2 = { 0 };
@@ -438,6 +487,19 @@ Test(cfi_table, linear_rows_are_libdws_for_every_instruction_it_runs)
 	cfi_table__release(&t);
 }
 
+Test(cfi_table, linear_rows_are_libdws_in_the_corners)
+{
+	struct eh e = { 0 };
+	struct cfi_table t;
+
+	assert_programs_alike(program_corners, "corners");
+	program_corners(&e);
+	cr_assert_eq(eh_build(&e, NULL, &t), 0);
+	/* code_align 2 and 'S' go to libdw; -64 and a CIE that saves state it runs */
+	cr_assert_eq(t.by_libdw, 2, "%llu FDEs by libdw", (unsigned long long)t.by_libdw);
+	cfi_table__release(&t);
+}
+
 Test(cfi_table, what_the_linear_run_does_not_follow_libdw_does)
 {
 	struct eh e = { 0 };
@@ -446,8 +508,8 @@ Test(cfi_table, what_the_linear_run_does_not_follow_libdw_does)
 	assert_programs_alike(program_rare, "rare");
 	program_rare(&e);
 	cr_assert_eq(eh_build(&e, NULL, &t), 0);
-	/* the PLT's expression it reads; DW_CFA_register and a deref it hands over */
-	cr_assert_eq(t.by_libdw, 2, "%llu FDEs by libdw", (unsigned long long)t.by_libdw);
+	/* the PLT's expression it reads; DW_CFA_register, a deref, 2^35 it hands over */
+	cr_assert_eq(t.by_libdw, 3, "%llu FDEs by libdw", (unsigned long long)t.by_libdw);
 	cfi_table__release(&t);
 }
 
