@@ -351,7 +351,7 @@ Test(cfi_table, linear_rows_are_libdws_without_frame_pointers)
 	assert_linear_is_libdw(FIXTURE_UNWIND, false);
 }
 
-Test(cfi_table, linear_rows_are_libdws_for_libc_python_and_cc1, .timeout = 120)
+Test(cfi_table, linear_rows_are_libdws_for_libc_python_and_cc1)
 {
 	assert_linear_is_libdw(SYSTEM_LIBC, true);
 	assert_linear_is_libdw(SYSTEM_PYTHON, true);
