@@ -65,7 +65,7 @@ SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksy
 OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/keymap.c \
 	output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
-	output/speedscope.c output/progress.c
+	output/speedscope.c output/progress.c output/retention.c
 UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/table_cache.c \
 	unwind/unwind_procs.c unwind/unwind_jobs.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "escape.h"
 #include "outfile.h"
+#include "retention.h"
 #include "profile.h"
 #include "trace_helpers.h"
 #include "unwind_row.h"
@@ -36,6 +37,7 @@ enum {
 	OPT_UNWIND_STORAGE,
 	OPT_UNWIND_CACHE_DIR,
 	OPT_NO_UNWIND_CACHE,
+	OPT_KEEP,
 };
 
 static const char usage[] =
@@ -67,6 +69,8 @@ static const char usage[] =
 "      --no-unwind-cache     build every unwind table afresh, keep none\n"
 "  -o, --output=FILE         write the profile to FILE (a regular file atomically, mode 0600;\n"
 "                            a device, FIFO or /dev/stdout in place; strftime patterns with -i)\n"
+"      --keep=N              after each file -o writes, remove all but the N newest that\n"
+"                            its strftime pattern could have written in its directory\n"
 "      --format=FMT          text, folded, pprof, svg or json (default: from FILE's\n"
 "                            extension .folded/.pb.gz/.svg/.json, else text)\n"
 "  -i, --interval=SECS       print a profile every SECS seconds\n"
@@ -258,6 +262,7 @@ static const struct number_opt number_opts[] = {
 	  MAX_STACK_DEPTH_LIMIT, ENV_LONG(max_stack_depth) },
 	{ "unwind-storage-size", OPT_UNWIND_STORAGE, "unwind storage size", 1,
 	  MAX_UNWIND_STORAGE, ENV_LONG(unwind_storage_size) },
+	{ "keep", OPT_KEEP, "keep", 1, 1000000, ENV_LONG(keep) },
 };
 
 struct flag_opt {
@@ -595,6 +600,14 @@ int cli__validate(const struct profile_env *env, const char *proc_root, const ch
 		e = check_cpu(env, sys_root, err);
 	if (!e)
 		e = check_limits(env, proc_root, err);
+	if (!e && env->keep) {
+		const char *why = "--keep needs -o FILE with strftime patterns";
+
+		if (!env->output || retention__check(env->output, &why)) {
+			fprintf(err, "profile: %s\n", why);
+			return -EINVAL;
+		}
+	}
 	if (e || !env->output)
 		return e;
 	e = outfile__check(env->output, time(NULL), &diag);

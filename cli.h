@@ -65,6 +65,7 @@ struct profile_env {
 	/* output */
 	enum output_format format;	/* folded == (format == FORMAT_FOLDED) */
 	const char *output;	/* -o FILE (may hold strftime patterns), NULL: stdout */
+	long keep;		/* --keep N: the newest N files of -o's pattern stay; 0: all */
 	long interval;		/* -i seconds, 0: one profile at the end */
 	bool quiet;		/* -q: nothing but errors on stderr, no header */
 	/* symbols */

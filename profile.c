@@ -27,6 +27,7 @@
 #include "loss_report.h"
 #include "outfile.h"
 #include "progress.h"
+#include "retention.h"
 #include "proc_stat.h"
 #include "report.h"
 #include "sampler.h"
@@ -167,6 +168,16 @@ static int setup_events(struct run *run, const sigset_t *sigs)
 	return 0;
 }
 
+/* --keep: the oldest files of -o's pattern go; one line if the directory cannot be read. */
+static void keep_newest(const struct profile_env *env)
+{
+	int n = retention__apply(env->output, env->keep, stderr);
+
+	if (n < 0)
+		fprintf(stderr, "profile: --keep: cannot read the directory of '%s': %s\n",
+			env->output, strerror(-n));
+}
+
 /*
  * Write the aggregate to stdout, or to -o FILE (its strftime patterns
  * expanded with the start of what it covers): a regular file atomically, so
@@ -216,6 +227,8 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 			fprintf(stderr, "profile: cannot write '%s': %s\n", path, strerror(-err));
 			return err;
 		}
+		if (!err && env->keep)
+			keep_newest(env);
 	} else if (err && err != -EPIPE) {
 		fprintf(stderr, "profile: cannot write the profile: %s\n", strerror(-err));
 	}

@@ -494,6 +494,31 @@ t_progress_on_a_terminal() {
 	return 0
 }
 
+# --keep 2 with one file per interval: the two newest of the pattern's
+# files stay, an older one of an earlier run goes; a name the pattern could
+# not write, a symlink, another user's file and bad patterns are left alone.
+t_keep() {
+	d=$TMP/keep
+	mkdir -p "$d"
+	touch -d 2020-01-01 "$d/2020-01-01_000000.folded"
+	touch -d 2020-01-01 "$d/2020-01-01_00000.folded" "$d/notes.txt"
+	ln -s /etc/passwd "$d/2019-01-01_000000.folded"
+	touch -d 2018-01-01 "$d/2018-01-01_000000.folded"
+	chown 65534 "$d/2018-01-01_000000.folded"
+	$PROFILE -q -F 49 -i 1 -o "$d/%F_%H%M%S.folded" --keep 2 3 2> "$TMP/keep.err" ||
+		fail "profile exited $?: $(cat "$TMP/keep.err")" || return 1
+	new=$(ls "$d" | grep -c '^20[2-9][0-9]-.*_[0-9]\{6\}\.folded$')
+	echo "  left: $(ls "$d" | tr '\n' ' ')"
+	[ "$new" -eq 2 ] || fail "$new files of the pattern kept, want 2" || return 1
+	[ ! -e "$d/2020-01-01_000000.folded" ] || fail "the oldest file stayed" || return 1
+	for f in 2020-01-01_00000.folded notes.txt 2019-01-01_000000.folded 2018-01-01_000000.folded; do
+		[ -e "$d/$f" ] || [ -L "$d/$f" ] || fail "$f was removed" || return 1
+	done
+	[ -s /etc/passwd ] || fail "the symlink's target was touched" || return 1
+	expect_usage_error "--keep needs -o FILE with strftime patterns" --keep 2 1 &&
+		expect_usage_error "not the directory" -o "$d/%F/p.folded" --keep 2 1
+}
+
 t_help_and_version() {
 	$PROFILE --help | grep -q -- '--stack-storage-size' || fail "--help" || return 1
 	$PROFILE --version | grep -Eq '^profile [0-9]' || fail "--version" || return 1
@@ -560,6 +585,7 @@ run_test "-o through another user's symlink: exit 2 at once, nothing written" t_
 run_test "-q and one file per interval" t_quiet_interval_files
 run_test "bad input: one line, exit 2" t_bad_input
 run_test "a status line on a terminal, none elsewhere" t_progress_on_a_terminal
+run_test "--keep: the newest of the pattern's files stay, nothing else goes" t_keep
 run_test "--help and --version" t_help_and_version
 run_test "unprivileged: one line, exit 1" t_unprivileged
 run_test "-e: cpu-clock by default, cycles on request or one line" t_event
