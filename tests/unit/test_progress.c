@@ -4,6 +4,8 @@
  * it is not drawn at all.
  */
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -41,20 +43,51 @@ Test(progress, a_short_buffer_is_cut_not_overrun)
 	cr_assert_str_eq(buf, "profile: 100 of 200 s, ");
 }
 
-/* A file, -q, -v, folded lines onto the same terminal: no line. */
+/* A terminal of our own (a pty): stderr may be a pipe under make. */
+static FILE *open_terminal(int *master)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY), s;
+	FILE *f;
+
+	cr_assert_geq(m, 0);
+	cr_assert_eq(grantpt(m), 0);
+	cr_assert_eq(unlockpt(m), 0);
+	s = open(ptsname(m), O_RDWR | O_NOCTTY);
+	cr_assert_geq(s, 0);
+	f = fdopen(s, "w");
+	cr_assert_not_null(f);
+	cr_assert(isatty(fileno(f)));
+	*master = m;	/* closed after the terminal's end */
+	return f;
+}
+
+/* A file, -q, -v, folded lines onto the same terminal: no line; else one. */
 Test(progress, none_where_it_would_be_noise)
 {
 	struct profile_env env = { .duration = 5, .format = FORMAT_TEXT };
-	FILE *f = tmpfile();
+	int master;
+	FILE *f = tmpfile(), *tty = open_terminal(&master);
+	struct progress *p;
 
 	cr_assert_not_null(f);
 	cr_assert_null(progress__new(&env, f, STDOUT_FILENO), "drawn into a file");
 	fclose(f);
-	if (!isatty(STDERR_FILENO))
-		return;	/* the rest needs a terminal: integration's t_progress_on_a_terminal */
+	p = progress__new(&env, tty, -1);
+	cr_assert_not_null(p, "no line on a terminal");
+	progress__free(p);
 	env.quiet = true;
-	cr_assert_null(progress__new(&env, stderr, STDOUT_FILENO));
+	cr_assert_null(progress__new(&env, tty, -1));
 	env.quiet = false;
 	env.verbose = true;
-	cr_assert_null(progress__new(&env, stderr, STDOUT_FILENO));
+	cr_assert_null(progress__new(&env, tty, -1));
+	env.verbose = false;
+	/* folded output onto that terminal too */
+	env.format = FORMAT_FOLDED;
+	cr_assert_null(progress__new(&env, tty, fileno(tty)));
+	env.output = "out.folded";
+	p = progress__new(&env, tty, fileno(tty));
+	cr_assert_not_null(p, "folded into a file: the line stays");
+	progress__free(p);
+	fclose(tty);
+	close(master);
 }
