@@ -54,16 +54,13 @@ python3 -c 'while True: pass' & WL="$WL $!"
 "$TMP/compile-loop" > /dev/null 2>&1 & WL="$WL $!"
 sleep 1
 
+# prog_ids PID, bpf_stats IDS...
+. bench/bpf_stats.sh
+
 # bpf_ns PID: ns per run of the perf_event programs PID holds, summed
 bpf_ns() {
-	local id rt=0 cnt=0 j r c
-	for id in $(cat /proc/"$1"/fdinfo/* 2> /dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u); do
-		j=$(bpftool prog show id "$id" -j 2> /dev/null) || continue
-		case $j in *'"type":"perf_event"'*) ;; *) continue ;; esac
-		r=$(echo "$j" | grep -o '"run_time_ns":[0-9]*' | cut -d: -f2)
-		c=$(echo "$j" | grep -o '"run_cnt":[0-9]*' | cut -d: -f2)
-		rt=$((rt + ${r:-0})) cnt=$((cnt + ${c:-0}))
-	done
+	local rt cnt
+	read -r rt cnt < <(bpf_stats $(prog_ids "$1"))
 	[ "$cnt" -gt 0 ] && echo $((rt / cnt)) || echo "—"
 }
 
