@@ -65,7 +65,13 @@ struct walk {
 	struct cfi_check_cie *cies;	/* in section order: sorted by offset */
 	size_t nr, cap;
 	uint64_t at;			/* the entry being read, for budget__why() */
+	bool eh;			/* .eh_frame, else .debug_frame */
 };
+
+static const char *section_name(bool eh)
+{
+	return eh ? ".eh_frame" : ".debug_frame";
+}
 
 /* A LEB128 value at *p (its sign does not matter here), or false. */
 static bool leb(const uint8_t **p, const uint8_t *end, uint64_t *v)
@@ -146,8 +152,8 @@ static int check_reg(const struct walk *w, uint64_t reg)
 {
 	if (reg <= CFI_CHECK_MAX_REG)
 		return 0;
-	return budget__refuse(".eh_frame entry at %#llx names register %llu, over %u",
-			      (unsigned long long)w->at, (unsigned long long)reg, CFI_CHECK_MAX_REG);
+	return budget__refuse("%s entry at %#llx names register %llu, over %u",
+			      section_name(w->eh), (unsigned long long)w->at, (unsigned long long)reg, CFI_CHECK_MAX_REG);
 }
 
 /* One operand of kind arg at *p; depth counts the states saved. */
@@ -178,8 +184,8 @@ static int check_arg(const struct walk *w, enum arg arg, uint8_t enc, const uint
 	case ARG_PUSH:
 		if (++*depth <= CFI_CHECK_MAX_DEPTH)
 			return 0;
-		return budget__refuse(".eh_frame entry at %#llx saves over %u states at once",
-				      (unsigned long long)w->at, CFI_CHECK_MAX_DEPTH);
+		return budget__refuse("%s entry at %#llx saves over %u states at once",
+				      section_name(w->eh), (unsigned long long)w->at, CFI_CHECK_MAX_DEPTH);
 	case ARG_POP:
 		return (*depth)-- ? 0 : -ENOEXEC;
 	default:
@@ -215,8 +221,18 @@ static int check_program(const struct walk *w, const uint8_t *p, const uint8_t *
 
 static int check_cie(struct walk *w, const Dwarf_CIE *cie)
 {
-	struct cfi_check_cie r = { .off = w->at };
-	int err = augmentation(cie, &r.enc, &r.sized);
+	struct cfi_check_cie r = { .off = w->at, .enc = DW_EH_PE_absptr };
+	int err;
+
+	/*
+	 * .debug_frame's pointers are absolute and as wide as an address;
+	 * compilers write its CIEs without augmentation, and one with some
+	 * (pc-relative to what?) is not read.
+	 */
+	if (w->eh)
+		err = augmentation(cie, &r.enc, &r.sized);
+	else
+		err = cie->augmentation[0] ? -ENOEXEC : 0;
 
 	if (!err)
 		err = check_reg(w, cie->return_address_register);
@@ -276,9 +292,9 @@ static int check_fde(const struct walk *w, const Dwarf_FDE *fde)
 
 /* Every entry libdw's linear walk (fde.c) reads, in its order; c keeps the CIEs. */
 static int check_entries(struct cfi_check *c, const unsigned char *ident, Elf_Data *data,
-			 const struct budget *b)
+			 bool eh, const struct budget *b)
 {
-	struct walk w = { 0 };
+	struct walk w = { .eh = eh };
 	Dwarf_Off off = 0, next;
 	Dwarf_CFI_Entry e;
 	int rc, err = 0;
@@ -289,7 +305,7 @@ static int check_entries(struct cfi_check *c, const unsigned char *ident, Elf_Da
 			break;
 		}
 		next = off;
-		rc = dwarf_next_cfi(ident, data, true, off, &next, &e);
+		rc = dwarf_next_cfi(ident, data, eh, off, &next, &e);
 		/* an entry libdw cannot read it skips, as long as it can */
 		if (rc > 0 || (rc < 0 && next == off))
 			break;
@@ -303,13 +319,19 @@ static int check_entries(struct cfi_check *c, const unsigned char *ident, Elf_Da
 	return err;
 }
 
-/* An ELF image holding data alone, as .eh_frame at vaddr: libdw finds no search table. */
-static char *image_of(const unsigned char *ident, const Elf_Data *data, uint64_t vaddr,
+/*
+ * An ELF image holding data alone, as .eh_frame at vaddr (libdw finds no
+ * search table) or as .debug_frame.
+ */
+static char *image_of(const unsigned char *ident, const Elf_Data *data, bool eh, uint64_t vaddr,
 		      size_t *size)
 {
-	static const char names[] = "\0.eh_frame\0.shstrtab";
+	static const char eh_names[] = "\0.eh_frame\0.shstrtab";
+	static const char debug_names[] = "\0.debug_frame\0.shstrtab";
+	const char *names = eh ? eh_names : debug_names;
+	size_t names_size = eh ? sizeof(eh_names) : sizeof(debug_names);
 	size_t names_off = sizeof(Elf64_Ehdr) + data->d_size;
-	size_t sh_off = (names_off + sizeof(names) + 7) & ~(size_t)7;
+	size_t sh_off = (names_off + names_size + 7) & ~(size_t)7;
 	char *img;
 	Elf64_Ehdr *h;
 	Elf64_Shdr *sh;
@@ -331,16 +353,16 @@ static char *image_of(const unsigned char *ident, const Elf_Data *data, uint64_t
 	h->e_shstrndx = 2;
 	if (data->d_size)
 		memcpy(img + sizeof(*h), data->d_buf, data->d_size);
-	memcpy(img + names_off, names, sizeof(names));
-	sh[1] = (Elf64_Shdr){ .sh_name = 1, .sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC,
-			      .sh_addr = vaddr, .sh_offset = sizeof(*h), .sh_size = data->d_size,
-			      .sh_addralign = 1 };
-	sh[2] = (Elf64_Shdr){ .sh_name = 11, .sh_type = SHT_STRTAB, .sh_offset = names_off,
-			      .sh_size = sizeof(names), .sh_addralign = 1 };
+	memcpy(img + names_off, names, names_size);
+	sh[1] = (Elf64_Shdr){ .sh_name = 1, .sh_type = SHT_PROGBITS, .sh_flags = eh ? SHF_ALLOC : 0,
+			      .sh_addr = eh ? vaddr : 0, .sh_offset = sizeof(*h),
+			      .sh_size = data->d_size, .sh_addralign = 1 };
+	sh[2] = (Elf64_Shdr){ .sh_name = names_size - sizeof(".shstrtab"), .sh_type = SHT_STRTAB,
+			      .sh_offset = names_off, .sh_size = names_size, .sh_addralign = 1 };
 	return img;
 }
 
-int cfi_check__open(struct cfi_check *c, Elf *elf, Elf_Data *data, uint64_t vaddr,
+int cfi_check__open(struct cfi_check *c, Elf *elf, Elf_Data *data, bool eh, uint64_t vaddr,
 		    const struct budget *b)
 {
 	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
@@ -350,16 +372,22 @@ int cfi_check__open(struct cfi_check *c, Elf *elf, Elf_Data *data, uint64_t vadd
 	memset(c, 0, sizeof(*c));
 	if (!ident || ident[EI_CLASS] != ELFCLASS64)
 		return -ENOEXEC;
-	err = check_entries(c, ident, data, b);
+	err = check_entries(c, ident, data, eh, b);
 	if (err) {
 		cfi_check__close(c);
 		return err;
 	}
-	c->image = image_of(ident, data, vaddr, &size);
+	c->image = image_of(ident, data, eh, vaddr, &size);
 	if (!c->image)
 		return -ENOMEM;
 	c->elf = elf_memory(c->image, size);
-	c->cfi = c->elf ? dwarf_getcfi_elf(c->elf) : NULL;
+	/* .eh_frame is read from the ELF file, .debug_frame as DWARF */
+	if (c->elf && eh) {
+		c->cfi = dwarf_getcfi_elf(c->elf);
+	} else if (c->elf) {
+		c->dwarf = dwarf_begin_elf(c->elf, DWARF_C_READ, NULL);
+		c->cfi = c->dwarf ? dwarf_getcfi(c->dwarf) : NULL;
+	}
 	if (!c->cfi) {
 		cfi_check__close(c);
 		return -ENOEXEC;
@@ -369,7 +397,10 @@ int cfi_check__open(struct cfi_check *c, Elf *elf, Elf_Data *data, uint64_t vadd
 
 void cfi_check__close(struct cfi_check *c)
 {
-	if (c->cfi)
+	/* the Dwarf owns its CFI */
+	if (c->dwarf)
+		dwarf_end(c->dwarf);
+	else if (c->cfi)
 		dwarf_cfi_end(c->cfi);
 	elf_end(c->elf);
 	free(c->image);

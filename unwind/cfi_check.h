@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cfi_check.h - check an .eh_frame before libdw runs it, and hand libdw
- * nothing but what was checked.
+ * cfi_check.h - check an .eh_frame or a .debug_frame before libdw runs
+ * it, and hand libdw nothing but what was checked.
  *
  * libdw's CFI interpreter sizes its register table by the largest register
  * number a rule names, zeroes it, and copies it at every lookup and every
@@ -33,23 +33,26 @@
 /* Saved states at once; compilers nest one. */
 #define CFI_CHECK_MAX_DEPTH 16
 
-/* libdw's reader over a checked copy of .eh_frame, and the CIEs checked. */
+/* libdw's reader over a checked copy of the section, and the CIEs checked. */
 struct cfi_check {
 	Dwarf_CFI *cfi;
-	Elf *elf;	/* the copy, an ELF image of .eh_frame alone */
+	Dwarf *dwarf;	/* .debug_frame: what owns cfi */
+	Elf *elf;	/* the copy, an ELF image of the section alone */
 	char *image;
 	struct cfi_check_cie *cies;
 	size_t nr_cies;
 };
 
 /*
- * Check every entry of data, the .eh_frame of elf at address vaddr, and
- * open c->cfi over a copy of it. Returns 0; -ENOEXEC for an entry that
+ * Check every entry of data, the .eh_frame of elf at address vaddr (eh)
+ * or its .debug_frame (!eh: CIE ids of all ones, CIE pointers from the
+ * section's start, FDE pointers absolute and 8 bytes, no augmentation),
+ * and open c->cfi over a copy of it. Returns 0; -ENOEXEC for an entry that
  * cannot be read, or read safely (an unknown opcode or augmentation, an
  * FDE whose CIE was not read); -EFBIG (budget__why()) for a register
  * number or nesting over the bounds above; -ECANCELED; -ENOMEM.
  */
-int cfi_check__open(struct cfi_check *c, Elf *elf, Elf_Data *data, uint64_t vaddr,
+int cfi_check__open(struct cfi_check *c, Elf *elf, Elf_Data *data, bool eh, uint64_t vaddr,
 		    const struct budget *b);
 /* Close what cfi_check__open opened; c can be opened again. */
 void cfi_check__close(struct cfi_check *c);

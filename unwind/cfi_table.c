@@ -79,22 +79,35 @@ struct fde_range {
 	uint64_t bytes;
 	const uint8_t *prog, *prog_end;
 	size_t cie;		/* index in the builder's cies */
+	uint8_t src;		/* enum cfi_src: the section it is in */
 };
+
+/* The sections a table is built from. */
+enum cfi_src { SRC_EH_FRAME, SRC_DEBUG_FRAME, NR_SRC };
 
 struct builder {
 	const struct budget *b;
 	struct cfi_table *t;
 	size_t cap;
-	/* the section, to decode pc-relative pointers */
+	/* the section being listed, to decode pc-relative pointers */
+	enum cfi_src src;
 	const uint8_t *base;
 	uint64_t vaddr;
-	/* the CIEs checked, with the encoding each gives its FDEs */
+	/* its CIEs checked, with the encoding each gives its FDEs */
 	const struct cfi_check *chk;
+	/* libdw's reader of each section, NULL when it has none */
+	Dwarf_CFI *cfi[NR_SRC];
 	struct fde_range *fdes;
 	size_t nr_fdes, cap_fdes;
-	/* the CIEs as listed, in section order */
+	/*
+	 * .eh_frame's ranges sorted by start, with the highest end so far:
+	 * .debug_frame's FDEs are taken only where none of them is
+	 */
+	uint64_t *eh_lo, *eh_hi_max;
+	size_t nr_eh;
+	/* the CIEs as listed, in section order; the section's from cie_base */
 	struct cie_info *cies;
-	size_t nr_cies, cap_cies;
+	size_t nr_cies, cap_cies, cie_base;
 	/* bytes of FDE programs libdw may still run (CFI_WORK_PER_BYTE) */
 	uint64_t work;
 	bool libdw_only;	/* cfi_table__build_libdw(): the reference path */
@@ -198,6 +211,23 @@ static int read_encoded(const uint8_t **p, const uint8_t *end, uint8_t enc,
 	return 0;
 }
 
+/* Whether [lo, hi) meets a range of .eh_frame. */
+static bool in_eh_frame(const struct builder *bd, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = bd->nr_eh;
+
+	/* the ranges that start before hi: one of them ends past lo? */
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (bd->eh_lo[mid] < hi)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a && bd->eh_hi_max[a - 1] > lo;
+}
+
 static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 {
 	const uint8_t *p = fde->start;
@@ -205,14 +235,21 @@ static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 	uint8_t enc;
 	int err;
 
-	bd->t->stats.fdes++;
 	/* the range is two pointers: a location, then a length (no application) */
 	if (!cfi_check__fde_encoding(bd->chk, fde->CIE_pointer, &enc) ||
 	    read_encoded(&p, fde->end, enc, bd, &lo) ||
 	    read_encoded(&p, fde->end, enc & 0x0f, bd, &len) || !len || lo + len < lo) {
+		bd->t->stats.fdes++;
 		bd->t->stats.bad_fdes++;
 		return 0;
 	}
+	/* .eh_frame's rules are the ones the program runs by */
+	if (bd->src == SRC_DEBUG_FRAME) {
+		if (in_eh_frame(bd, lo, lo + len))
+			return 0;
+		bd->t->from_debug_frame++;
+	}
+	bd->t->stats.fdes++;
 	/* before libdw holds a copy of each: a row or more apiece anyway */
 	if (bd->nr_fdes >= CFI_TABLE_MAX_ROWS)
 		return budget__refuse("unwind table over %u FDEs", CFI_TABLE_MAX_ROWS);
@@ -220,10 +257,10 @@ static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 	if (err)
 		return err;
 	bd->fdes[bd->nr_fdes++] = (struct fde_range){
-		.lo = lo, .hi = lo + len, .bytes = (uint64_t)(fde->end - fde->start),
+		.lo = lo, .hi = lo + len, .bytes = (uint64_t)(fde->end - fde->start), .src = bd->src,
 	};
 	/* its program, behind the augmentation data, for fast_rows() */
-	for (size_t lo = 0, hi = bd->nr_cies; lo < hi;) {
+	for (size_t lo = bd->cie_base, hi = bd->nr_cies; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct cie_info *c = &bd->cies[mid];
 		uint64_t aug = 0;
@@ -263,7 +300,7 @@ static int add_cie(struct builder *bd, uint64_t off, const Dwarf_CIE *cie)
 	return 0;
 }
 
-/* Every FDE's range, decoded as the CIE that cfi_check read says. */
+/* Every FDE's range of section bd->src, decoded as the CIE that cfi_check read says. */
 static int list_fdes(Elf *elf, Elf_Data *data, struct builder *bd)
 {
 	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
@@ -276,7 +313,7 @@ static int list_fdes(Elf *elf, Elf_Data *data, struct builder *bd)
 	while (!err && off != (Dwarf_Off)-1) {
 		if (budget__cancelled(bd->b))
 			return -ECANCELED;
-		rc = dwarf_next_cfi(ident, data, true, off, &next, &e);
+		rc = dwarf_next_cfi(ident, data, bd->src == SRC_EH_FRAME, off, &next, &e);
 		if (rc > 0)
 			break;
 		if (rc < 0) {
@@ -460,7 +497,7 @@ static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, const struct fde_rang
 		if (budget__cancelled(bd->b))
 			return -ECANCELED;
 		if (bd->work < fd->bytes)
-			return budget__refuse("unwind rules of .eh_frame too long to run, at %#llx",
+			return budget__refuse("unwind rules too long to run, at %#llx",
 					      (unsigned long long)pc);
 		bd->work -= fd->bytes;
 		if (dwarf_cfi_addrframe(cfi, pc, &f)) {
@@ -824,7 +861,7 @@ static int fast_rows(struct builder *bd, const struct fde_range *fd)
 	return err;
 }
 
-static int build_rows(struct builder *bd, Dwarf_CFI *cfi)
+static int build_rows(struct builder *bd)
 {
 	static const struct unwind_row none = { .cfa_rule = UNW_CFA_NONE };
 	uint64_t covered = 0;
@@ -843,13 +880,13 @@ static int build_rows(struct builder *bd, Dwarf_CFI *cfi)
 			continue;
 		}
 		if (bd->work < fd->bytes)
-			return budget__refuse("unwind rules of .eh_frame too long to run, at %#llx",
+			return budget__refuse("unwind rules too long to run, at %#llx",
 					      (unsigned long long)fd->lo);
 		bd->work -= fd->bytes;
 		err = fast_rows(bd, fd);
 		if (err == -EOPNOTSUPP) {
 			bd->t->by_libdw++;
-			err = rows_of_fde(bd, cfi, fd);
+			err = rows_of_fde(bd, bd->cfi[fd->src], fd);
 		}
 		/* the range ends with the FDE unless the next one starts there */
 		if (!err)
@@ -878,45 +915,121 @@ static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 	return NULL;
 }
 
-static int build(Elf *elf, const struct budget *b, struct cfi_table *t, bool libdw_only)
+/* x86-64, 64-bit, little-endian: what the rows are for. */
+static int check_machine(Elf *elf)
 {
-	struct builder bd = { .b = b, .t = t, .libdw_only = libdw_only };
-	struct cfi_check chk;
 	GElf_Ehdr ehdr;
-	GElf_Shdr shdr;
-	Elf_Data *data;
-	Elf_Scn *scn;
-	int err;
 
-	memset(t, 0, sizeof(*t));
 	if (!gelf_getehdr(elf, &ehdr))
 		return -ENOEXEC;
 	if (ehdr.e_machine != EM_X86_64 || ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    ehdr.e_ident[EI_DATA] != ELFDATA2LSB)
 		return -ENOTSUP;
-	scn = find_section(elf, ".eh_frame", &shdr);
+	return 0;
+}
+
+/*
+ * The FDEs of section src of elf into bd, once cfi_check read all of it;
+ * chk stays open for libdw. -ENOENT when elf has no such section.
+ */
+static int list_section(struct builder *bd, Elf *elf, enum cfi_src src, struct cfi_check *chk)
+{
+	const char *name = src == SRC_EH_FRAME ? ".eh_frame" : ".debug_frame";
+	uint64_t work;
+	GElf_Shdr shdr;
+	Elf_Data *data;
+	Elf_Scn *scn;
+	int err;
+
+	scn = find_section(elf, name, &shdr);
 	if (!scn)
 		return -ENOENT;
-	data = elf_read__section(scn, &shdr, ".eh_frame", b);
+	data = elf_read__section(scn, &shdr, name, bd->b);
 	if (!data)
 		return -errno;
-	bd.base = data->d_buf;
-	bd.vaddr = shdr.sh_addr;
-	bd.work = CFI_WORK_MIN + CFI_WORK_PER_BYTE * (uint64_t)data->d_size;
-	if (bd.work > CFI_WORK_MAX)
-		bd.work = CFI_WORK_MAX;
 	/* libdw runs only entries checked, and reaches no others */
-	err = cfi_check__open(&chk, elf, data, shdr.sh_addr, b);
+	err = cfi_check__open(chk, elf, data, src == SRC_EH_FRAME, shdr.sh_addr, bd->b);
 	if (err)
 		return err;
-	bd.chk = &chk;
-	err = list_fdes(elf, data, &bd);
+	work = CFI_WORK_MIN + CFI_WORK_PER_BYTE * (uint64_t)data->d_size;
+	bd->work += work < CFI_WORK_MAX ? work : CFI_WORK_MAX;
+	bd->src = src;
+	bd->base = data->d_buf;
+	bd->vaddr = shdr.sh_addr;
+	bd->chk = chk;
+	bd->cfi[src] = chk->cfi;
+	bd->cie_base = bd->nr_cies;
+	return list_fdes(elf, data, bd);
+}
+
+/* .eh_frame's ranges, listed first, for in_eh_frame(). */
+static int index_eh_frame(struct builder *bd)
+{
+	uint64_t max = 0;
+
+	bd->nr_eh = bd->nr_fdes;
+	if (!bd->nr_eh)
+		return 0;
+	qsort(bd->fdes, bd->nr_fdes, sizeof(*bd->fdes), cmp_fde);
+	bd->eh_lo = calloc(bd->nr_eh, sizeof(*bd->eh_lo));
+	bd->eh_hi_max = calloc(bd->nr_eh, sizeof(*bd->eh_hi_max));
+	if (!bd->eh_lo || !bd->eh_hi_max)
+		return -ENOMEM;
+	for (size_t i = 0; i < bd->nr_eh; i++) {
+		if (bd->fdes[i].hi > max)
+			max = bd->fdes[i].hi;
+		bd->eh_lo[i] = bd->fdes[i].lo;
+		bd->eh_hi_max[i] = max;
+	}
+	return 0;
+}
+
+static int build(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t,
+		 bool libdw_only)
+{
+	struct builder bd = { .b = b, .t = t, .libdw_only = libdw_only };
+	struct cfi_check eh = { 0 }, df = { 0 };
+	int err, eh_err, df_err;
+
+	memset(t, 0, sizeof(*t));
+	err = check_machine(elf);
+	if (!err && debug)
+		err = check_machine(debug);
+	if (err)
+		return err;
+	eh_err = list_section(&bd, elf, SRC_EH_FRAME, &eh);
+	err = eh_err == -ENOENT ? 0 : eh_err;
 	if (!err)
-		err = build_rows(&bd, chk.cfi);
-	cfi_check__close(&chk);
+		err = index_eh_frame(&bd);
+	/* .debug_frame: the file's own, else its debug file's */
+	df_err = err ? 0 : list_section(&bd, elf, SRC_DEBUG_FRAME, &df);
+	if (df_err == -ENOENT && debug) {
+		cfi_check__close(&df);
+		df_err = list_section(&bd, debug, SRC_DEBUG_FRAME, &df);
+	}
+	/*
+	 * .debug_frame only adds to .eh_frame: one that cannot be read
+	 * (checked whole before any FDE of it is listed) leaves the table
+	 * .eh_frame's, and says so
+	 */
+	if (df_err && df_err != -ENOENT && !eh_err &&
+	    (df_err == -ENOEXEC || df_err == -EFBIG || df_err == -ENOTSUP)) {
+		t->debug_frame_err = df_err;
+		df_err = 0;
+	}
+	if (!err && df_err != -ENOENT)
+		err = df_err;
+	if (!err && eh_err == -ENOENT && df_err == -ENOENT)
+		err = -ENOENT;
+	if (!err)
+		err = build_rows(&bd);
+	cfi_check__close(&eh);
+	cfi_check__close(&df);
 	free(bd.fdes);
 	free(bd.cies);
 	free(bd.fast);
+	free(bd.eh_lo);
+	free(bd.eh_hi_max);
 	if (err)
 		cfi_table__release(t);
 	return err;
@@ -924,12 +1037,17 @@ static int build(Elf *elf, const struct budget *b, struct cfi_table *t, bool lib
 
 int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t)
 {
-	return build(elf, b, t, false);
+	return build(elf, NULL, b, t, false);
 }
 
-int cfi_table__build_libdw(Elf *elf, const struct budget *b, struct cfi_table *t)
+int cfi_table__build_debug(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t)
 {
-	return build(elf, b, t, true);
+	return build(elf, debug, b, t, false);
+}
+
+int cfi_table__build_libdw(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t)
+{
+	return build(elf, debug, b, t, true);
 }
 
 int cfi_table__build_file(const char *path, const struct budget *b, struct cfi_table *t)

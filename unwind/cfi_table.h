@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cfi_table.h - the unwind table of one ELF file, built from its .eh_frame
- * by one linear run of each FDE's program, or with elfutils' CFI reader
+ * (and, for the ranges .eh_frame leaves out, from the .debug_frame of the
+ * file or of its debug file) by one linear run of each FDE's program, or with elfutils' CFI reader
  * (libdw) for the instructions that run does not follow: a sorted array
  * of compact rows
  * (unwind_row.h) that the BPF program searches to step from a frame to
@@ -42,21 +43,33 @@ struct cfi_table {
 	uint64_t by_libdw;
 	/* FDEs skipped for starting inside the one before (also in bad_fdes) */
 	uint64_t overlapping;
+	/* FDEs of .debug_frame in the table (where .eh_frame has none) */
+	uint64_t from_debug_frame;
+	/* why a .debug_frame there was left out (-ENOEXEC, -EFBIG...), else 0 */
+	int debug_frame_err;
 };
 
 /*
  * Build the table of the ELF file elf (x86-64 only for now). Returns 0,
- * -ENOENT when the file has no .eh_frame, -ENOTSUP for another machine,
+ * -ENOENT when the file has no .eh_frame nor .debug_frame, -ENOTSUP for
+ * another machine,
  * -EFBIG over budget (budget__why()), CFI_TABLE_MAX_ROWS or the bounds of
  * cfi_check.h, -ENOEXEC when the CFI cannot be read or checked, -ENOMEM,
  * -ECANCELED.
  */
 int cfi_table__build(Elf *elf, const struct budget *b, struct cfi_table *t);
 /*
+ * The same, with debug (NULL: none) the separate debug file of elf, whose
+ * .debug_frame is read when elf has none. A .debug_frame that cannot be
+ * read leaves the table .eh_frame's, t->debug_frame_err says why; without
+ * an .eh_frame it is the error.
+ */
+int cfi_table__build_debug(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t);
+/*
  * The same with libdw making every row (dwarf_cfi_addrframe per row range):
  * the reference the tests hold cfi_table__build()'s linear interpreter to.
  */
-int cfi_table__build_libdw(Elf *elf, const struct budget *b, struct cfi_table *t);
+int cfi_table__build_libdw(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t);
 /* The same for the file at path. */
 int cfi_table__build_file(const char *path, const struct budget *b, struct cfi_table *t);
 

@@ -335,7 +335,7 @@ static void assert_linear_is_libdw(const char *path, bool skip_if_missing)
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	cr_assert_not_null(elf);
 	cr_assert_eq(cfi_table__build(elf, NULL, &fast), 0, "%s", path);
-	cr_assert_eq(cfi_table__build_libdw(elf, NULL, &ref), 0, "%s", path);
+	cr_assert_eq(cfi_table__build_libdw(elf, NULL, NULL, &ref), 0, "%s", path);
 	assert_same_tables(&fast, &ref, path);
 	cr_assert_eq(ref.by_libdw, ref.stats.fdes);
 	cr_assert_leq(fast.by_libdw * 100, fast.stats.fdes, "%s: libdw made %llu of %llu FDEs' rows",
@@ -458,6 +458,11 @@ static void program_corners(struct eh *e)
 	eh_fde_of(e, sig, 0x4000, 0x20, ins, sizeof(ins));
 }
 
+static int build_libdw(Elf *elf, const struct budget *b, struct cfi_table *t)
+{
+	return cfi_table__build_libdw(elf, NULL, b, t);
+}
+
 static void assert_programs_alike(void (*program)(struct eh *), const char *what)
 {
 	struct eh e1 = { 0 }, e2 = { 0 };
@@ -466,7 +471,7 @@ static void assert_programs_alike(void (*program)(struct eh *), const char *what
 	program(&e1);
 	program(&e2);
 	int err1 = eh_build_with(&e1, NULL, &fast, cfi_table__build);
-	int err2 = eh_build_with(&e2, NULL, &ref, cfi_table__build_libdw);
+	int err2 = eh_build_with(&e2, NULL, &ref, build_libdw);
 
 	cr_assert(!err1 && !err2, "%s: %d %d (%s)", what, err1, err2, budget__why());
 	cr_assert_gt(fast.nr, 3, "%s", what);
