@@ -86,7 +86,7 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/fnvcollide \
 	build/workloads/libdlburn.so build/workloads/hostile \
 	build/workloads/hotspots_nofp build/workloads/hotspots_gccfp \
-	build/workloads/sigburn
+	build/workloads/hotspots_debugframe build/workloads/sigburn
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -224,6 +224,12 @@ build/workloads/hotspots_nofp: tests/workloads/hotspots.c | build/workloads
 build/workloads/hotspots_gccfp: tests/workloads/hotspots.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
+# Without frame pointers nor unwind tables: its rules only in .debug_frame
+# (-g), the crt files' in .eh_frame.
+build/workloads/hotspots_debugframe: tests/workloads/hotspots.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc -O2 -g -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables \
 		-fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
 # A signal handler's stack, through the signal frame, without frame pointers.
 build/workloads/sigburn: tests/workloads/sigburn.c | build/workloads

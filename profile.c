@@ -489,12 +489,17 @@ static void block_signals(sigset_t *sigs)
 static void setup_unwind(struct run *run)
 {
 	const struct profile_env *env = run->env;
+	const struct unwind_jobs_opts opts = {
+		.cache_dir = env->unwind_cache_dir,
+		.debug_dirs = env->debug_dirs,
+		.nr_debug_dirs = env->nr_debug_dirs,
+		.notice = env->verbose ? on_notice : NULL,
+	};
 	int rows_fd, procs_fd;
 
 	if (sampler__unwind_maps(run->sampler, &rows_fd, &procs_fd))
 		return;
-	run->unwind = unwind_jobs__open(rows_fd, procs_fd, env->unwind_cache_dir,
-					env->verbose ? on_notice : NULL, stderr);
+	run->unwind = unwind_jobs__open(rows_fd, procs_fd, &opts, stderr);
 	if (!run->unwind)
 		return;
 	for (size_t i = 0; i < env->nr_pids; i++)

@@ -263,6 +263,11 @@ out:
 /* What the search needs to know about the stripped file. */
 struct search {
 	const struct debuginfo_opts *opts;
+	/*
+	 * What a debug file found is for: its symbols (into *symbols: the
+	 * file is used only if it has a .symtab), else the file alone.
+	 */
+	struct elf_symtab **symbols;
 	const char *path;		/* the binary, as the process sees it */
 	struct stat self;		/* not to be taken for its own debug file */
 	uint8_t build_id[BUILD_ID_MAX];
@@ -309,48 +314,51 @@ static int open_candidate(const char *root, const char *path, bool untrusted_dir
 }
 
 /*
- * A debug file's symbols, when fd holds one for this binary: not the
- * binary itself, owned by root or by the binary's owner (only by the
- * binary's owner next to it), with a .symtab. Build-id candidates must
- * carry the same build-id, debuglink candidates the recorded CRC32.
+ * Whether fd holds a debug file of this binary: not the binary itself,
+ * owned by root or by the binary's owner (only by the binary's owner next
+ * to it). Build-id candidates must carry the same build-id, debuglink
+ * candidates the recorded CRC32.
  */
-static struct elf_symtab *try_debug_file(const struct search *s, int fd, const struct stat *sb,
-					 bool by_build_id, bool untrusted_dir,
-					 const char *path, struct debuginfo_info *info)
+static bool is_debug_file(const struct search *s, int fd, const struct stat *sb,
+			  bool by_build_id, bool untrusted_dir, const char *path,
+			  struct debuginfo_info *info)
 {
-	const struct budget *b = s->opts->budget;
 	uint8_t id[BUILD_ID_MAX];
-	struct elf_symtab *st;
 	char why[320];
 	uint32_t crc;
 	int len, err;
 
 	if (sb->st_dev == s->self.st_dev && sb->st_ino == s->self.st_ino)
-		return NULL;
+		return false;
 	if (sb->st_uid != s->self.st_uid && (untrusted_dir || sb->st_uid != 0)) {
 		snprintf(why, sizeof(why), "owned by uid %u, the binary by uid %u",
 			 (unsigned int)sb->st_uid, (unsigned int)s->self.st_uid);
 		refused(info, path, why);
-		return NULL;
+		return false;
 	}
 	if (by_build_id) {
 		len = debuginfo__build_id_fd(fd, id, sizeof(id));
-		if (len != (int)s->build_id_len || memcmp(id, s->build_id, len))
-			return NULL;
-	} else {
-		err = debuginfo__crc32_fd(fd, b, &crc);
-		if (err == -EFBIG)
-			refused(info, path, budget__why());
-		if (err || crc != s->link_crc)
-			return NULL;
+		return len == (int)s->build_id_len && !memcmp(id, s->build_id, len);
 	}
-	st = elf_symtab__load_fd_budget(fd, b);
+	err = debuginfo__crc32_fd(fd, s->opts->budget, &crc);
+	if (err == -EFBIG)
+		refused(info, path, budget__why());
+	return !err && crc == s->link_crc;
+}
+
+/* Symbols from a debug file: its .symtab, or it is not used. */
+static bool use_symbols(const struct search *s, int fd, const char *path,
+			struct debuginfo_info *info)
+{
+	struct elf_symtab *st = elf_symtab__load_fd_budget(fd, s->opts->budget);
+
 	if (!st && errno == EFBIG)
 		refused(info, path, budget__why());
 	if (st && elf_symtab__kind(st) != ELF_SYMTAB_FULL) {
 		elf_symtab__free(st);
-		return NULL;
+		st = NULL;
 	}
+	*s->symbols = st;
 	return st;
 }
 
@@ -368,14 +376,31 @@ static void build_id_name(const struct search *s, char *buf, size_t size)
 }
 
 /*
- * Try every candidate below one root; on success the debug file's
- * symbols are returned and info says which.
+ * Whether candidate fd is the debug file: then info says which, and
+ * holds it open when asked to.
  */
-static struct elf_symtab *search_root(const struct search *s, const char *root,
-				      struct debuginfo_info *info)
+static bool try_candidate(const struct search *s, int fd, const struct stat *sb,
+			  enum debuginfo_source source, bool untrusted_dir, const char *path,
+			  struct debuginfo_info *info)
+{
+	bool used = is_debug_file(s, fd, sb, source == DEBUGINFO_BUILD_ID, untrusted_dir, path,
+				  info) &&
+		    (!s->symbols || use_symbols(s, fd, path, info));
+
+	if (used && (!s->symbols || s->opts->keep_debug_fd))
+		info->debug_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	close(fd);
+	if (used) {
+		info->source = source;
+		snprintf(info->debug_path, sizeof(info->debug_path), "%s", path);
+	}
+	return used;
+}
+
+/* Try every candidate below one root, in order; true at the first used. */
+static bool search_root(const struct search *s, const char *root, struct debuginfo_info *info)
 {
 	char rel[PATH_MAX], cand[PATH_MAX], dir[PATH_MAX];
-	struct elf_symtab *st;
 	const char *slash;
 	struct stat sb;
 	int fd;
@@ -390,23 +415,15 @@ static struct elf_symtab *search_root(const struct search *s, const char *root,
 			if (n < 0 || (size_t)n >= sizeof(rel))
 				continue;
 			fd = open_candidate(root, rel, false, cand, sizeof(cand), &sb, info);
-			if (fd < 0)
-				continue;
-			st = try_debug_file(s, fd, &sb, true, false, cand, info);
-			if (st && s->opts->keep_debug_fd)
-				info->debug_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-			close(fd);
-			if (st) {
-				info->source = DEBUGINFO_BUILD_ID;
-				snprintf(info->debug_path, sizeof(info->debug_path), "%s", cand);
-				return st;
-			}
+			if (fd >= 0 &&
+			    try_candidate(s, fd, &sb, DEBUGINFO_BUILD_ID, false, cand, info))
+				return true;
 		}
 	}
 	if (!s->link || !s->path || !(slash = strrchr(s->path, '/')))
-		return NULL;
+		return false;
 	if ((size_t)(slash - s->path) >= sizeof(dir))
-		return NULL;
+		return false;
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - s->path), s->path);
 	for (size_t i = 0; i < 2 + nr_debug_dirs(s->opts); i++) {
 		int n;
@@ -420,19 +437,10 @@ static struct elf_symtab *search_root(const struct search *s, const char *root,
 		if (n < 0 || (size_t)n >= sizeof(rel))
 			continue;	/* too long to exist */
 		fd = open_candidate(root, rel, i < 2, cand, sizeof(cand), &sb, info);
-		if (fd < 0)
-			continue;
-		st = try_debug_file(s, fd, &sb, false, i < 2, cand, info);
-		if (st && s->opts->keep_debug_fd)
-			info->debug_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-		close(fd);
-		if (st) {
-			info->source = DEBUGINFO_DEBUGLINK;
-			snprintf(info->debug_path, sizeof(info->debug_path), "%s", cand);
-			return st;
-		}
+		if (fd >= 0 && try_candidate(s, fd, &sb, DEBUGINFO_DEBUGLINK, i < 2, cand, info))
+			return true;
 	}
-	return NULL;
+	return false;
 }
 
 /* .gnu_debugdata: an xz-compressed ELF whose .symtab adds to .dynsym. */
@@ -472,8 +480,8 @@ static struct elf_symtab *load_minidebuginfo(Elf *elf, const struct debuginfo_op
 static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
 				   const struct debuginfo_opts *opts, struct debuginfo_info *info)
 {
-	struct search s = { .opts = opts, .path = path };
 	struct elf_symtab *st, *extra = NULL;
+	struct search s = { .opts = opts, .path = path, .symbols = &extra };
 	int len, err;
 
 	st = elf_symtab__load_elf_budget(elf, opts->budget);
@@ -494,10 +502,8 @@ static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
 	if (fstat(fd, &s.self))
 		memset(&s.self, 0, sizeof(s.self));
 	/* the process's own files first: its debug files match its binaries */
-	if (opts->root && *opts->root)
-		extra = search_root(&s, opts->root, info);
-	if (!extra)
-		extra = search_root(&s, NULL, info);
+	if (!(opts->root && *opts->root && search_root(&s, opts->root, info)))
+		search_root(&s, NULL, info);
 	if (!extra) {
 		extra = load_minidebuginfo(elf, opts);
 		if (extra)
@@ -516,6 +522,31 @@ static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
 		info->debug_fd = -1;
 	}
 	return st;
+}
+
+int debuginfo__find_debug_file(Elf *elf, int fd, const char *path,
+			       const struct debuginfo_opts *opts, struct debuginfo_info *info)
+{
+	struct search s = { .opts = opts, .path = path };
+	int len;
+
+	memset(info, 0, sizeof(*info));
+	info->debug_fd = -1;
+	len = debuginfo__build_id(elf, s.build_id, sizeof(s.build_id));
+	if (len > 0) {
+		s.build_id_len = len;
+		memcpy(info->build_id, s.build_id, len);
+		info->build_id_len = len;
+	}
+	if (debuginfo__debuglink(elf, &s.link, &s.link_crc))
+		s.link = NULL;
+	if (!s.build_id_len && !s.link)
+		return -ENOENT;
+	if (fstat(fd, &s.self))
+		return -errno;
+	if (!(opts->root && *opts->root && search_root(&s, opts->root, info)))
+		search_root(&s, NULL, info);
+	return info->debug_fd >= 0 ? 0 : -ENOENT;
 }
 
 struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct debuginfo_opts *opts,

@@ -83,6 +83,17 @@ struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct deb
 struct elf_symtab *debuginfo__load_file(const char *path, const struct debuginfo_opts *opts,
 					struct debuginfo_info *info);
 
+/*
+ * The separate debug file of the ELF file elf, open at fd (path as the
+ * process sees it, NULL: no debuglink search), found and checked as for
+ * its symbols, but used whatever it holds (the unwind tables read its
+ * .debug_frame): open in info->debug_fd, which the caller closes. Returns
+ * 0, or -ENOENT when there is none (info->refused may say why one was
+ * not used).
+ */
+int debuginfo__find_debug_file(Elf *elf, int fd, const char *path,
+			       const struct debuginfo_opts *opts, struct debuginfo_info *info);
+
 /* The building blocks, on an open libelf handle or file descriptor. */
 
 /* NT_GNU_BUILD_ID into id; returns its length, or -ENOENT. */

@@ -71,19 +71,20 @@ int table_key__from_fd(int fd, struct table_key *key)
 int table_key__name(const struct table_key *key, char *buf, size_t size)
 {
 	char hex[2 * TABLE_KEY_ID_MAX + 1] = "";
+	const char *debug = key->flags & TABLE_KEY_DEBUG_FILE ? "-d" : "";
 	int n;
 
 	if (key->kind == TABLE_KEY_BUILD_ID) {
 		for (size_t i = 0; i < key->id_len && i < TABLE_KEY_ID_MAX; i++)
 			snprintf(hex + 2 * i, 3, "%02x", key->id[i]);
-		n = snprintf(buf, size, "id-%s-u%" PRIu32 ".v%d", hex, key->uid,
+		n = snprintf(buf, size, "id-%s-u%" PRIu32 "%s.v%d", hex, key->uid, debug,
 			     TABLE_CACHE_VERSION);
 	} else {
 		n = snprintf(buf, size,
 			     "st-%" PRIu64 "-%" PRIu64 "-%" PRIu64 "-%" PRId64 ".%09" PRId64
-			     "-%" PRId64 ".%09" PRId64 ".v%d",
+			     "-%" PRId64 ".%09" PRId64 "%s.v%d",
 			     key->dev, key->ino, key->size, key->mtime_sec, key->mtime_nsec,
-			     key->ctime_sec, key->ctime_nsec, TABLE_CACHE_VERSION);
+			     key->ctime_sec, key->ctime_nsec, debug, TABLE_CACHE_VERSION);
 	}
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }

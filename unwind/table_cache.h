@@ -7,8 +7,12 @@
  * One file per table, in a directory that only its owner (root) can write;
  * named after the key of the ELF file the table was built from:
  *
- *   id-<build-id in hex>-u<owner uid>.v<N>	the file has a build-id
- *   st-<dev>-<ino>-<size>-<mtime>-<ctime>.v<N>	it has none (times as s.ns)
+ *   id-<build-id in hex>-u<owner uid>[-d].v<N>	the file has a build-id
+ *   st-<dev>-<ino>-<size>-<mtime>-<ctime>[-d].v<N>	it has none (times as s.ns)
+ *
+ * "-d" when the table was built with the file's separate debug file (its
+ * .debug_frame), found as its symbols' is (debuginfo.h): installing one
+ * later builds the table again.
  *
  * A build-id is only a claim the file makes: anyone can copy libc's into a
  * file of their own. So the key holds the file's owner too, and a user's
@@ -49,7 +53,7 @@
 #include "cfi_table.h"
 
 #define TABLE_CACHE_DEFAULT_DIR "/var/cache/profile/unwind"
-#define TABLE_CACHE_VERSION 1
+#define TABLE_CACHE_VERSION 2	/* 2: .debug_frame's rows */
 #define TABLE_CACHE_MAGIC "PRFUNWT"	/* 8 bytes with its NUL */
 #define TABLE_KEY_ID_MAX 64
 /* The longest file name: "st-" and five numbers (two of them s.ns) and ".vN" */
@@ -60,6 +64,9 @@ enum table_key_kind {
 	TABLE_KEY_STAT = 2,
 };
 
+/* The table read a separate debug file too (its .debug_frame): a key apart. */
+#define TABLE_KEY_DEBUG_FILE 1
+
 /*
  * Fixed width, no hidden padding: it is written to disk as it is and
  * compared with memcmp(), so make one only with table_key__init().
@@ -67,7 +74,7 @@ enum table_key_kind {
 struct table_key {
 	uint8_t kind;		/* enum table_key_kind */
 	uint8_t id_len;		/* TABLE_KEY_BUILD_ID: bytes of id */
-	uint16_t pad;		/* 0 */
+	uint16_t flags;		/* TABLE_KEY_* below */
 	uint32_t uid;		/* the file's owner */
 	uint8_t id[TABLE_KEY_ID_MAX];
 	/* TABLE_KEY_STAT; 0 for a build-id */

@@ -194,16 +194,18 @@ static struct table_cache *open_cache(const char *dir, FILE *err_out)
 	return c;
 }
 
-struct unwind_jobs *unwind_jobs__open(int rows_fd, int procs_fd, const char *cache_dir,
-				      unwind_notice_fn notice, FILE *err_out)
+struct unwind_jobs *unwind_jobs__open(int rows_fd, int procs_fd,
+				      const struct unwind_jobs_opts *opts, FILE *err_out)
 {
-	struct table_cache *c = open_cache(cache_dir, err_out);
+	struct table_cache *c = open_cache(opts->cache_dir, err_out);
 	struct unwind_procs *u = unwind_procs__new(rows_fd, procs_fd, "/proc", c);
 	struct unwind_jobs *j;
 	int err;
 
-	if (u)
-		unwind_procs__set_notice(u, notice, NULL);
+	if (u) {
+		unwind_procs__set_notice(u, opts->notice, NULL);
+		unwind_procs__set_debug_dirs(u, opts->debug_dirs, opts->nr_debug_dirs);
+	}
 	j = u ? unwind_jobs__start(u) : NULL;
 	err = errno;
 

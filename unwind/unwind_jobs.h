@@ -26,15 +26,21 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u);
  * first generation then needs no second reading.
  */
 void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid);
+struct unwind_jobs_opts {
+	const char *cache_dir;		/* the table cache; NULL: none */
+	const char *const *debug_dirs;	/* --debug-dir (unwind_procs__set_debug_dirs) */
+	size_t nr_debug_dirs;
+	unwind_notice_fn notice;	/* told of the files left without a table; NULL: none */
+};
+
 /*
- * The worker over the unwind maps (sampler__unwind_maps()), with the table
- * cache at cache_dir (NULL: none), telling notice (NULL: none) of the files
- * left without a table. A cache it cannot use, or a failure, is said in
- * one line on err_out; the failure returns NULL with errno, and user
- * stacks are then walked by frame pointers.
+ * The worker over the unwind maps (sampler__unwind_maps()), as opts say.
+ * A cache it cannot use, or a failure, is said in one line on err_out;
+ * the failure returns NULL with errno, and user stacks are then walked by
+ * frame pointers.
  */
-struct unwind_jobs *unwind_jobs__open(int rows_fd, int procs_fd, const char *cache_dir,
-				      unwind_notice_fn notice, FILE *err_out);
+struct unwind_jobs *unwind_jobs__open(int rows_fd, int procs_fd,
+				      const struct unwind_jobs_opts *opts, FILE *err_out);
 /* Nothing queued, nothing being loaded. */
 bool unwind_jobs__idle(struct unwind_jobs *j);
 /* Until idle (true), or until fd is readable (false: a signal came). */

@@ -21,6 +21,7 @@
 #include <bpf/bpf.h>
 
 #include "cfi_table.h"
+#include "debuginfo.h"
 #include "elf_read.h"
 #include "proc_maps.h"
 #include "profile.h"
@@ -49,6 +50,9 @@ struct unwind_procs {
 	void *files;			/* tsearch tree of struct unwind_file */
 	void *by_key;			/* tsearch tree of struct rows_by_key */
 	const char *proc_root;
+	/* where separate debug files are looked for (debuginfo.h) */
+	const char *const *debug_dirs;
+	size_t nr_debug_dirs;
 	struct table_cache *cache;	/* NULL: none */
 	struct budget b;		/* b.cancel: &cancel */
 	int cancel;
@@ -131,15 +135,48 @@ static void read_segments(Elf *elf, struct unwind_file *f)
 }
 
 /*
- * The table of the open file: from the cache, else built (and stored).
- * Only root's files are cached: they are the ones every run meets (libc,
- * the interpreters), and a user cannot fill root's disk with tables.
- * key NULL: the file has none.
+ * The separate debug file of the file open at fd, path as process pid
+ * maps it (for .gnu_debuglink), found as for its symbols: open, or -1.
  */
-static int table_of(struct unwind_procs *u, Elf *elf, const struct stat *st,
-		    const struct table_key *key, struct cfi_table *t)
+static int debug_file_of(struct unwind_procs *u, Elf *elf, int fd, pid_t pid, const char *path)
+{
+	char root[64];
+	struct debuginfo_opts opts = {
+		.root = root, .debug_dirs = u->debug_dirs, .nr_debug_dirs = u->nr_debug_dirs,
+		.budget = &u->b,
+	};
+	struct debuginfo_info info;
+
+	snprintf(root, sizeof(root), "%s/%d/root", u->proc_root, (int)pid);
+	if (debuginfo__find_debug_file(elf, fd, path, &opts, &info))
+		return -1;
+	return info.debug_fd;
+}
+
+/* Tell of a .debug_frame left out of path's table (its .eh_frame's rows kept). */
+static void debug_frame_notice(struct unwind_procs *u, const char *path, int err)
+{
+	char why[256];
+
+	if (!u->notice)
+		return;
+	snprintf(why, sizeof(why), "its .debug_frame left out, .eh_frame's rows kept: %s",
+		 err == -EFBIG ? budget__why()
+		 : err == -ENOEXEC ? "it cannot be read safely" : strerror(-err));
+	u->notice(path, why, u->notice_ctx);
+}
+
+/*
+ * The table of the open file, with its debug file open at debug_fd (-1:
+ * none): from the cache, else built (and stored). Only root's files are
+ * cached: they are the ones every run meets (libc, the interpreters), and
+ * a user cannot fill root's disk with tables. key NULL: the file has none.
+ */
+static int table_of(struct unwind_procs *u, Elf *elf, int debug_fd, const struct stat *st,
+		    const struct table_key *key, const char *path, struct cfi_table *t)
 {
 	bool cached = u->cache && key && st->st_uid == 0;
+	Elf *debug = NULL;
 	uint64_t t0;
 	int err;
 
@@ -148,11 +185,19 @@ static int table_of(struct unwind_procs *u, Elf *elf, const struct stat *st,
 		return 0;
 	}
 	t0 = mono_ns();
-	err = cfi_table__build(elf, &u->b, t);
+	/* a debug file that is not ELF is no reason to go without .eh_frame */
+	if (debug_fd >= 0)
+		debug = elf_read__begin(debug_fd, &u->b);
+	err = cfi_table__build_debug(elf, debug, &u->b, t);
+	elf_end(debug);
 	u->stats.build_ns += mono_ns() - t0;
 	if (err)
 		return err;
 	u->stats.built++;
+	if (t->from_debug_frame)
+		u->stats.debug_frame++;
+	if (t->debug_frame_err)
+		debug_frame_notice(u, path, t->debug_frame_err);
 	if (cached && !table_cache__store(u->cache, key, t))
 		u->stats.stored++;
 	return 0;
@@ -213,17 +258,19 @@ static int place_rows(struct unwind_procs *u, const struct cfi_table *t, struct 
 }
 
 /*
- * f's table, of the file open at fd, in the rows array: the rows of a
- * copy of it already loaded (same build-id and owner: each process of a
- * container or a build tree may run its own copy), else its own.
+ * f's table, of the file open at fd (path as pid maps it), in the rows
+ * array: the rows of a copy of it already loaded (same build-id and
+ * owner: each process of a container or a build tree may run its own
+ * copy), else its own.
  */
-static int load_file(struct unwind_procs *u, int fd, const struct stat *st, struct unwind_file *f)
+static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
+		     const char *path, struct unwind_file *f)
 {
 	struct rows_by_key probe, **same;
 	struct cfi_table t;
+	int err, debug_fd;
 	bool keyed;
 	Elf *elf;
-	int err;
 
 	elf = elf_read__begin(fd, &u->b);
 	if (!elf)
@@ -234,15 +281,22 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, stru
 		return -ENODATA;
 	}
 	keyed = !table_key__from_fd(fd, &probe.key);
+	debug_fd = debug_file_of(u, elf, fd, pid, path);
+	if (keyed && debug_fd >= 0)
+		probe.key.flags |= TABLE_KEY_DEBUG_FILE;
 	same = keyed ? tfind(&probe, &u->by_key, cmp_rows_key) : NULL;
 	if (same) {
+		if (debug_fd >= 0)
+			close(debug_fd);
 		elf_end(elf);
 		f->first_row = (*same)->first_row;
 		f->nr_rows = (*same)->nr_rows;
 		u->stats.shared++;
 		return 0;
 	}
-	err = table_of(u, elf, st, keyed ? &probe.key : NULL, &t);
+	err = table_of(u, elf, debug_fd, st, keyed ? &probe.key : NULL, path, &t);
+	if (debug_fd >= 0)
+		close(debug_fd);
 	elf_end(elf);
 	if (err)
 		return err;
@@ -310,7 +364,7 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 		close(fd);
 		return NULL;
 	}
-	f->status = load_file(u, fd, &st, f);
+	f->status = load_file(u, fd, &st, pid, e->path, f);
 	close(fd);
 	if (!f->status)
 		u->stats.files++;
@@ -453,6 +507,12 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 		u->stats.procs++;
 	free(p);
 	return err;
+}
+
+void unwind_procs__set_debug_dirs(struct unwind_procs *u, const char *const *dirs, size_t nr)
+{
+	u->debug_dirs = dirs;
+	u->nr_debug_dirs = nr;
 }
 
 void unwind_procs__set_notice(struct unwind_procs *u, unwind_notice_fn fn, void *ctx)

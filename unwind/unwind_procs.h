@@ -32,6 +32,7 @@ struct unwind_procs_stats {
 	uint64_t shared;	/* files that are copies of one loaded: its rows */
 	uint64_t stored;	/* tables written to the cache */
 	uint64_t build_ns;	/* time spent building tables */
+	uint64_t debug_frame;	/* tables built with rows of a .debug_frame */
 };
 
 /*
@@ -57,6 +58,13 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid);
  */
 typedef void (*unwind_notice_fn)(const char *path, const char *why, void *ctx);
 void unwind_procs__set_notice(struct unwind_procs *u, unwind_notice_fn fn, void *ctx);
+
+/*
+ * Where separate debug files are looked for (--debug-dir, debuginfo.h;
+ * none: its default), for the .debug_frame of files whose .eh_frame
+ * leaves code out. dirs must outlive u.
+ */
+void unwind_procs__set_debug_dirs(struct unwind_procs *u, const char *const *dirs, size_t nr);
 
 /* Whether pid has a published entry (exec and exit delete it). */
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid);

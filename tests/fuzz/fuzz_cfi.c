@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_cfi.c - cfi_table__build on an ELF image in memory, under a small
+ * fuzz_cfi.c - cfi_table__build on an ELF image in memory (its .eh_frame
+ * and .debug_frame), under a small
  * budget, then the invariants the BPF program relies on: rows strictly
  * sorted by pc, only known rules, at most CFI_TABLE_MAX_ROWS, the table
  * closed by a UNW_CFA_NONE row, and cfi_table__find agreeing with a linear
@@ -86,7 +87,7 @@ static int build_libdw(const uint8_t *data, size_t size, const struct budget *b,
 	memcpy(image, data, size);
 	elf = elf_read__memory(image, size, b);
 	if (elf) {
-		err = cfi_table__build_libdw(elf, b, t);
+		err = cfi_table__build_libdw(elf, NULL, b, t);
 		elf_end(elf);
 	}
 	free(image);

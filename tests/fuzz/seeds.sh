@@ -101,6 +101,13 @@ ASM
 gcc -nostdlib -static -Wl,--eh-frame-hdr "$tmp/rules.s" -o "$tmp/rules"
 cp "$tmp/rules" "$corpus/cfi/rules"
 objcopy -j .eh_frame -j .eh_frame_hdr "$tmp/rules" "$corpus/cfi/rules.eh_frame" 2>/dev/null
+# the same rules in .debug_frame alone, and in both sections
+for sections in .debug_frame '.eh_frame, .debug_frame'; do
+	name=$(echo "$sections" | tr -d ' ,.')
+	{ printf '\t.cfi_sections %s\n' "$sections"; cat "$tmp/rules.s"; } > "$tmp/rules_$name.s"
+	gcc -nostdlib -static "$tmp/rules_$name.s" -o "$tmp/rules_$name"
+	objcopy -j .eh_frame -j .debug_frame "$tmp/rules_$name" "$corpus/cfi/rules.$name" 2>/dev/null
+done
 
 # --- xz streams (MiniDebugInfo); the first byte picks the output cap ---
 xz_seed() {	# NAME CAPBYTE < stream

@@ -108,7 +108,7 @@ t_cache_between_runs() {
 	pid=$LAST
 	sleep 0.5
 	for run in 1 2 3; do
-		[ $run -eq 3 ] && for f in "$TMP"/cache/*.v1; do
+		[ $run -eq 3 ] && for f in "$TMP"/cache/*.v[0-9]*; do
 			# one byte in the middle of the rows
 			printf 'X' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") / 2)) conv=notrunc 2>/dev/null
 		done
@@ -225,6 +225,39 @@ t_debian_xz_threads() {
 	[ "$(pct "$threads" "$all")" -ge 50 ] || fail "the compressing threads did not reach start_thread" || return 1
 }
 
+# Code built without unwind tables has its rules in .debug_frame alone:
+# stripped of it, its whole stacks come back once its debug file is found
+# by build-id under --debug-dir, and stay cut without.
+t_debug_frame() {
+	cp $W/hotspots_debugframe "$TMP/hsdf.full"
+	objcopy --only-keep-debug "$TMP/hsdf.full" "$TMP/hsdf.debug"
+	objcopy --strip-debug "$TMP/hsdf.full" "$TMP/hsdf"
+	id=$(readelf -n "$TMP/hsdf" | sed -n 's/.*Build ID: //p')
+	[ -n "$id" ] || fail "no build-id" || return 1
+	mkdir -p "$TMP/dbg/.build-id/${id%"${id#??}"}"
+	cp "$TMP/hsdf.debug" "$TMP/dbg/.build-id/${id%"${id#??}"}/${id#??}.debug"
+	start "$TMP/hsdf" 30
+	pid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 999 -f -v --unwind-cache-dir "$TMP/dfcache" --debug-dir "$TMP/dbg" -p "$pid" 2 \
+		> "$TMP/df.folded" 2> "$TMP/df.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/df.err")" || return 1
+	$PROFILE -U -F 999 -f -p "$pid" 1 > "$TMP/df.no.folded" 2> "$TMP/df.no.err" ||
+		fail "profile without the debug file exited $?: $(tail -2 "$TMP/df.no.err")" || return 1
+	kill "$pid"
+	all=$(sum_matching '^hsdf;' "$TMP/df.folded")
+	whole=$(sum_matching '^hsdf;_start;.*;main;run_round;hot_[abc] [0-9]+$' "$TMP/df.folded")
+	no_all=$(sum_matching '^hsdf;' "$TMP/df.no.folded")
+	no_whole=$(sum_matching '^hsdf;_start;.*;main;run_round;hot_[abc] [0-9]+$' "$TMP/df.no.folded")
+	echo "  with the debug file $whole of $all samples from _start to hot_X; without $no_whole of $no_all"
+	grep 'built in' "$TMP/df.err" | sed 's/^/  /'
+	[ "$all" -gt 1000 ] && [ "$no_all" -gt 300 ] || fail "too few samples" || return 1
+	[ "$(pct "$whole" "$all")" -ge 95 ] || fail "stacks not whole: $(sort -t' ' -k2 -rn "$TMP/df.folded" | head -3)" || return 1
+	[ "$(pct "$no_whole" "$no_all")" -lt 50 ] || fail "whole without .debug_frame: not the workload meant" || return 1
+	grep -Eq 'built in [0-9.]+ s \([1-9][0-9]* with rows of a \.debug_frame\)' "$TMP/df.err" ||
+		fail "-v counts no table with .debug_frame rows" || return 1
+}
+
 # A signal handler's stack goes on through the signal frame (the
 # trampoline, __restore_rt, in libc) into the code it interrupted, up to
 # _start: sigburn's handler interrupts spin() every 10 ms of CPU.
@@ -249,6 +282,7 @@ run_test "system-wide: tables loaded when a process is first sampled" t_tables_a
 run_test "Debian's python3: stacks reach the thread's root" t_debian_python
 run_test "Debian's xz, two threads: stacks reach clone3 and start_thread" t_debian_xz_threads
 run_test "a signal handler's stack goes on through the signal frame" t_signal_frame
+run_test ".debug_frame of a debug file: whole stacks of code without unwind tables" t_debug_frame
 run_test "exec: the new image's tables" t_exec_loads_new_tables
 run_test "tables cached between runs, a damaged one rebuilt" t_cache_between_runs
 run_test "the same stacks as perf --call-graph dwarf" t_same_stacks_as_perf_dwarf

@@ -604,6 +604,14 @@ Test(table_cache, a_build_id_key_names_the_build_id_and_the_owner)
 	snprintf(want, sizeof(want), "id-%s-u%u.v%d", hex, (unsigned)st.st_uid,
 		 TABLE_CACHE_VERSION);
 	cr_assert_str_eq(name, want);
+	/* with its debug file's .debug_frame, another entry */
+	other = key;
+	other.flags |= TABLE_KEY_DEBUG_FILE;
+	cr_assert_eq(table_key__name(&other, name, sizeof(name)), 0);
+	snprintf(want, sizeof(want), "id-%s-u%u-d.v%d", hex, (unsigned)st.st_uid,
+		 TABLE_CACHE_VERSION);
+	cr_assert_str_eq(name, want);
+	cr_assert_eq(table_key__name(&key, name, sizeof(name)), 0);
 	/* the same build-id in a file of another user is another entry */
 	st.st_uid = 4242;
 	cr_assert_eq(table_key__init(&other, key.id, key.id_len, &st), 0);
