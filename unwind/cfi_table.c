@@ -928,6 +928,28 @@ static int check_machine(Elf *elf)
 	return 0;
 }
 
+/* .eh_frame's ranges, listed first, for in_eh_frame(): before .debug_frame's. */
+static int index_eh_frame(struct builder *bd)
+{
+	uint64_t max = 0;
+
+	bd->nr_eh = bd->nr_fdes;
+	if (!bd->nr_eh)
+		return 0;
+	qsort(bd->fdes, bd->nr_fdes, sizeof(*bd->fdes), cmp_fde);
+	bd->eh_lo = calloc(bd->nr_eh, sizeof(*bd->eh_lo));
+	bd->eh_hi_max = calloc(bd->nr_eh, sizeof(*bd->eh_hi_max));
+	if (!bd->eh_lo || !bd->eh_hi_max)
+		return -ENOMEM;
+	for (size_t i = 0; i < bd->nr_eh; i++) {
+		if (bd->fdes[i].hi > max)
+			max = bd->fdes[i].hi;
+		bd->eh_lo[i] = bd->fdes[i].lo;
+		bd->eh_hi_max[i] = max;
+	}
+	return 0;
+}
+
 /*
  * The FDEs of section src of elf into bd, once cfi_check read all of it;
  * chk stays open for libdw. -ENOENT when elf has no such section.
@@ -959,29 +981,12 @@ static int list_section(struct builder *bd, Elf *elf, enum cfi_src src, struct c
 	bd->chk = chk;
 	bd->cfi[src] = chk->cfi;
 	bd->cie_base = bd->nr_cies;
-	return list_fdes(elf, data, bd);
-}
-
-/* .eh_frame's ranges, listed first, for in_eh_frame(). */
-static int index_eh_frame(struct builder *bd)
-{
-	uint64_t max = 0;
-
-	bd->nr_eh = bd->nr_fdes;
-	if (!bd->nr_eh)
-		return 0;
-	qsort(bd->fdes, bd->nr_fdes, sizeof(*bd->fdes), cmp_fde);
-	bd->eh_lo = calloc(bd->nr_eh, sizeof(*bd->eh_lo));
-	bd->eh_hi_max = calloc(bd->nr_eh, sizeof(*bd->eh_hi_max));
-	if (!bd->eh_lo || !bd->eh_hi_max)
-		return -ENOMEM;
-	for (size_t i = 0; i < bd->nr_eh; i++) {
-		if (bd->fdes[i].hi > max)
-			max = bd->fdes[i].hi;
-		bd->eh_lo[i] = bd->fdes[i].lo;
-		bd->eh_hi_max[i] = max;
+	if (src == SRC_DEBUG_FRAME) {
+		err = index_eh_frame(bd);
+		if (err)
+			return err;
 	}
-	return 0;
+	return list_fdes(elf, data, bd);
 }
 
 static int build(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t,
@@ -999,8 +1004,6 @@ static int build(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table 
 		return err;
 	eh_err = list_section(&bd, elf, SRC_EH_FRAME, &eh);
 	err = eh_err == -ENOENT ? 0 : eh_err;
-	if (!err)
-		err = index_eh_frame(&bd);
 	/* .debug_frame: the file's own, else its debug file's */
 	df_err = err ? 0 : list_section(&bd, elf, SRC_DEBUG_FRAME, &df);
 	if (df_err == -ENOENT && debug) {
