@@ -226,13 +226,13 @@ static int check_cie(struct walk *w, const Dwarf_CIE *cie)
 
 	/*
 	 * .debug_frame's pointers are absolute and as wide as an address;
-	 * compilers write its CIEs without augmentation, and one with some
-	 * (pc-relative to what?) is not read.
+	 * compilers write its CIEs without augmentation, assemblers "S" for
+	 * a signal frame, and one with more (pc-relative to what?) is not read.
 	 */
 	if (w->eh)
 		err = augmentation(cie, &r.enc, &r.sized);
 	else
-		err = cie->augmentation[0] ? -ENOEXEC : 0;
+		err = cie->augmentation[0] && strcmp(cie->augmentation, "S") ? -ENOEXEC : 0;
 
 	if (!err)
 		err = check_reg(w, cie->return_address_register);

@@ -46,7 +46,7 @@ struct cfi_check {
 /*
  * Check every entry of data, the .eh_frame of elf at address vaddr (eh)
  * or its .debug_frame (!eh: CIE ids of all ones, CIE pointers from the
- * section's start, FDE pointers absolute and 8 bytes, no augmentation),
+ * section's start, FDE pointers absolute and 8 bytes, no augmentation but "S"),
  * and open c->cfi over a copy of it. Returns 0; -ENOEXEC for an entry that
  * cannot be read, or read safely (an unknown opcode or augmentation, an
  * FDE whose CIE was not read); -EFBIG (budget__why()) for a register

@@ -973,8 +973,9 @@ static int list_section(struct builder *bd, Elf *elf, enum cfi_src src, struct c
 	err = cfi_check__open(chk, elf, data, src == SRC_EH_FRAME, shdr.sh_addr, bd->b);
 	if (err)
 		return err;
+	/* the sections' allowances add up, to the one ceiling */
 	work = CFI_WORK_MIN + CFI_WORK_PER_BYTE * (uint64_t)data->d_size;
-	bd->work += work < CFI_WORK_MAX ? work : CFI_WORK_MAX;
+	bd->work = bd->work + work < CFI_WORK_MAX ? bd->work + work : CFI_WORK_MAX;
 	bd->src = src;
 	bd->base = data->d_buf;
 	bd->vaddr = shdr.sh_addr;
@@ -989,6 +990,36 @@ static int list_section(struct builder *bd, Elf *elf, enum cfi_src src, struct c
 	return list_fdes(elf, data, bd);
 }
 
+/*
+ * .debug_frame, the file's own else its debug file's, into bd where
+ * .eh_frame has no FDE: all of it or nothing (on an error what it listed
+ * is dropped). -ENOENT when neither has one; -ENOTSUP when the debug file
+ * is for another machine.
+ */
+static int list_debug_frame(struct builder *bd, Elf *elf, Elf *debug, struct cfi_check *df)
+{
+	struct cfi_table_stats stats = bd->t->stats;
+	size_t nr_fdes = bd->nr_fdes, nr_cies = bd->nr_cies;
+	uint64_t work = bd->work;
+	int err = list_section(bd, elf, SRC_DEBUG_FRAME, df);
+
+	if (err == -ENOENT && debug) {
+		cfi_check__close(df);
+		err = check_machine(debug);
+		if (!err)
+			err = list_section(bd, debug, SRC_DEBUG_FRAME, df);
+	}
+	if (err) {
+		bd->t->stats = stats;
+		bd->t->from_debug_frame = 0;
+		bd->nr_fdes = nr_fdes;
+		bd->nr_cies = nr_cies;
+		bd->work = work;
+		bd->cfi[SRC_DEBUG_FRAME] = NULL;
+	}
+	return err;
+}
+
 static int build(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t,
 		 bool libdw_only)
 {
@@ -998,32 +1029,20 @@ static int build(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table 
 
 	memset(t, 0, sizeof(*t));
 	err = check_machine(elf);
-	if (!err && debug)
-		err = check_machine(debug);
 	if (err)
 		return err;
 	eh_err = list_section(&bd, elf, SRC_EH_FRAME, &eh);
 	err = eh_err == -ENOENT ? 0 : eh_err;
-	/* .debug_frame: the file's own, else its debug file's */
-	df_err = err ? 0 : list_section(&bd, elf, SRC_DEBUG_FRAME, &df);
-	if (df_err == -ENOENT && debug) {
-		cfi_check__close(&df);
-		df_err = list_section(&bd, debug, SRC_DEBUG_FRAME, &df);
+	if (!err) {
+		df_err = list_debug_frame(&bd, elf, debug, &df);
+		if (df_err == -ENOENT)
+			err = eh_err;	/* -ENOENT too when there is no .eh_frame */
+		else if (df_err && !eh_err &&
+			 (df_err == -ENOEXEC || df_err == -EFBIG || df_err == -ENOTSUP))
+			t->debug_frame_err = df_err;	/* .eh_frame's table, and why */
+		else
+			err = df_err;
 	}
-	/*
-	 * .debug_frame only adds to .eh_frame: one that cannot be read
-	 * (checked whole before any FDE of it is listed) leaves the table
-	 * .eh_frame's, and says so
-	 */
-	if (df_err && df_err != -ENOENT && !eh_err &&
-	    (df_err == -ENOEXEC || df_err == -EFBIG || df_err == -ENOTSUP)) {
-		t->debug_frame_err = df_err;
-		df_err = 0;
-	}
-	if (!err && df_err != -ENOENT)
-		err = df_err;
-	if (!err && eh_err == -ENOENT && df_err == -ENOENT)
-		err = -ENOENT;
 	if (!err)
 		err = build_rows(&bd);
 	cfi_check__close(&eh);
@@ -1051,6 +1070,13 @@ int cfi_table__build_debug(Elf *elf, Elf *debug, const struct budget *b, struct 
 int cfi_table__build_libdw(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t)
 {
 	return build(elf, debug, b, t, true);
+}
+
+bool cfi_table__has_debug_frame(Elf *elf)
+{
+	GElf_Shdr shdr;
+
+	return find_section(elf, ".debug_frame", &shdr) != NULL;
 }
 
 int cfi_table__build_file(const char *path, const struct budget *b, struct cfi_table *t)

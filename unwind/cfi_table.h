@@ -20,6 +20,7 @@
 #define CFI_TABLE_H
 
 #include <libelf.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,6 +71,8 @@ int cfi_table__build_debug(Elf *elf, Elf *debug, const struct budget *b, struct 
  * the reference the tests hold cfi_table__build()'s linear interpreter to.
  */
 int cfi_table__build_libdw(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t);
+/* Whether elf has a .debug_frame of its own (not one emptied by strip). */
+bool cfi_table__has_debug_frame(Elf *elf);
 /* The same for the file at path. */
 int cfi_table__build_file(const char *path, const struct budget *b, struct cfi_table *t);
 

@@ -30,6 +30,8 @@
 
 #define MAX_EXEC_SEGS 4
 #define UNWIND_MAX_EH_FRAME (64ull << 20)
+/* A debug file found by .gnu_debuglink is checksummed whole: 256 MiB, ~0.1 s. */
+#define UNWIND_MAX_DEBUGLINK_CRC (256ull << 20)
 
 /* One file, by identity; its rows in the shared array once built. */
 struct unwind_file {
@@ -112,6 +114,11 @@ struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *pr
 	 */
 	u->b.max_section_bytes = UNWIND_MAX_EH_FRAME;
 	u->b.max_inflate_bytes = UNWIND_MAX_EH_FRAME;
+	/*
+	 * One worker loads every process's tables: a user's debuglink to a
+	 * huge file next to their binary must not hold it up for seconds.
+	 */
+	u->b.max_crc_bytes = UNWIND_MAX_DEBUGLINK_CRC;
 	u->b.cancel = &u->cancel;
 	return u;
 }
@@ -140,13 +147,16 @@ static void read_segments(Elf *elf, struct unwind_file *f)
  */
 static int debug_file_of(struct unwind_procs *u, Elf *elf, int fd, pid_t pid, const char *path)
 {
-	char root[64];
+	char root[PATH_MAX];
 	struct debuginfo_opts opts = {
 		.root = root, .debug_dirs = u->debug_dirs, .nr_debug_dirs = u->nr_debug_dirs,
 		.budget = &u->b,
 	};
 	struct debuginfo_info info;
 
+	/* a file with a .debug_frame of its own needs no other */
+	if (cfi_table__has_debug_frame(elf))
+		return -1;
 	snprintf(root, sizeof(root), "%s/%d/root", u->proc_root, (int)pid);
 	if (debuginfo__find_debug_file(elf, fd, path, &opts, &info))
 		return -1;
@@ -190,6 +200,9 @@ static int table_of(struct unwind_procs *u, Elf *elf, int debug_fd, const struct
 		debug = elf_read__begin(debug_fd, &u->b);
 	err = cfi_table__build_debug(elf, debug, &u->b, t);
 	elf_end(debug);
+	/* a debug file that was not read leaves a table its key does not name */
+	if (debug_fd >= 0 && (!debug || t->debug_frame_err))
+		cached = false;
 	u->stats.build_ns += mono_ns() - t0;
 	if (err)
 		return err;
@@ -312,11 +325,11 @@ static const char *why_no_table(int status)
 {
 	switch (status) {
 	case -ENOENT:
-		return "no unwind table: no .eh_frame, or no FDE in it";
+		return "no unwind table: no .eh_frame nor .debug_frame, or no FDE in them";
 	case -ENODATA:
 		return "no unwind table: no executable segment";
 	case -ENOEXEC:
-		return "no unwind table: .eh_frame or the ELF file cannot be read safely";
+		return "no unwind table: .eh_frame, .debug_frame or the ELF file cannot be read safely";
 	case -ENOTSUP:
 		return "no unwind table: not an x86-64 ELF file";
 	case -ENOSPC:

@@ -167,6 +167,7 @@ Test(debug_frame, a_debug_files_fills_in_for_the_stripped_file)
 {
 	struct cfi_table whole, stripped, with_debug;
 	struct built bt;
+	char *zdebug;
 
 	build(&bt, NO_UNWIND_TABLES, "");
 	cr_assert_eq(table_of(bt.stripped, NULL, &stripped, false), 0);
@@ -176,6 +177,14 @@ Test(debug_frame, a_debug_files_fills_in_for_the_stripped_file)
 	cr_assert_eq(table_of(bt.full, NULL, &whole, false), 0);
 	assert_funcs_covered(&with_debug, bt.stripped, true);
 	assert_same_rows(&with_debug, &whole, "debug file against the file's own");
+	/* debug packages compress their sections (SHF_COMPRESSED) */
+	zdebug = path_in(bt.dir, "p.zdebug");
+	run("objcopy --compress-debug-sections=zlib '%s' '%s'%s", bt.debug, zdebug, "");
+	run("readelf -S '%s' | grep -A1 ' .debug_frame' | grep -q 'C'%s%s", zdebug, "", "");
+	cfi_table__release(&with_debug);
+	cr_assert_eq(table_of(bt.stripped, zdebug, &with_debug, false), 0);
+	assert_same_rows(&with_debug, &whole, "a compressed debug file against the file's own");
+	free(zdebug);
 	cfi_table__release(&whole);
 	cfi_table__release(&stripped);
 	cfi_table__release(&with_debug);
