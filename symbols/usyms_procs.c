@@ -90,7 +90,8 @@ static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps
 			has_anon |= um[i].mod->not_elf;
 		} else {
 			um[i].kind = UMAP_ANON;
-			has_anon = true;
+			/* the kernel's own pages are no JIT code: no perf map for them */
+			has_anon |= strcmp(e->path, "[vsyscall]") && strcmp(e->path, "[uprobes]");
 		}
 	}
 	err = map_history__update(&proc->maps, um, nr, monotonic_ns());

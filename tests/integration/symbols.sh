@@ -179,6 +179,21 @@ t_jit_perf_map() {
 	has_frame jit_compiled_spin "$TMP/jit.folded" && has_frame main "$TMP/jit.folded"
 }
 
+# A process without JIT code (only files, [vdso] and [vsyscall] mapped
+# executable) has no perf map looked for: /proc/PID/status and a walk
+# under its root saved per process.
+t_no_jit_no_perf_map() {
+	start $W/hotspots 8
+	sleep 0.3
+	strace -f -qq -e trace=openat,openat2 -o "$TMP/nojit.strace" \
+		$PROFILE -F 499 -f -p "$LAST" 1 > "$TMP/nojit.folded" 2> "$TMP/nojit.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/nojit.err")" || return 1
+	stop "$LAST"
+	has_frame hot_a "$TMP/nojit.folded" || return 1
+	! grep -q "perf-$LAST\.map" "$TMP/nojit.strace" ||
+		fail "looked for a perf map: $(grep "perf-$LAST" "$TMP/nojit.strace" | head -2)" || return 1
+}
+
 t_cxx_demangled() {
 	clang++ $CFLAGS "$SRC/cxx.cc" -o "$TMP/cxx_spin" || return 1
 	start "$TMP/cxx_spin" 8
@@ -212,6 +227,7 @@ run_test "stripped, MiniDebugInfo" t_minidebuginfo
 run_test "stripped without debug info: frames name the file" t_stripped_names_the_file
 run_test "-v prints a hostile path escaped" t_verbose_path_escaped
 run_test "JIT code named by /tmp/perf-PID.map" t_jit_perf_map
+run_test "no JIT code: no perf map looked for" t_no_jit_no_perf_map
 run_test "C++ names demangled" t_cxx_demangled
 run_test "source lines (--lines)" t_lines
 
