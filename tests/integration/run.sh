@@ -402,14 +402,18 @@ t_speedscope_renders() {
 	kill "$LAST"
 	wait "$fetch" || fail "cannot fetch speedscope@$SPEEDSCOPE_VERSION from npm ($(npm config get registry 2>/dev/null)):" \
 		"$(grep -v '^npm error  *at ' "$TMP/npm.log" | head -4 | sed 's/^npm error //' | tr '\n' ' ')" || return 1
-	# an alert() (speedscope's "Unrecognized format!") would hang the
-	# headless browser: it goes into the page instead
+	# Two things for the headless browser around the CLI's one line: an
+	# alert() (speedscope's "Unrecognized format!") would hang it, so it
+	# goes into the title; the table sizes itself in a requestAnimationFrame,
+	# which may not run before the page is dumped (then it has no rows), and
+	# on a resize event too, which a timer sends in virtual time.
 	{
 		echo 'window.alert = function (m) { document.title = "alert: " + m; };'
 		printf 'speedscope.loadFileFromBase64("s.json", "%s");\n' "$(base64 -w0 "$TMP/s.json")"
+		echo 'setInterval(function () { window.dispatchEvent(new Event("resize")); }, 250);'
 	} > "$TMP/s.js"
 	# WebGL in software: without a GL canvas speedscope loads nothing
-	chromium_headless --enable-unsafe-swiftshader --window-size=1200,800 --virtual-time-budget=10000 \
+	chromium_headless --enable-unsafe-swiftshader --window-size=1200,800 --virtual-time-budget=5000 \
 		--dump-dom "file://$PWD/$SPEEDSCOPE_PKG/dist/release/index.html#localProfilePath=$TMP/s.js&view=sandwich" \
 		> "$TMP/s.dom"
 	# one line per table row, one per tag's text
