@@ -8,7 +8,7 @@ set -u
 # linux-libc-dev: the UAPI headers the BPF program is built from (no kernel BTF)
 BUILD_PACKAGES="make gcc clang llvm bpftool libbpf-dev linux-libc-dev libelf-dev zlib1g-dev pkg-config liblzma-dev libiberty-dev libdw-dev"
 # what the tests, fixtures, fuzzers and output checks use on top
-TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd strace"
+TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd strace npm"
 
 case "${1:-build}" in
 build) PACKAGES=$BUILD_PACKAGES ;;
@@ -16,12 +16,18 @@ test) PACKAGES="$BUILD_PACKAGES $TEST_PACKAGES" ;;
 *) echo "usage: deps.sh [build|test]" >&2; exit 2 ;;
 esac
 
+# Names installed packages provide: NodeSource's nodejs provides npm and
+# conflicts with Debian's, which apt would otherwise put in its place.
+provided=$(dpkg-query -W -f='${db:Status-Abbrev}|${Provides}\n' 2>/dev/null |
+	awk -F'|' '$1 ~ /^ii/ { n = split($2, p, ", ")
+		for (i = 1; i <= n; i++) { sub(/ .*/, "", p[i]); print p[i] } }')
+
 missing=""
 for p in $PACKAGES; do
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
 	case "$status" in
 	*"install ok installed"*) ;;
-	*) missing="$missing $p" ;;
+	*) printf '%s\n' "$provided" | grep -qx -- "$p" || missing="$missing $p" ;;
 	esac
 done
 [ -z "$missing" ] && exit 0

@@ -346,6 +346,119 @@ t_svg_renders() {
 	done
 }
 
+# speedscope's own app, pinned, fetched from npm by this test alone (the
+# tool's build needs no network) and kept in the build tree for the next run
+SPEEDSCOPE_VERSION=1.25.0
+SPEEDSCOPE_DIR=build/speedscope-$SPEEDSCOPE_VERSION
+SPEEDSCOPE_PKG=$SPEEDSCOPE_DIR/node_modules/speedscope
+
+# speedscope_fetch: npm install it unless there; npm's errors on stdout.
+# One retry, a few seconds apart: a registry out of reach fails in seconds,
+# not npm's minute and more.
+speedscope_fetch() {
+	[ "$(jq -r .version "$SPEEDSCOPE_PKG/package.json" 2>/dev/null)" = "$SPEEDSCOPE_VERSION" ] && return 0
+	command -v npm > /dev/null || { echo "npm not installed (sh scripts/deps.sh test)"; return 1; }
+	rm -rf "$SPEEDSCOPE_DIR.new" && mkdir -p "$SPEEDSCOPE_DIR.new" || return 1
+	npm install --prefix "$SPEEDSCOPE_DIR.new" --no-save --no-package-lock --ignore-scripts \
+		--no-audit --no-fund --loglevel=error --fetch-retries=1 \
+		--fetch-retry-mintimeout=2000 --fetch-retry-maxtimeout=5000 \
+		"speedscope@$SPEEDSCOPE_VERSION" 2>&1 || { rm -rf "$SPEEDSCOPE_DIR.new"; return 1; }
+	rm -rf "$SPEEDSCOPE_DIR" && mv "$SPEEDSCOPE_DIR.new" "$SPEEDSCOPE_DIR"
+}
+
+# speedscope_row_weight NAME ROWS: the Total column of NAME's row in the
+# Sandwich table, in ns, and its percentage ("585.17ms (29%)" -> 585170000
+# 29); a minute and more is shown M:SS
+speedscope_row_weight() {
+	awk -v name="$1" '$NF == name {
+		v = $1; unit = v; sub(/^[0-9.:]+/, "", unit)
+		f = unit == "s" ? 1e9 : unit == "ms" ? 1e6 : unit == "\302\265s" ? 1e3 : unit == "ns" ? 1 : -1
+		if (v ~ /^[0-9]+:[0-9][0-9]$/) {
+			split(v, ms, ":"); v = ms[1] * 60 + ms[2]; f = 1e9
+		}
+		pct = $2; gsub(/[()%]/, "", pct)
+		if (f > 0 && pct ~ /^[0-9.]+$/)
+			printf "%.0f %s\n", v * f, pct
+		exit }' "$2"
+}
+
+# The speedscope JSON opens in the speedscope app, in headless Chromium, as
+# the app's CLI opens it: index.html#localProfilePath=SCRIPT, the script
+# handing the file to speedscope.loadFileFromBase64. It shows the Sandwich
+# view, a DOM table (the flame charts are a canvas), where hot_a/hot_b/hot_c
+# each have a row with the weight the JSON gives them, in ns, and shares of
+# 50/30/20 within 5 points.
+t_speedscope_renders() {
+	if [ -n "${PROFILE_SANITIZED:-}" ]; then
+		# the JSON the sanitized tool writes is checked by t_output_formats
+		echo "  rendering checked in the normal pass"
+		return 0
+	fi
+	speedscope_fetch > "$TMP/npm.log" &
+	fetch=$!
+	start $W/hotspots 30
+	sleep 0.3
+	$PROFILE -F 999 -p "$LAST" -o "$TMP/s.json" 2 || fail "profile exited $?" || return 1
+	kill "$LAST"
+	wait "$fetch" || fail "cannot fetch speedscope@$SPEEDSCOPE_VERSION from npm ($(npm config get registry 2>/dev/null)):" \
+		"$(grep -v '^npm error  *at ' "$TMP/npm.log" | head -4 | sed 's/^npm error //' | tr '\n' ' ')" || return 1
+	# Two things for the headless browser around the CLI's one line: an
+	# alert() (speedscope's "Unrecognized format!") would hang it, so it
+	# goes into the title; the table sizes itself in a requestAnimationFrame,
+	# which may not run before the page is dumped (then it has no rows), and
+	# on a resize event too, which a timer sends in virtual time.
+	{
+		echo 'window.alert = function (m) { document.title = "alert: " + m; };'
+		printf 'speedscope.loadFileFromBase64("s.json", "%s");\n' "$(base64 -w0 "$TMP/s.json")"
+		echo 'setInterval(function () { window.dispatchEvent(new Event("resize")); }, 250);'
+	} > "$TMP/s.js"
+	# WebGL in software: without a GL canvas speedscope loads nothing
+	chromium_headless --enable-unsafe-swiftshader --window-size=1200,800 --virtual-time-budget=5000 \
+		--dump-dom "file://$PWD/$SPEEDSCOPE_PKG/dist/release/index.html#localProfilePath=$TMP/s.js&view=sandwich" \
+		> "$TMP/s.dom"
+	# one line per table row, one per tag's text
+	sed -e 's,</tr>,\n,g' -e 's/<[^>]*>/ /g' "$TMP/s.dom" | awk 'NF' > "$TMP/s.rows"
+	title=$(sed -n 's,.*<title>\(.*\)</title>.*,\1,p' "$TMP/s.dom")
+	name=$(jq -r .name "$TMP/s.json" 2> /dev/null)
+	[ "$title" = "$name - speedscope" ] ||
+		fail "speedscope did not load the profile: title '$title'; page: $(tr -s ' \n' ' ' < "$TMP/s.rows" | cut -c1-300)" ||
+		return 1
+	: > "$TMP/s.weights"
+	for h in hot_a hot_b hot_c; do
+		rows=$(awk -v h="$h" '$NF == h' "$TMP/s.rows" | wc -l)
+		[ "$rows" -eq 1 ] ||
+			fail "$rows rows for $h in the Sandwich table: $(tr -s ' \n' ' ' < "$TMP/s.rows" | cut -c1-500)" ||
+			return 1
+		got=$(speedscope_row_weight "$h" "$TMP/s.rows")
+		[ -n "$got" ] || fail "$h's weight unreadable: $(awk -v h="$h" '$NF == h' "$TMP/s.rows")" || return 1
+		# what the JSON says: the weights of the samples with $h in them
+		want=$(jq --arg n "$h" '(.shared.frames | map(.name) | index($n)) as $i |
+			[.profiles[0] | . as $p | range($p.samples | length) |
+			 select(any($p.samples[.][]; . == $i)) | $p.weights[.]] | add' "$TMP/s.json")
+		echo "$h $got $want" >> "$TMP/s.weights"
+	done
+	# name, shown weight (ns), shown percentage of the profile, JSON weight
+	awk '{ name[NR] = $1; got[NR] = $2; pct[NR] = $3; want[NR] = $4; t += $2; p += $3 }
+	END {
+		for (i = 1; i <= NR; i++) {
+			printf "  %s: %.0f ns (%s%%), the JSON has %.0f\n", name[i], got[i], pct[i], want[i]
+			# shown rounded to 3 to 5 digits
+			if (got[i] < want[i] * 0.99 || got[i] > want[i] * 1.01)
+				bad = 1
+		}
+		if (bad || t == 0)
+			exit 1
+		sa = 100 * got[1] / t; sb = 100 * got[2] / t; sc = 100 * got[3] / t
+		printf "  shares %.1f/%.1f/%.1f (want 50/30/20 +-5), %s%% of the profile\n", sa, sb, sc, p
+		exit 2 * !(sa > 45 && sa < 55 && sb > 25 && sb < 35 && sc > 15 && sc < 25 && p >= 90 && p <= 102)
+	}' "$TMP/s.weights"
+	case $? in
+	0) ;;
+	1) fail "speedscope shows weights the JSON does not have" || return 1 ;;
+	*) fail "shares off in speedscope" || return 1 ;;
+	esac
+}
+
 # A write that fails (full file system) is an error and leaves the previous
 # file as it was; no temporary file is left behind.
 t_output_atomic() {
@@ -616,6 +729,7 @@ run_test "short-lived processes keep their symbols" t_short_lived
 run_test "-i interval snapshots add up" t_interval
 run_test "-o in every format loads in its client" t_output_formats
 run_shipped_test "SVG flame graph renders in Chromium" t_svg_renders
+run_shipped_test "speedscope JSON opens in the speedscope app: hot functions and weights" t_speedscope_renders
 run_test "-o on a full disk keeps the previous file" t_output_atomic
 run_test "-o /dev/null: still a device, exit 0" t_output_dev_null
 run_test "-o /dev/stdout: the profile on stdout, still a symlink" t_output_dev_stdout
