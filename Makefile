@@ -143,7 +143,7 @@ $(OUTPUT)/output/flamegraph.o: $(OUTPUT)/flamegraph_js.h
 $(OUTPUT)/%.o: %.c | deps $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(OUTPUT)/libprofile.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
