@@ -285,12 +285,15 @@ check:
 bench: profile
 	sh bench/run.sh
 
-# The tool, its man page, and the snapshot service and timer with their
-# settings in /etc/default/profile (an existing one is left as it is).
+# The tool, its man page, its bash completion, and the snapshot service and
+# timer with their settings in /etc/default/profile (an existing one is
+# left as it is).
 SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 install: profile
 	install -D -m 0755 profile $(DESTDIR)$(PREFIX)/sbin/profile
 	install -D -m 0644 profile.8 $(DESTDIR)$(PREFIX)/share/man/man8/profile.8
+	install -D -m 0644 dist/profile.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/profile
 	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
 	sed 's|@SBINDIR@|$(PREFIX)/sbin|' dist/profile-snapshot.service.in \
 		> $(DESTDIR)$(SYSTEMD_UNIT_DIR)/profile-snapshot.service
