@@ -100,7 +100,7 @@ SAN_RUN :=
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all deps deps-test clean test test-build unit integration integration-shipped install bench check
+.PHONY: all deps deps-test clean test test-build unit integration integration-shipped install deb bench check
 
 all: $(PROFILE_BIN)
 
@@ -301,6 +301,21 @@ install: profile
 	install -m 0644 dist/profile-snapshot.timer $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
 	[ -e $(DESTDIR)/etc/default/profile ] || \
 		install -D -m 0644 dist/default $(DESTDIR)/etc/default/profile
+
+# The Debian package (debian/): dpkg-buildpackage on a copy of the tree in
+# build/deb/src, so that what it leaves (the .deb, .buildinfo, .changes in
+# the parent directory, debian/profile/...) stays under build/deb.
+DEB_DIR := build/deb
+deb:
+ifneq ($(NO_DEPS),1)
+	$(Q)sh scripts/deps.sh deb
+endif
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	$(Q)tar -c --exclude=./build --exclude=./profile --exclude=./.git . | tar -x -C $(DEB_DIR)/src
+	$(call msg,DEB,$(DEB_DIR))
+	$(Q)cd $(DEB_DIR)/src && dpkg-buildpackage -b --no-sign -J$$(nproc) > ../build.log 2>&1 || \
+		{ tail -30 ../build.log; echo "deb: dpkg-buildpackage failed, see $(DEB_DIR)/build.log" >&2; exit 1; }
+	$(Q)ls $(DEB_DIR)/*.deb
 
 clean:
 	rm -rf $(OUTPUT) profile
