@@ -252,6 +252,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
+	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
 
 test: unit integration
 
@@ -261,6 +262,7 @@ integration-shipped: profile $(WORKLOADS) | deps-test
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/run.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/processes.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/hostile.sh
+	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/package.sh
 
 # What the tests run, so that it can be built two jobs at a time before
 # the tests run one at a time (they sample the machine).
