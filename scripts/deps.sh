@@ -12,7 +12,7 @@ DEB_PACKAGES="dpkg-dev debhelper"
 # what the tests, fixtures, fuzzers and output checks use on top; the
 # package test (tests/integration/package.sh) builds the .deb, runs lintian
 # and installs it in a chroot made by mmdebstrap
-TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd $DEB_PACKAGES lintian mmdebstrap bash-completion man-db"
+TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd $DEB_PACKAGES lintian mmdebstrap eatmydata bash-completion man-db"
 
 case "${1:-build}" in
 build) PACKAGES=$BUILD_PACKAGES ;;
