@@ -182,7 +182,16 @@ t_deb() {
 		fail "lintian: $(grep -c '^[EW]:' "$TMP/lintian.log") errors or warnings" || return 1
 	echo "  lintian clean"
 
-	# purge takes everything but the admin's snapshots
+	# the admin's choice outlives an upgrade (here a reinstall)
+	t0=$(date +%s%N)
+	systemctl --root="$ROOT" enable profile-snapshot.timer > /dev/null 2>&1 &&
+		in_root apt-get install -y -q --reinstall "/tmp/${deb##*/}" > "$TMP/re.log" 2>&1 ||
+		fail "enable and reinstall: $(grep '^E:' "$TMP/re.log" | head -1)" || return 1
+	state=$(systemctl --root="$ROOT" is-enabled profile-snapshot.timer 2>&1)
+	[ "$state" = enabled ] || fail "profile-snapshot.timer is '$state' after an upgrade, want enabled" || return 1
+	echo "  enabled timer still enabled after reinstall ($(elapsed_since "$t0"))"
+
+	# purge takes everything but the admin's snapshots, and the timer's state
 	t0=$(date +%s%N)
 	in_root apt-get purge -y -q profile > "$TMP/purge.log" 2>&1 ||
 		fail "apt-get purge: $(grep '^E:' "$TMP/purge.log" | head -1)" || return 1
@@ -190,6 +199,8 @@ t_deb() {
 		[ ! -e "$ROOT/$f" ] || fail "/$f left after purge" || return 1
 	done
 	[ ! -e "$ROOT/var/cache/profile" ] || fail "/var/cache/profile left after purge" || return 1
+	[ ! -L "$ROOT/etc/systemd/system/timers.target.wants/profile-snapshot.timer" ] ||
+		fail "the timer is still enabled after purge" || return 1
 	echo "  purged ($(elapsed_since "$t0"))"
 }
 
