@@ -100,7 +100,7 @@ SAN_RUN :=
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all deps deps-test clean test test-build unit integration integration-shipped install bench check
+.PHONY: all deps deps-test clean test test-build unit integration integration-shipped install deb bench check
 
 all: $(PROFILE_BIN)
 
@@ -143,7 +143,7 @@ $(OUTPUT)/output/flamegraph.o: $(OUTPUT)/flamegraph_js.h
 $(OUTPUT)/%.o: %.c | deps $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(OUTPUT)/libprofile.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
@@ -258,6 +258,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
+	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
 
 test: unit integration
 
@@ -267,6 +268,7 @@ integration-shipped: profile $(WORKLOADS) | deps-test
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/run.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/processes.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/hostile.sh
+	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/package.sh
 
 # What the tests run, so that it can be built two jobs at a time before
 # the tests run one at a time (they sample the machine).
@@ -291,12 +293,15 @@ check:
 bench: profile
 	sh bench/run.sh
 
-# The tool, its man page, and the snapshot service and timer with their
-# settings in /etc/default/profile (an existing one is left as it is).
+# The tool, its man page, its bash completion, and the snapshot service and
+# timer with their settings in /etc/default/profile (an existing one is
+# left as it is).
 SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 install: profile
 	install -D -m 0755 profile $(DESTDIR)$(PREFIX)/sbin/profile
 	install -D -m 0644 profile.8 $(DESTDIR)$(PREFIX)/share/man/man8/profile.8
+	install -D -m 0644 dist/profile.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/profile
 	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
 	sed 's|@SBINDIR@|$(PREFIX)/sbin|' dist/profile-snapshot.service.in \
 		> $(DESTDIR)$(SYSTEMD_UNIT_DIR)/profile-snapshot.service
@@ -304,6 +309,21 @@ install: profile
 	install -m 0644 dist/profile-snapshot.timer $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
 	[ -e $(DESTDIR)/etc/default/profile ] || \
 		install -D -m 0644 dist/default $(DESTDIR)/etc/default/profile
+
+# The Debian package (debian/): dpkg-buildpackage on a copy of the tree in
+# build/deb/src, so that what it leaves (the .deb, .buildinfo, .changes in
+# the parent directory, debian/profile/...) stays under build/deb.
+DEB_DIR := build/deb
+deb:
+ifneq ($(NO_DEPS),1)
+	$(Q)sh scripts/deps.sh deb
+endif
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	$(Q)tar -c --exclude=./build --exclude=./profile --exclude=./.git . | tar -x -C $(DEB_DIR)/src
+	$(call msg,DEB,$(DEB_DIR))
+	$(Q)cd $(DEB_DIR)/src && dpkg-buildpackage -b --no-sign -J$$(nproc) > ../build.log 2>&1 || \
+		{ tail -30 ../build.log; echo "deb: dpkg-buildpackage failed, see $(DEB_DIR)/build.log" >&2; exit 1; }
+	$(Q)ls $(DEB_DIR)/*.deb
 
 clean:
 	rm -rf $(OUTPUT) profile

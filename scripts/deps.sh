@@ -1,19 +1,24 @@
 #!/bin/sh
-# deps.sh [build|test] - make sure the Debian packages that build profile
-# (and, with "test", run its tests) are installed. As root it installs what
-# is missing with apt-get; otherwise it prints the exact command to run and
-# fails.
+# deps.sh [build|deb|test] - make sure the Debian packages that build profile
+# (with "deb", its Debian package; with "test", run its tests) are
+# installed. As root it installs what is missing with apt-get; otherwise it
+# prints the exact command to run and fails.
 set -u
 
 # linux-libc-dev: the UAPI headers the BPF program is built from (no kernel BTF)
 BUILD_PACKAGES="make gcc clang llvm bpftool libbpf-dev linux-libc-dev libelf-dev zlib1g-dev pkg-config liblzma-dev libiberty-dev libdw-dev"
-# what the tests, fixtures, fuzzers and output checks use on top
-TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd strace npm"
+# `make deb`: dpkg-buildpackage and dh (the Build-Depends are BUILD_PACKAGES)
+DEB_PACKAGES="dpkg-dev debhelper"
+# what the tests, fixtures, fuzzers and output checks use on top; the
+# package test (tests/integration/package.sh) builds the .deb, runs lintian
+# and installs it in a chroot made by mmdebstrap
+TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd $DEB_PACKAGES lintian mmdebstrap eatmydata bash-completion man-db strace npm"
 
 case "${1:-build}" in
 build) PACKAGES=$BUILD_PACKAGES ;;
+deb) PACKAGES="$BUILD_PACKAGES $DEB_PACKAGES" ;;
 test) PACKAGES="$BUILD_PACKAGES $TEST_PACKAGES" ;;
-*) echo "usage: deps.sh [build|test]" >&2; exit 2 ;;
+*) echo "usage: deps.sh [build|deb|test]" >&2; exit 2 ;;
 esac
 
 # Names installed packages provide: NodeSource's nodejs provides npm and

@@ -640,6 +640,7 @@ t_snapshot_units() {
 	make -s install DESTDIR="$root" PREFIX=/usr > "$TMP/inst.log" 2>&1 ||
 		fail "make install: $(tail -3 "$TMP/inst.log")" || return 1
 	for f in usr/sbin/profile usr/share/man/man8/profile.8 etc/default/profile \
+		usr/share/bash-completion/completions/profile \
 		usr/lib/systemd/system/profile-snapshot.service usr/lib/systemd/system/profile-snapshot.timer; do
 		[ -f "$root/$f" ] || fail "make install left out $f" || return 1
 	done
