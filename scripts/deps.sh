@@ -5,10 +5,11 @@
 # fails.
 set -u
 
-# linux-libc-dev: the UAPI headers the BPF program is built from (no kernel BTF)
-BUILD_PACKAGES="make gcc clang llvm bpftool libbpf-dev linux-libc-dev libelf-dev zlib1g-dev pkg-config liblzma-dev libiberty-dev libdw-dev"
+# linux-libc-dev: the UAPI headers the BPF program is built from (no kernel BTF);
+# libdebuginfod-dev: the header, and the library dlopen()ed at run time
+BUILD_PACKAGES="make gcc clang llvm bpftool libbpf-dev linux-libc-dev libelf-dev zlib1g-dev pkg-config liblzma-dev libiberty-dev libdw-dev libdebuginfod-dev"
 # what the tests, fixtures, fuzzers and output checks use on top
-TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd"
+TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd debuginfod strace"
 
 case "${1:-build}" in
 build) PACKAGES=$BUILD_PACKAGES ;;
