@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "debuginfod_fetch.h"
 
@@ -69,6 +71,7 @@ static struct {
 	void (*set_progressfn)(debuginfod_client *, debuginfod_progressfn_t);
 	void (*set_user_data)(debuginfod_client *, void *);
 	void *(*get_user_data)(debuginfod_client *);
+	void (*set_verbose_fd)(debuginfod_client *, int);
 } ldi;
 static pthread_once_t ldi_once = PTHREAD_ONCE_INIT;
 static bool ldi_loaded;
@@ -88,9 +91,10 @@ static void ldi_load(void)
 	ldi.set_user_data = (void (*)(debuginfod_client *, void *))
 		dlsym(h, "debuginfod_set_user_data");
 	ldi.get_user_data = (void *(*)(debuginfod_client *))dlsym(h, "debuginfod_get_user_data");
+	ldi.set_verbose_fd = (void (*)(debuginfod_client *, int))dlsym(h, "debuginfod_set_verbose_fd");
 	/* never dlclose()d: libcurl's state lives until exit */
 	ldi_loaded = ldi.begin && ldi.end && ldi.find_debuginfo && ldi.set_progressfn &&
-		     ldi.set_user_data && ldi.get_user_data;
+		     ldi.set_user_data && ldi.get_user_data && ldi.set_verbose_fd;
 }
 
 struct progress_ctx {
@@ -111,7 +115,25 @@ static int ldi_progress(debuginfod_client *c, long a, long b)
 
 static void *ldi_begin(void)
 {
-	return ldi.begin();
+	static int devnull = -2;
+	debuginfod_client *c = ldi.begin();
+
+	/*
+	 * libdebuginfod 0.188 dprintf()s to its verbose fd in places without
+	 * checking that there is one: to -1, glibc leaks the stream buffer
+	 * it made (8 KiB a query, reported by LeakSanitizer). /dev/null is
+	 * one. Its messages are never ours to print: -v has its own line.
+	 */
+	if (__atomic_load_n(&devnull, __ATOMIC_RELAXED) == -2) {
+		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC), expected = -2;
+
+		if (!__atomic_compare_exchange_n(&devnull, &expected, fd, false, __ATOMIC_RELAXED,
+						 __ATOMIC_RELAXED) && fd >= 0)
+			close(fd);
+	}
+	if (c && __atomic_load_n(&devnull, __ATOMIC_RELAXED) >= 0)
+		ldi.set_verbose_fd(c, devnull);
+	return c;
 }
 
 static void ldi_end(void *client)
