@@ -545,6 +545,10 @@ static bool setup_debuginfod(const struct profile_env *env)
 		snprintf(why, sizeof(why), "no cache directory (set DEBUGINFOD_CACHE_PATH)");
 	else
 		err = debuginfod_fetch__check_cache_dir(dir, geteuid(), why, sizeof(why));
+	if (!err && debuginfod_fetch__make_cache_dir(dir)) {
+		snprintf(why, sizeof(why), "cannot make the cache '%s': %s", dir, strerror(errno));
+		err = -EPERM;
+	}
 	if (err) {
 		if (!env->quiet) {
 			fputs("profile: debuginfod: ", stderr);

@@ -526,6 +526,26 @@ int debuginfod_fetch__check_cache_dir(const char *dir, uid_t uid, char *why, siz
 	}
 }
 
+int debuginfod_fetch__make_cache_dir(const char *dir)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	for (char *p = path + 1;; p++) {
+		bool end = !*p;
+
+		if (*p != '/' && !end)
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0700) && errno != EEXIST)
+			return -errno;
+		if (end)
+			return 0;
+		*p = '/';
+	}
+}
+
 void debuginfod_fetch__max_size(const char *user, uint64_t max_bytes, char *buf, size_t size)
 {
 	unsigned long long v = 0;

@@ -143,6 +143,13 @@ int debuginfod_fetch__cache_dir(const char *cache_path, const char *xdg, const c
 int debuginfod_fetch__check_cache_dir(const char *dir, uid_t uid, char *why, size_t size);
 
 /*
+ * Make dir and the directories above it that are missing, mode 0700
+ * (libdebuginfod makes only the last one): after the check above, so
+ * only below directories nobody else can write. 0 or -errno.
+ */
+int debuginfod_fetch__make_cache_dir(const char *dir);
+
+/*
  * DEBUGINFOD_MAXSIZE to set: the user's value (user, may be NULL) when it
  * is a positive number no larger than max_bytes, else max_bytes, in
  * decimal into buf.

@@ -321,6 +321,29 @@ Test(debuginfod_fetch, cache_dir_must_be_safe_for_root)
 	rm_rf(tmp);
 }
 
+Test(debuginfod_fetch, missing_cache_dirs_are_made_ours_alone)
+{
+	char *tmp = make_tmpdir(), *deep = malloc(strlen(tmp) + 16), *leaf;
+	struct stat sb;
+	char why[512];
+
+	cr_assert_not_null(deep);
+	sprintf(deep, "%s/a/b/c", tmp);
+	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), 0);
+	cr_assert_eq(stat(deep, &sb), 0);
+	cr_assert(S_ISDIR(sb.st_mode));
+	cr_assert_eq(sb.st_mode & 0777, 0700, "%o", sb.st_mode & 0777);
+	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), 0, "made already");
+	cr_assert_eq(debuginfod_fetch__check_cache_dir(deep, geteuid(), why, sizeof(why)), 0, "%s", why);
+	leaf = path_in(tmp, "file");
+	write_text(leaf, "x");
+	sprintf(deep, "%s/file/x", tmp);
+	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), -ENOTDIR);
+	free(leaf);
+	free(deep);
+	rm_rf(tmp);
+}
+
 Test(debuginfod_fetch, max_size_within_the_budget)
 {
 	char buf[32];
