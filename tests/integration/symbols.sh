@@ -318,10 +318,10 @@ t_debuginfod_slow_server() {
 	fetch_profile slow "$URL" "$pid" --debuginfod-deadline 1 || return 1
 	slow_ms=$((($(date +%s%N) - t0) / 1000000))
 	[ -s "$TMP/slow.port.log" ] || fail "the server saw no connection" || return 1
-	# 1 s of sampling, 1 s of deadline, and 2 s for the rest: loading the BPF
-	# program, printing, a fetch thread's last progress call (libdebuginfod
-	# makes one a second) before exit. Without the deadline: 90 s.
-	[ "$slow_ms" -le 4000 ] || fail "a 1 s run took $slow_ms ms with a hanging server" || return 1
+	# 1 s of sampling, 1 s of deadline, and 3 s for the rest: loading the BPF
+	# program (slower under ASan), printing, up to 300 ms at exit for the
+	# fetch thread. Without the deadline: DEBUGINFOD_TIMEOUT, 90 s.
+	[ "$slow_ms" -le 5000 ] || fail "a 1 s run took $slow_ms ms with a hanging server" || return 1
 	has_no_frame slow_hot "$TMP/slow.folded" && has_frame "[slow_spin]" "$TMP/slow.folded" || return 1
 	grep -q 'debuginfod: 0 debug files fetched, 0 cached, 0 failed, 1 timed out' "$TMP/slow.err" ||
 		fail "$(debuginfod_line "$TMP/slow.err")" || return 1
