@@ -19,8 +19,9 @@
  *  - a file mapping: the file as the process sees it (/proc/PID/root/<path>
  *    if it is still the inode mapped, else /proc/PID/map_files/, else our
  *    <path> if still the same inode); its .symtab, else a separate debug
- *    file (see debuginfo.h for the search), else its MiniDebugInfo, and
- *    .dynsym;
+ *    file (see debuginfo.h for the search), else its MiniDebugInfo, else
+ *    (with opts->fetch) one fetched by build-id from debuginfod once it
+ *    lands, and .dynsym;
  *  - [vdso]: our own vDSO image;
  *  - anonymous executable memory, or an address outside every mapping
  *    read: the JIT's /tmp/perf-PID.map (see perfmap.h); an address it
