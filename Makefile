@@ -28,7 +28,10 @@ SRC_INCLUDES := -I. -Icollect -Iunwind -Isymbols -Ioutput
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -DPROFILE_VERSION='"$(VERSION)"' -I$(OUTPUT) $(SRC_INCLUDES) $(PKG_CFLAGS)
 DEPFLAGS = -MMD -MP
-# libiberty (the demangler) has no pkg-config file: Debian ships only libiberty.a
+# libiberty (the demangler) has no pkg-config file: Debian ships only libiberty.a.
+# libdebuginfod is not linked: symbols/debuginfod_fetch.c dlopen()s it (and
+# libcurl with it) only for a run that has servers to ask; its header is all
+# the build needs.
 LDLIBS += $(PKG_LIBS) -liberty
 ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -61,7 +64,8 @@ SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksy
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/sym_nest.c symbols/usyms.c \
 	symbols/usyms_procs.c symbols/usyms_modules.c symbols/usyms_jobs.c symbols/usyms_perfmaps.c \
 	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c \
-	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c
+	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c \
+	symbols/debuginfod_fetch.c symbols/usyms_fetch.c
 OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/keymap.c \
 	output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
@@ -266,6 +270,7 @@ test: unit integration
 # shipped, declared with run_shipped_test: check runs them on ./profile.
 integration-shipped: profile $(WORKLOADS) | deps-test
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/run.sh
+	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/symbols.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/processes.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/hostile.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/package.sh

@@ -38,6 +38,9 @@ enum {
 	OPT_UNWIND_CACHE_DIR,
 	OPT_NO_UNWIND_CACHE,
 	OPT_KEEP,
+	OPT_DEBUGINFOD_URL,
+	OPT_DEBUGINFOD_DEADLINE,
+	OPT_NO_DEBUGINFOD,
 };
 
 static const char usage[] =
@@ -77,6 +80,12 @@ static const char usage[] =
 "  -q, --quiet               nothing on stderr but errors, no header\n"
 "      --debug-dir=DIR       look for debug files under DIR (repeatable;\n"
 "                            default /usr/lib/debug)\n"
+"      --debuginfod-url=URL  fetch missing debug files of stripped files from\n"
+"                            this debuginfod server (repeatable; default: the\n"
+"                            servers in DEBUGINFOD_URLS)\n"
+"      --debuginfod-deadline=SECS  after sampling, wait at most SECS for debug\n"
+"                            files still being fetched (default 5)\n"
+"      --no-debuginfod       never fetch debug files from the network\n"
 "      --no-demangle         print C++ and Rust names as they are in the binary\n"
 "      --lines               add source lines and inlined frames (needs DWARF)\n"
 "  -v, --verbose             print libbpf debug output and statistics\n"
@@ -187,6 +196,8 @@ static void env__init(struct profile_env *env)
 	memset(env, 0, sizeof(*env));
 	env->cpu = -1;
 	env->demangle = true;
+	env->debuginfod = true;
+	env->debuginfod_deadline = DEFAULT_DEBUGINFOD_DEADLINE;
 	env->stack_storage_size = DEFAULT_STACK_STORAGE;
 	env->hash_storage_size = DEFAULT_HASH_STORAGE;
 	env->max_stack_depth = DEFAULT_MAX_STACK_DEPTH;
@@ -199,6 +210,10 @@ static int check_conflicts(struct profile_env *env, FILE *err)
 {
 	if (env->user_only && env->kernel_only) {
 		fprintf(err, "profile: -U/--user-stacks-only and -K/--kernel-stacks-only conflict\n");
+		return -EINVAL;
+	}
+	if (!env->debuginfod && env->nr_debuginfod_urls) {
+		fprintf(err, "profile: --no-debuginfod and --debuginfod-url conflict\n");
 		return -EINVAL;
 	}
 	if (env->frequency && env->period) {
@@ -263,6 +278,8 @@ static const struct number_opt number_opts[] = {
 	{ "unwind-storage-size", OPT_UNWIND_STORAGE, "unwind storage size", 1,
 	  MAX_UNWIND_STORAGE, ENV_LONG(unwind_storage_size) },
 	{ "keep", OPT_KEEP, "keep", 1, 1000000, ENV_LONG(keep) },
+	{ "debuginfod-deadline", OPT_DEBUGINFOD_DEADLINE, "debuginfod deadline", 0,
+	  MAX_DEBUGINFOD_DEADLINE, ENV_LONG(debuginfod_deadline) },
 };
 
 struct flag_opt {
@@ -284,6 +301,7 @@ static const struct flag_opt flag_opts[] = {
 	{ "verbose", 'v', ENV_BOOL(verbose), true },
 	{ "no-demangle", OPT_NO_DEMANGLE, ENV_BOOL(demangle), false },
 	{ "lines", OPT_LINES, ENV_BOOL(lines), true },
+	{ "no-debuginfod", OPT_NO_DEBUGINFOD, ENV_BOOL(debuginfod), false },
 };
 
 static const struct option other_opts[] = {
@@ -295,6 +313,7 @@ static const struct option other_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "debuginfod-url", required_argument, NULL, OPT_DEBUGINFOD_URL },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "unwind-cache-dir", required_argument, NULL, OPT_UNWIND_CACHE_DIR },
 	{ "no-unwind-cache", no_argument, NULL, OPT_NO_UNWIND_CACHE },
@@ -381,6 +400,28 @@ static int add_debug_dir(struct parser *p, const char *dir)
 	return 0;
 }
 
+/* --debuginfod-url: one server; the list goes to libdebuginfod joined by spaces. */
+static int add_debuginfod_url(struct parser *p, const char *url)
+{
+	struct profile_env *env = p->env;
+	const char **n;
+
+	if (!*url || url[strcspn(url, " \t\n")]) {
+		fprintf(p->err, "profile: invalid debuginfod URL '");
+		escape__text(p->err, url);
+		fprintf(p->err, "' (empty, or with white space)\n");
+		return -EINVAL;
+	}
+	n = realloc(env->debuginfod_urls, (env->nr_debuginfod_urls + 1) * sizeof(*n));
+	if (!n) {
+		fprintf(p->err, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	env->debuginfod_urls = n;
+	env->debuginfod_urls[env->nr_debuginfod_urls++] = url;
+	return 0;
+}
+
 /* getopt_long's ':' and '?': one line naming the option. */
 static int bad_option(struct parser *p, int opt, char **argv)
 {
@@ -436,6 +477,8 @@ static int parse_option(struct parser *p, int opt, char **argv)
 		return 0;
 	case OPT_DEBUG_DIR:
 		return add_debug_dir(p, optarg);
+	case OPT_DEBUGINFOD_URL:
+		return add_debuginfod_url(p, optarg);
 	case OPT_CALL_GRAPH:
 		if (strcmp(optarg, "dwarf") && strcmp(optarg, "fp")) {
 			fprintf(p->err, "profile: unknown call graph mode '%s' (dwarf or fp)\n", optarg);
@@ -632,6 +675,9 @@ void cli__release(struct profile_env *env)
 	free(env->debug_dirs);
 	env->debug_dirs = NULL;
 	env->nr_debug_dirs = 0;
+	free(env->debuginfod_urls);
+	env->debuginfod_urls = NULL;
+	env->nr_debuginfod_urls = 0;
 	env->pids = env->tids = NULL;
 	env->nr_pids = env->nr_tids = 0;
 }

@@ -34,6 +34,12 @@
  */
 #define MAX_FREQUENCY 10000
 #define MIN_PERIOD 100000
+/*
+ * After sampling, how long the profile waits for debug files still being
+ * fetched from debuginfod servers (--debuginfod-deadline), seconds.
+ */
+#define DEFAULT_DEBUGINFOD_DEADLINE 5
+#define MAX_DEBUGINFOD_DEADLINE 3600
 /* Kernel memory the BPF maps may take at most, when full (cli__map_bytes). */
 #define MAX_MAP_MIB 2048
 
@@ -73,6 +79,10 @@ struct profile_env {
 	size_t nr_debug_dirs;
 	bool demangle;		/* on unless --no-demangle */
 	bool lines;		/* --lines: source lines and inlined frames */
+	bool debuginfod;	/* on unless --no-debuginfod (still needs servers) */
+	const char **debuginfod_urls;	/* --debuginfod-url, in order; none: DEBUGINFOD_URLS */
+	size_t nr_debuginfod_urls;
+	long debuginfod_deadline;	/* seconds after sampling for fetches to land */
 };
 
 /* "folded" -> FORMAT_FOLDED...; -EINVAL when unknown. */

@@ -8,6 +8,7 @@
  * maps, note new processes, print intervals) -> collect -> print -> report.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,7 +23,9 @@
 #include <bpf/libbpf.h>
 
 #include "aggregate.h"
+#include "budget.h"
 #include "cli.h"
+#include "debuginfod_fetch.h"
 #include "escape.h"
 #include "loss_report.h"
 #include "outfile.h"
@@ -116,10 +119,13 @@ static void on_notice(const char *path, const char *why, void *ctx)
 /*
  * Let the loader finish the symbol files found so far, so the profile
  * names them; after a signal only for SIGNAL_GRACE_MS, and a signal that
- * comes while we wait ends the wait. What is left unread is cancelled:
- * its frames print as "[file]".
+ * comes while we wait ends the wait. Then, for the last profile of a run
+ * not ended by a signal, debug files still being fetched from debuginfod
+ * get --debuginfod-deadline seconds; earlier intervals, and a run that
+ * must print now, take what has landed. What is left unread or unfetched
+ * is cancelled: its frames print as "[file]".
  */
-static void wait_for_symbols(struct run *run)
+static void wait_for_symbols(struct run *run, bool last)
 {
 	int err;
 
@@ -127,10 +133,14 @@ static void wait_for_symbols(struct run *run)
 		err = usyms__wait(run->usyms, SIGNAL_GRACE_MS, -1);
 	} else {
 		err = usyms__wait(run->usyms, -1, run->sigfd);
+		if (!err && last)
+			err = usyms__wait_fetches(run->usyms, monotonic_ns() +
+						  run->env->debuginfod_deadline * 1000000000ULL,
+						  run->sigfd);
 		if (err == -EINTR)
 			run->signalled = true;
 	}
-	if (err)
+	if (err || run->signalled)
 		usyms__cancel(run->usyms);
 }
 
@@ -298,7 +308,7 @@ static int read_gens(struct run *run, bool only_new)
 	return err;
 }
 
-static int emit_interval(struct run *run)
+static int emit_interval(struct run *run, bool last)
 {
 	uint64_t end_ns = now_wall_ns();
 	time_t t = run->interval_start_wall;
@@ -313,7 +323,7 @@ static int emit_interval(struct run *run)
 	}
 	sampler__forget_exited(run->sampler);
 	read_gens(run, true);
-	wait_for_symbols(run);
+	wait_for_symbols(run, last);
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d_%H:%M:%S", &tm);
 	if (run->env->format == FORMAT_TEXT && !run->env->output)
@@ -354,7 +364,7 @@ static int run_loop(struct run *run)
 		if (end && now >= end)
 			return 0;
 		if (env->interval && now >= run->next_interval) {
-			int err = emit_interval(run);
+			int err = emit_interval(run, false);
 
 			if (err || run->signalled)
 				return err;	/* a signal while symbols were read: done */
@@ -418,6 +428,7 @@ static void report_losses(const struct run *run)
 	};
 
 	struct unwind_procs_stats unwind;
+	struct debuginfod_fetch_stats fetched;
 
 	if (run->unwind) {
 		unwind_jobs__stats(run->unwind, &unwind, &t.unwind_dropped);
@@ -426,6 +437,12 @@ static void report_losses(const struct run *run)
 	loss_report__unresolved(stderr, run->usyms, run->env->verbose);
 	if (!sampler__stats(run->sampler, t.stats))
 		loss_report__print(stderr, run->env, &t);
+	if (run->env->verbose && !usyms__fetch_stats(run->usyms, &fetched)) {
+		char line[256];
+
+		debuginfod_fetch_stats__format(&fetched, line, sizeof(line));
+		fprintf(stderr, "profile: %s\n", line);
+	}
 }
 
 /* After sampling: the last counts, then the mappings of every process seen. */
@@ -444,7 +461,7 @@ static int collect(struct run *run)
 	 * since it was first seen. Earlier readings are kept (dlclose).
 	 */
 	err = read_gens(run, false);
-	wait_for_symbols(run);
+	wait_for_symbols(run, true);
 	return err;
 }
 
@@ -507,20 +524,76 @@ static void setup_unwind(struct run *run)
 	unwind_jobs__wait_idle(run->unwind, run->sigfd);
 }
 
+/*
+ * debuginfod: the servers of --debuginfod-url, else of DEBUGINFOD_URLS;
+ * with none, or --no-debuginfod, nothing is fetched and libdebuginfod is
+ * not even loaded. Its environment is set here, before any thread reads
+ * it: DEBUGINFOD_URLS to the servers, DEBUGINFOD_MAXSIZE within our
+ * budget. Its cache must be safe for root (debuginfod_fetch.h), else one
+ * line says why nothing is fetched. Returns whether to fetch.
+ */
+static bool setup_debuginfod(const struct profile_env *env)
+{
+	char dir[PATH_MAX], why[PATH_MAX + 128], size[32];
+	char *urls;
+	int err;
+
+	if (!env->debuginfod)
+		return false;
+	urls = debuginfod_fetch__urls(env->debuginfod_urls, env->nr_debuginfod_urls,
+				      getenv("DEBUGINFOD_URLS"));
+	if (!urls)
+		return false;
+	err = debuginfod_fetch__cache_dir(getenv("DEBUGINFOD_CACHE_PATH"), getenv("XDG_CACHE_HOME"),
+					  getenv("HOME"), dir, sizeof(dir));
+	if (err)
+		snprintf(why, sizeof(why), "no cache directory (set DEBUGINFOD_CACHE_PATH)");
+	else
+		err = debuginfod_fetch__check_cache_dir(dir, geteuid(), why, sizeof(why));
+	if (!err && debuginfod_fetch__make_cache_dir(dir)) {
+		snprintf(why, sizeof(why), "cannot make the cache '%s': %s", dir, strerror(errno));
+		err = -EPERM;
+	}
+	if (err) {
+		if (!env->quiet) {
+			fputs("profile: debuginfod: ", stderr);
+			escape__text(stderr, why);
+			fputs("; not fetching debug files\n", stderr);
+		}
+		free(urls);
+		return false;
+	}
+	debuginfod_fetch__max_size(getenv("DEBUGINFOD_MAXSIZE"), budget__default()->max_fetch_bytes,
+				   size, sizeof(size));
+	err = setenv("DEBUGINFOD_URLS", urls, 1) || setenv("DEBUGINFOD_MAXSIZE", size, 1);
+	free(urls);
+	return !err;
+}
+
 /* Symbols, aggregate and report; the BPF program loaded; the event loop's fds. */
 static int run__setup(struct run *run, const sigset_t *sigs)
 {
 	const struct profile_env *env = run->env;
-	int err;
-
-	run->usyms = usyms__new_opts(&(struct usyms_opts){
+	struct debuginfod_fetch_opts fetch = {};
+	struct usyms_opts uopts = {
 		.debug_dirs = env->debug_dirs,
 		.nr_debug_dirs = env->nr_debug_dirs,
 		.demangle = env->demangle,
 		.lines = env->lines,
 		.async = true,
+		.fetch = setup_debuginfod(env) ? &fetch : NULL,
 		.notice = env->verbose ? on_notice : NULL,
-	});
+	};
+	int err;
+
+	run->usyms = usyms__new_opts(&uopts);
+	if (!run->usyms && uopts.fetch && errno == ENOENT) {
+		/* libdebuginfod is not installed: profile without it */
+		if (!env->quiet)
+			fprintf(stderr, "profile: debuginfod: cannot load libdebuginfod; not fetching debug files\n");
+		uopts.fetch = NULL;
+		run->usyms = usyms__new_opts(&uopts);
+	}
 	run->agg = agg__new();
 	run->report = run->usyms ? report__new(env, run->usyms) : NULL;
 	if (!run->usyms || !run->agg || !run->report) {
@@ -578,7 +651,7 @@ static int run__finish(struct run *run, int err)
 		return err == -EPIPE ? 0 : err;
 	if (env->interval) {
 		/* the last, partial interval */
-		err = emit_interval(run);
+		err = emit_interval(run, true);
 	} else {
 		err = collect(run);
 		if (!err)

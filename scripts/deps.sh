@@ -5,14 +5,15 @@
 # prints the exact command to run and fails.
 set -u
 
-# linux-libc-dev: the UAPI headers the BPF program is built from (no kernel BTF)
-BUILD_PACKAGES="make gcc clang llvm bpftool libbpf-dev linux-libc-dev libelf-dev zlib1g-dev pkg-config liblzma-dev libiberty-dev libdw-dev"
+# linux-libc-dev: the UAPI headers the BPF program is built from (no kernel BTF);
+# libdebuginfod-dev: the header, and the library dlopen()ed at run time
+BUILD_PACKAGES="make gcc clang llvm bpftool libbpf-dev linux-libc-dev libelf-dev zlib1g-dev pkg-config liblzma-dev libiberty-dev libdw-dev libdebuginfod-dev"
 # `make deb`: dpkg-buildpackage and dh (the Build-Depends are BUILD_PACKAGES)
 DEB_PACKAGES="dpkg-dev debhelper"
 # what the tests, fixtures, fuzzers and output checks use on top; the
 # package test (tests/integration/package.sh) builds the .deb, runs lintian
 # and installs it in a chroot made by mmdebstrap
-TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd $DEB_PACKAGES lintian mmdebstrap eatmydata bash-completion man-db strace npm"
+TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd $DEB_PACKAGES lintian mmdebstrap eatmydata bash-completion man-db strace npm debuginfod"
 
 case "${1:-build}" in
 build) PACKAGES=$BUILD_PACKAGES ;;

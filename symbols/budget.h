@@ -27,6 +27,7 @@ struct budget {
 	uint64_t max_perfmap_bytes;	/* one perf map file */
 	uint64_t max_perfmap_entries;	/* entries kept of one perf map */
 	uint64_t max_mappings;		/* executable mappings of one reading of a process */
+	uint64_t max_fetch_bytes;	/* a debug file fetched from debuginfod */
 	/* non-NULL and non-zero: the run is ending, stop and fail with ECANCELED */
 	const int *cancel;
 };
@@ -46,6 +47,7 @@ struct budget {
 	.max_perfmap_bytes = 256ull << 20,				\
 	.max_perfmap_entries = 2u << 20,				\
 	.max_mappings = 1 << 18,					\
+	.max_fetch_bytes = 1ull << 30,					\
 }
 
 /* The defaults, for callers that pass no budget. */

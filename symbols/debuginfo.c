@@ -37,6 +37,7 @@ const char *debuginfo_source__str(enum debuginfo_source s)
 	case DEBUGINFO_BUILD_ID: return "build-id";
 	case DEBUGINFO_DEBUGLINK: return "debuglink";
 	case DEBUGINFO_MINIDEBUGINFO: return "minidebuginfo";
+	case DEBUGINFO_DEBUGINFOD: return "debuginfod";
 	}
 	return "?";
 }
@@ -588,4 +589,100 @@ struct elf_symtab *debuginfo__load_file(const char *path, const struct debuginfo
 	close(fd);
 	errno = err;
 	return st;
+}
+
+/* The full symbol table of debug_fd when it is the debug file of build-id id; NULL, why set. */
+static struct elf_symtab *load_matching_debug_fd(int debug_fd, const uint8_t *id, size_t len,
+						 const struct budget *b, char *why, size_t size)
+{
+	uint8_t theirs[BUILD_ID_MAX];
+	struct elf_symtab *st;
+	struct stat sb;
+	int n;
+
+	if (!b)
+		b = budget__default();
+	if (fstat(debug_fd, &sb) || !S_ISREG(sb.st_mode)) {
+		snprintf(why, size, "not a regular file");
+		return NULL;
+	}
+	if ((uint64_t)sb.st_size > b->max_fetch_bytes) {
+		budget__refuse("%llu bytes, over the budget of %llu for a fetched debug file",
+			       (unsigned long long)sb.st_size,
+			       (unsigned long long)b->max_fetch_bytes);
+		snprintf(why, size, "%s", budget__why());
+		return NULL;
+	}
+	n = debuginfo__build_id_fd(debug_fd, theirs, sizeof(theirs));
+	if (n == -ENOEXEC) {
+		snprintf(why, size, "not an ELF file");
+		return NULL;
+	}
+	if (n != (int)len || memcmp(theirs, id, len)) {
+		snprintf(why, size, n > 0 ? "its build-id is another file's" : "it has no build-id");
+		return NULL;
+	}
+	st = elf_symtab__load_fd_budget(debug_fd, b);
+	if (!st) {
+		snprintf(why, size, "%s", errno == EFBIG ? budget__why() : "unreadable symbols");
+		return NULL;
+	}
+	if (elf_symtab__kind(st) != ELF_SYMTAB_FULL) {
+		elf_symtab__free(st);
+		snprintf(why, size, "it has no .symtab");
+		return NULL;
+	}
+	return st;
+}
+
+struct elf_symtab *debuginfo__load_with_debug_fd(int fd, int debug_fd,
+						 const struct debuginfo_opts *opts,
+						 struct debuginfo_info *info)
+{
+	static const struct debuginfo_opts defaults;
+	struct elf_symtab *st, *extra;
+	char why[300] = "";
+	Elf *elf;
+	int len, err;
+
+	if (!opts)
+		opts = &defaults;
+	memset(info, 0, sizeof(*info));
+	info->debug_fd = -1;
+	elf = elf_read__begin(fd, opts->budget);
+	if (!elf)
+		return NULL;
+	st = elf_symtab__load_elf_budget(elf, opts->budget);
+	len = st ? debuginfo__build_id(elf, info->build_id, sizeof(info->build_id)) : 0;
+	err = errno;
+	elf_end(elf);
+	if (!st) {
+		errno = err;
+		return NULL;
+	}
+	if (len <= 0) {
+		snprintf(why, sizeof(why), "the binary has no build-id");
+		goto refused;
+	}
+	info->build_id_len = len;
+	extra = load_matching_debug_fd(debug_fd, info->build_id, len, opts->budget, why,
+				       sizeof(why));
+	if (!extra)
+		goto refused;
+	err = elf_symtab__merge(st, extra);
+	elf_symtab__free(extra);
+	if (err) {
+		elf_symtab__free(st);
+		errno = -err;
+		return NULL;
+	}
+	info->source = DEBUGINFO_DEBUGINFOD;
+	if (opts->keep_debug_fd)
+		info->debug_fd = fcntl(debug_fd, F_DUPFD_CLOEXEC, 0);
+	return st;
+refused:
+	snprintf(info->refused, sizeof(info->refused), "fetched debug file not used: %s", why);
+	elf_symtab__free(st);
+	errno = EBADMSG;
+	return NULL;
 }

@@ -55,6 +55,7 @@ enum debuginfo_source {
 	DEBUGINFO_BUILD_ID,	/* a debug file found by build-id */
 	DEBUGINFO_DEBUGLINK,	/* a debug file found by .gnu_debuglink */
 	DEBUGINFO_MINIDEBUGINFO,	/* .gnu_debugdata */
+	DEBUGINFO_DEBUGINFOD,	/* a debug file fetched by build-id (debuginfod_fetch.h) */
 };
 
 struct debuginfo_info {
@@ -93,6 +94,19 @@ struct elf_symtab *debuginfo__load_file(const char *path, const struct debuginfo
  */
 int debuginfo__find_debug_file(Elf *elf, int fd, const char *path,
 			       const struct debuginfo_opts *opts, struct debuginfo_info *info);
+
+/*
+ * The symbols of the ELF file open at fd with those of debug_fd, a debug
+ * file that came from elsewhere (a debuginfod server), taken as a build-id
+ * hit under --debug-dir is: only when it carries fd's build-id and a full
+ * .symtab, read through the same budgeted reader. info->source is then
+ * DEBUGINFO_DEBUGINFOD (with opts->keep_debug_fd, info->debug_fd a
+ * duplicate of debug_fd). NULL with errno: EBADMSG when debug_fd is not
+ * fd's debug file (info->refused says why), else as debuginfo__load_fd().
+ */
+struct elf_symtab *debuginfo__load_with_debug_fd(int fd, int debug_fd,
+						 const struct debuginfo_opts *opts,
+						 struct debuginfo_info *info);
 
 /* The building blocks, on an open libelf handle or file descriptor. */
 

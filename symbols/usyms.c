@@ -6,6 +6,7 @@
  *   usyms_procs.c       process generations and the readings of their maps
  *   usyms_modules.c     mapped files and their symbol tables, shared by build-id
  *   usyms_jobs.c        the work handed to the loader thread
+ *   usyms_fetch.c       debug files fetched from debuginfod, swapped in
  *   usyms_perfmaps.c    JIT perf maps, shared by the processes naming one file
  *   usyms_names.c       demangled names, made once per symbol
  *   usyms_lines.c       --lines: source frames, made once per address
@@ -71,12 +72,24 @@ struct usyms *usyms__new_opts(const struct usyms_opts *opts)
 	if (!u->proc_root || !u->vdso.path || !u->vdso.label || !u->anon.path ||
 	    copy_debug_dirs(u, opts))
 		goto fail;
+	if (opts->fetch && !opts->async) {
+		err = EINVAL;	/* the fetch threads need the loader's lock */
+		goto fail;
+	}
 	if (opts->async) {
 		pthread_mutex_init(&u->lock, NULL);
 		u->loader = loader__new(load_job__run, load_job__drop, u);
 		if (!u->loader) {
 			err = errno;	/* the thread's: EAGAIN, ... */
 			pthread_mutex_destroy(&u->lock);
+			goto fail;
+		}
+	}
+	if (opts->fetch) {
+		int e = usyms_fetch_start(u, opts->fetch);
+
+		if (e) {
+			err = -e;
 			goto fail;
 		}
 	}
@@ -105,12 +118,17 @@ void usyms__free(struct usyms *u)
 		return;
 	if (u->loader) {
 		__atomic_store_n(&u->cancel, 1, __ATOMIC_RELAXED);
+		if (u->fetch)
+			debuginfod_fetch__cancel(u->fetch);
 		/*
 		 * Its jobs are done or dropped, or one is stuck where it cannot
 		 * see the cancel flag (a read from a hung file system): then
 		 * everything stays for it, and the exit that follows ends it.
+		 * The same for a fetch between two of its progress calls (the
+		 * loader's jobs queue fetches, so it goes first).
 		 */
-		if (loader__free(u->loader, LOADER_EXIT_MS))
+		if (loader__free(u->loader, LOADER_EXIT_MS) ||
+		    debuginfod_fetch__free(u->fetch, LOADER_EXIT_MS))
 			return;
 		pthread_mutex_destroy(&u->lock);
 	}
@@ -125,6 +143,13 @@ void usyms__free(struct usyms *u)
 		free(u->files[i]);
 	}
 	free(u->files);
+	while (u->retired) {
+		struct symfile *next = u->retired->next_retired;
+
+		symfile__release(u->retired);
+		free(u->retired);
+		u->retired = next;
+	}
 	symfile__release(&u->vdso_file);
 	free(u->vdso.path);
 	free(u->vdso.label);
@@ -160,6 +185,8 @@ int usyms__wait(struct usyms *u, int timeout_ms, int watch_fd)
 void usyms__cancel(struct usyms *u)
 {
 	__atomic_store_n(&u->cancel, 1, __ATOMIC_RELAXED);
+	if (u->fetch)
+		debuginfod_fetch__cancel(u->fetch);
 	if (u->loader)
 		loader__cancel(u->loader);
 }

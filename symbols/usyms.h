@@ -19,8 +19,9 @@
  *  - a file mapping: the file as the process sees it (/proc/PID/root/<path>
  *    if it is still the inode mapped, else /proc/PID/map_files/, else our
  *    <path> if still the same inode); its .symtab, else a separate debug
- *    file (see debuginfo.h for the search), else its MiniDebugInfo, and
- *    .dynsym;
+ *    file (see debuginfo.h for the search), else its MiniDebugInfo, else
+ *    (with opts->fetch) one fetched by build-id from debuginfod once it
+ *    lands, and .dynsym;
  *  - [vdso]: our own vDSO image;
  *  - anonymous executable memory, or an address outside every mapping
  *    read: the JIT's /tmp/perf-PID.map (see perfmap.h); an address it
@@ -46,6 +47,7 @@
 #include <sys/types.h>
 
 #include "budget.h"
+#include "debuginfod_fetch.h"
 
 struct usyms;
 
@@ -70,6 +72,15 @@ struct usyms_opts {
 	 */
 	bool async;
 	const struct budget *budget;	/* NULL: the default (budget.h) */
+	/*
+	 * With async: fetch the debug file of a stripped file that has none
+	 * on disk (no .symtab, debug file or MiniDebugInfo) by its build-id
+	 * from debuginfod servers (debuginfod_fetch.h; its landed and ctx are
+	 * ours). Until one lands the file is named by .dynsym; a file that
+	 * lands before its frames are resolved names them as a debug file
+	 * under --debug-dir would. NULL: never.
+	 */
+	const struct debuginfod_fetch_opts *fetch;
 	usyms_notice_fn notice;		/* NULL: none */
 	void *notice_ctx;
 };
@@ -169,9 +180,19 @@ size_t usyms__nr_gens(const struct usyms *u);
  */
 int usyms__wait(struct usyms *u, int timeout_ms, int watch_fd);
 /*
+ * With opts->fetch: stop fetching at until_ns (CLOCK_MONOTONIC), and wait
+ * until every fetch queued so far has landed or failed. Returns 0 (also
+ * without fetching), -ETIMEDOUT at until_ns, or -EINTR as soon as
+ * watch_fd (>= 0) is readable.
+ */
+int usyms__wait_fetches(struct usyms *u, uint64_t until_ns, int watch_fd);
+/* The fetches so far (for -v); -ENOENT without opts->fetch. */
+int usyms__fetch_stats(struct usyms *u, struct debuginfod_fetch_stats *st);
+/*
  * Stop reading: queued files are left unread (their frames say
  * USYM_NOT_LOADED), the one being read stops at its next budget check,
- * and files found later are not read. For a run that must print now.
+ * and files found later are not read; fetches stop too. For a run that
+ * must print now.
  */
 void usyms__cancel(struct usyms *u);
 

@@ -48,6 +48,8 @@ struct symfile {
 	const char **names;		/* demangled names by symbol index, filled on demand */
 	struct srcline *sl;		/* DWARF for --lines, or NULL */
 	void *lines;			/* tsearch tree of struct line_entry, by vaddr */
+	bool fetch_queued;		/* its debug file asked of debuginfod */
+	struct symfile *next_retired;	/* in usyms.retired */
 };
 
 /* The --lines answer for one address of one file, computed once. */
@@ -166,6 +168,14 @@ struct usyms {
 	 */
 	struct loader *loader;
 	pthread_mutex_t lock;
+	/*
+	 * With opts->fetch (and a loader): the fetch threads, which swap a
+	 * symfile's table for the fuller one under lock. The table replaced
+	 * stays in files[] until usyms__free(): names resolved from it may
+	 * still be printed.
+	 */
+	struct debuginfod_fetch *fetch;
+	struct symfile *retired;	/* tables replaced by fetched ones */
 };
 
 static inline void usyms_lock(struct usyms *u)
@@ -200,6 +210,10 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 void load_job__run(struct loader_job *lj, void *ctx);
 void load_job__drop(struct loader_job *lj, void *ctx);
 void load_job__submit(struct usyms *u, struct load_job *job);
+
+/* usyms_fetch.c */
+int usyms_fetch_start(struct usyms *u, const struct debuginfod_fetch_opts *opts);
+void usyms_fetch_submit(struct usyms *u, struct symfile *f, const struct load_job *job);
 
 /* usyms_perfmaps.c */
 void shared_perfmap__put(struct usyms *u, struct shared_perfmap *sp);

@@ -322,18 +322,24 @@ void load_job__read_module(struct usyms *u, struct load_job *job)
 	if (len == -ENOEXEC || len == -EFBIG) {
 		read_outcome__failed(&o, -len);
 	} else {
+		bool full = false;
+
 		if (len > 0) {
 			usyms_lock(u);
 			shared = find_by_build_id(u, id, len, owner);
+			/* under the lock: a fetch thread may swap its table */
+			full = shared && elf_symtab__kind(shared->st) == ELF_SYMTAB_FULL;
 			usyms_unlock(u);
 		}
-		if (!shared || elf_symtab__kind(shared->st) != ELF_SYMTAB_FULL)
+		if (!full)
 			f = symfile__read(u, job, owner, &o);
 	}
 	usyms_lock(u);
 	job->mod->file = f ? symfile__publish(u, f) : shared;
 	job->mod->not_elf = o.not_elf;
 	job->mod->state = o.state;
+	if (f && job->mod->file == f)
+		usyms_fetch_submit(u, f, job);
 	usyms_unlock(u);
 	usyms_notice(u, job->path, o.why);
 }

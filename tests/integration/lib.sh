@@ -3,6 +3,9 @@
 # They need root (BPF, perf events, mounts): without it they fail, never skip.
 
 cd "$(dirname "$0")/../.." || exit 1
+# no debuginfod servers from the caller's environment (Debian's profile.d
+# sets some): a test fetches only from the local servers it starts
+unset DEBUGINFOD_URLS
 PROFILE=${PROFILE:-./profile}
 W=build/workloads
 TMP=$(mktemp -d "/tmp/profile-$SUITE.XXXXXX")

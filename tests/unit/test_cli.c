@@ -336,7 +336,7 @@ Test(cli_parse, every_long_option_in_the_help_is_known)
 	help = strdup(r.out);
 	cr_assert_not_null(help);
 	n = try_long_options(help, "  --") + try_long_options(help, ", --");
-	cr_assert_eq(n, 30, "%zu long options in the help", n);
+	cr_assert_eq(n, 33, "%zu long options in the help", n);
 	free(help);
 }
 
@@ -669,4 +669,31 @@ Test(cli_parse, call_graph_modes_are_checked)
 {
 	ASSERT_USAGE("unknown call graph mode 'lbr'", "--call-graph", "lbr");
 	ASSERT_USAGE("unwind storage size '0' out of range", "--unwind-storage-size", "0");
+}
+
+Test(cli_parse, debuginfod_defaults_and_options)
+{
+	PARSE_OK("-F", "99");
+	cr_assert(r.env.debuginfod, "on by default (servers still needed)");
+	cr_assert_eq(r.env.nr_debuginfod_urls, 0);
+	cr_assert_eq(r.env.debuginfod_deadline, DEFAULT_DEBUGINFOD_DEADLINE);
+	PARSE_OK("--debuginfod-url", "http://a:8002", "--debuginfod-url=https://b/x",
+		 "--debuginfod-deadline=0");
+	cr_assert_eq(r.env.nr_debuginfod_urls, 2);
+	cr_assert_str_eq(r.env.debuginfod_urls[0], "http://a:8002");
+	cr_assert_str_eq(r.env.debuginfod_urls[1], "https://b/x");
+	cr_assert_eq(r.env.debuginfod_deadline, 0);
+	PARSE_OK("--no-debuginfod");
+	cr_assert(!r.env.debuginfod);
+}
+
+Test(cli_parse, debuginfod_bad_options)
+{
+	ASSERT_USAGE("--no-debuginfod and --debuginfod-url conflict", "--no-debuginfod",
+		     "--debuginfod-url=http://a");
+	ASSERT_USAGE("invalid debuginfod URL", "--debuginfod-url=");
+	ASSERT_USAGE("invalid debuginfod URL", "--debuginfod-url", "http://a http://b");
+	ASSERT_USAGE("debuginfod deadline", "--debuginfod-deadline=-1");
+	ASSERT_USAGE("debuginfod deadline", "--debuginfod-deadline=3601");
+	ASSERT_USAGE("debuginfod deadline", "--debuginfod-deadline=5s");
 }

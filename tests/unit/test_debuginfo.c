@@ -381,3 +381,79 @@ Test(debuginfo, not_elf_is_enoexec)
 	cr_assert_eq(errno, ENOEXEC);
 	free(path);
 }
+
+/* A debug file from elsewhere (debuginfod): used only as the binary's own. */
+static struct elf_symtab *load_with(const char *bin, const char *dbg, const struct budget *b,
+				    struct debuginfo_info *info)
+{
+	struct debuginfo_opts opts = { .budget = b };
+	struct elf_symtab *st;
+	int fd = open(bin, O_RDONLY), dfd = open(dbg, O_RDONLY);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_geq(dfd, 0);
+	st = debuginfo__load_with_debug_fd(fd, dfd, &opts, info);
+	close(fd);
+	close(dfd);
+	return st;
+}
+
+Test(debuginfo, fetched_debug_file_with_the_binarys_build_id_is_used)
+{
+	char *dbg = buildid_debug_file();
+	struct debuginfo_info info;
+	struct elf_symtab *st = load_with(FIXTURE_BUILDID, dbg, NULL, &info);
+
+	cr_assert_not_null(st, "errno %d, %s", errno, info.refused);
+	cr_assert_eq(info.source, DEBUGINFO_DEBUGINFOD, "source %s",
+		     debuginfo_source__str(info.source));
+	cr_assert_eq(info.build_id_len, 20);
+	cr_assert_eq(elf_symtab__kind(st), ELF_SYMTAB_FULL);
+	assert_has(st, dbg, "dbg_local");
+	assert_has(st, dbg, "dbg_global");
+	cr_assert_eq(info.debug_fd, -1);
+	elf_symtab__free(st);
+	free(dbg);
+}
+
+Test(debuginfo, fetched_debug_file_of_another_build_id_is_refused)
+{
+	struct debuginfo_info info;
+	struct elf_symtab *st = load_with(FIXTURE_BUILDID, FIXTURE_DEBUGLINK_DEBUG, NULL, &info);
+
+	cr_assert_null(st, "another program's debug file was used");
+	cr_assert_eq(errno, EBADMSG);
+	cr_assert(strstr(info.refused, "build-id is another file's"), "%s", info.refused);
+}
+
+Test(debuginfo, fetched_garbage_is_refused)
+{
+	char *junk = path_in(tmp, "junk");
+	char bytes[4096];
+	struct debuginfo_info info;
+	struct elf_symtab *st;
+
+	for (size_t i = 0; i < sizeof(bytes); i++)
+		bytes[i] = (char)(i * 131 + 7);
+	write_bytes(junk, bytes, sizeof(bytes));
+	st = load_with(FIXTURE_BUILDID, junk, NULL, &info);
+	cr_assert_null(st);
+	cr_assert_eq(errno, EBADMSG);
+	cr_assert(strstr(info.refused, "not an ELF file"), "%s", info.refused);
+	free(junk);
+}
+
+Test(debuginfo, fetched_debug_file_over_its_budget_is_refused)
+{
+	struct budget b = BUDGET_DEFAULT_INIT;
+	char *dbg = buildid_debug_file();
+	struct debuginfo_info info;
+	struct elf_symtab *st;
+
+	b.max_fetch_bytes = 4096;
+	st = load_with(FIXTURE_BUILDID, dbg, &b, &info);
+	cr_assert_null(st);
+	cr_assert_eq(errno, EBADMSG);
+	cr_assert(strstr(info.refused, "over the budget"), "%s", info.refused);
+	free(dbg);
+}

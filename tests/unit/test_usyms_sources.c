@@ -3,9 +3,12 @@
  * test_usyms_sources.c - where usyms finds a process's symbols, on a fake
  * /proc: a container's own files and debug files, deleted files through
  * map_files, separate debug files by --debug-dir, JIT perf maps for
- * anonymous memory, tables shared by build-id; and the labels and counts
+ * anonymous memory, tables shared by build-id, debug files fetched from
+ * debuginfod (a fake server); and the labels and counts
  * of what stays unresolved, with the reason.
  */
+#include <fcntl.h>
+
 #include "fake_proc.h"
 #include "sym_fixtures.h"
 #include "usyms.h"
@@ -491,4 +494,107 @@ Test(usyms_sources, a_file_rewritten_in_a_loop_is_read_again_a_few_times_only)
 	free(data[0]);
 	free(data[1]);
 	free(prog);
+}
+
+/*
+ * debuginfod (usyms_fetch.c), with a fake server that hands back a file:
+ * the stripped fixture is named by .dynsym until it lands, then by it; a
+ * file of another build-id changes nothing.
+ */
+static const char *served;	/* what the fake server answers with */
+
+static void *served_begin(void)
+{
+	return &served;
+}
+
+static void served_end(void *client)
+{
+	(void)client;
+}
+
+static int served_find(void *client, const uint8_t *id, size_t len, bool (*stop)(void *),
+		       void *stop_ctx, bool *cached)
+{
+	(void)client;
+	(void)id;
+	(void)len;
+	(void)stop;
+	(void)stop_ctx;
+	*cached = false;
+	return open(served, O_RDONLY | O_CLOEXEC);
+}
+
+static const struct debuginfod_backend served_backend = {
+	.begin = served_begin, .end = served_end, .find = served_find,
+};
+
+static struct usyms *new_fetching_usyms(void)
+{
+	struct debuginfod_fetch_opts fetch = { .threads = 2, .backend = &served_backend };
+	struct usyms_opts opts = {
+		.proc_root = proc_root,
+		.debug_dirs = no_dirs,
+		.nr_debug_dirs = 1,
+		.demangle = true,
+		.async = true,
+		.fetch = &fetch,
+	};
+	struct usyms *u = usyms__new_opts(&opts);
+
+	cr_assert_not_null(u);
+	return u;
+}
+
+Test(usyms_sources, fetched_debug_file_names_a_stripped_file)
+{
+	char *dbg = buildid_debug_file();
+	struct usyms *u;
+	struct debuginfod_fetch_stats st;
+	uint64_t local = BIAS + addr_of(dbg, "dbg_local");
+
+	served = dbg;
+	u = new_fetching_usyms();
+	map_one(42, FIXTURE_BUILDID, NULL, NULL);
+	cr_assert_eq(usyms__add_pid(u, 42), 0);
+	cr_assert_eq(usyms__wait(u, 5000, -1), 0);
+	cr_assert_eq(usyms__wait_fetches(u, 0, -1), 0);
+	assert_resolves(u, 42, local, "dbg_local");
+	cr_assert_eq(usyms__fetch_stats(u, &st), 0);
+	cr_assert_eq(st.fetched, 1);
+	cr_assert_eq(st.failed + st.timed_out + st.cached, 0);
+	usyms__free(u);
+	free(dbg);
+}
+
+Test(usyms_sources, fetched_debug_file_of_another_build_id_names_nothing)
+{
+	char *dbg = buildid_debug_file();
+	struct usyms *u;
+	struct debuginfod_fetch_stats st;
+	struct usym sym;
+
+	served = FIXTURE_DEBUGLINK_DEBUG;	/* the same program, another build-id */
+	u = new_fetching_usyms();
+	map_one(42, FIXTURE_BUILDID, NULL, NULL);
+	cr_assert_eq(usyms__add_pid(u, 42), 0);
+	cr_assert_eq(usyms__wait(u, 5000, -1), 0);
+	cr_assert_eq(usyms__wait_fetches(u, 0, -1), 0);
+	cr_assert_eq(usyms__resolve(u, 42, BIAS + addr_of(dbg, "dbg_local"), &sym), -ENOENT);
+	cr_assert_eq(sym.reason, USYM_NO_DEBUGINFO);
+	cr_assert_eq(usyms__fetch_stats(u, &st), 0);
+	cr_assert_eq(st.failed, 1);
+	cr_assert_eq(st.fetched, 0);
+	usyms__free(u);
+	free(dbg);
+}
+
+Test(usyms_sources, no_fetching_without_the_option)
+{
+	struct usyms *u = new_usyms(no_dirs, 1);
+	struct debuginfod_fetch_stats st;
+
+	cr_assert_eq(usyms__fetch_stats(u, &st), -ENOENT);
+	cr_assert_eq(usyms__wait_fetches(u, 1, -1), 0);
+	usyms__free(u);
 }

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
-/* spin_lib.c - burns CPU in libspin.so's lib_deleted_hot for argv[1] seconds. */
+/*
+ * spin_lib.c - burns CPU in libspin.so's lib_deleted_hot for argv[1]
+ * seconds; -DLIB_ENTRY=name calls another library's function instead.
+ */
 #include <stdlib.h>
 #include <time.h>
 
-unsigned long lib_deleted_hot(unsigned long n);
+#ifndef LIB_ENTRY
+#define LIB_ENTRY lib_deleted_hot
+#endif
+
+unsigned long LIB_ENTRY(unsigned long n);
 
 int main(int argc, char **argv)
 {
 	time_t end = time(NULL) + (argc > 1 ? atoi(argv[1]) : 10);
 
 	while (time(NULL) < end)
-		lib_deleted_hot(1000000);
+		LIB_ENTRY(1000000);
 	return 0;
 }

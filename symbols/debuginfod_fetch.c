@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debuginfod_fetch.c - a small pool of threads that fetch debug files by
+ * build-id through libdebuginfod, under a deadline and a cancel flag.
+ *
+ * libdebuginfod (and with it libcurl and its TLS libraries) is dlopen()ed
+ * when the first fetcher is made: a run without servers loads none of it,
+ * and its constructor (curl_global_init, not thread-safe) runs before our
+ * fetch threads start.
+ */
+#include <dlfcn.h>
+#include <elfutils/debuginfod.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "debuginfod_fetch.h"
+
+/* How often a wait looks at its watch_fd and the clock. */
+#define WAIT_SLICE_MS 20
+
+struct request {
+	struct request *next;
+	uint8_t id[64];
+	size_t len;
+	void *item;
+};
+
+struct debuginfod_fetch {
+	struct debuginfod_backend backend;
+	debuginfod_landed_fn landed;
+	void *ctx;
+	pthread_t *threads;
+	unsigned int nr_threads;
+	pthread_mutex_t lock;
+	pthread_cond_t work;		/* a request was queued, or stop */
+	pthread_cond_t idle;		/* a request ended */
+	struct request *head, *tail;
+	unsigned int running;
+	bool stop;
+	int cancelled;			/* atomic: read by the progress callback without lock */
+	uint64_t deadline_ns;		/* atomic; 0: none */
+	uint64_t first_ns, last_ns;	/* first start, last end */
+	struct debuginfod_fetch_stats stats;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* --- libdebuginfod, dlopen()ed ------------------------------------------- */
+
+static struct {
+	debuginfod_client *(*begin)(void);
+	void (*end)(debuginfod_client *);
+	int (*find_debuginfo)(debuginfod_client *, const unsigned char *, int, char **);
+	void (*set_progressfn)(debuginfod_client *, debuginfod_progressfn_t);
+	void (*set_user_data)(debuginfod_client *, void *);
+	void *(*get_user_data)(debuginfod_client *);
+	void (*set_verbose_fd)(debuginfod_client *, int);
+} ldi;
+static pthread_once_t ldi_once = PTHREAD_ONCE_INIT;
+static bool ldi_loaded;
+
+static void ldi_load(void)
+{
+	void *h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		return;
+	ldi.begin = (debuginfod_client *(*)(void))dlsym(h, "debuginfod_begin");
+	ldi.end = (void (*)(debuginfod_client *))dlsym(h, "debuginfod_end");
+	ldi.find_debuginfo = (int (*)(debuginfod_client *, const unsigned char *, int, char **))
+		dlsym(h, "debuginfod_find_debuginfo");
+	ldi.set_progressfn = (void (*)(debuginfod_client *, debuginfod_progressfn_t))
+		dlsym(h, "debuginfod_set_progressfn");
+	ldi.set_user_data = (void (*)(debuginfod_client *, void *))
+		dlsym(h, "debuginfod_set_user_data");
+	ldi.get_user_data = (void *(*)(debuginfod_client *))dlsym(h, "debuginfod_get_user_data");
+	ldi.set_verbose_fd = (void (*)(debuginfod_client *, int))dlsym(h, "debuginfod_set_verbose_fd");
+	/* never dlclose()d: libcurl's state lives until exit */
+	ldi_loaded = ldi.begin && ldi.end && ldi.find_debuginfo && ldi.set_progressfn &&
+		     ldi.set_user_data && ldi.get_user_data && ldi.set_verbose_fd;
+}
+
+struct progress_ctx {
+	bool (*stop)(void *);
+	void *stop_ctx;
+	bool networked;			/* called at all: not a cache hit */
+};
+
+static int ldi_progress(debuginfod_client *c, long a, long b)
+{
+	struct progress_ctx *p = ldi.get_user_data(c);
+
+	(void)a;
+	(void)b;
+	p->networked = true;
+	return p->stop(p->stop_ctx);	/* non-zero: libdebuginfod stops the transfer */
+}
+
+static void *ldi_begin(void)
+{
+	static int devnull = -2;
+	debuginfod_client *c = ldi.begin();
+
+	/*
+	 * libdebuginfod 0.188 dprintf()s to its verbose fd in places without
+	 * checking that there is one: to -1, glibc leaks the stream buffer
+	 * it made (8 KiB a query, reported by LeakSanitizer). /dev/null is
+	 * one. Its messages are never ours to print: -v has its own line.
+	 */
+	if (__atomic_load_n(&devnull, __ATOMIC_RELAXED) == -2) {
+		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC), expected = -2;
+
+		if (!__atomic_compare_exchange_n(&devnull, &expected, fd, false, __ATOMIC_RELAXED,
+						 __ATOMIC_RELAXED) && fd >= 0)
+			close(fd);
+	}
+	if (c && __atomic_load_n(&devnull, __ATOMIC_RELAXED) >= 0)
+		ldi.set_verbose_fd(c, devnull);
+	return c;
+}
+
+static void ldi_end(void *client)
+{
+	ldi.end(client);
+}
+
+static int ldi_find(void *client, const uint8_t *id, size_t len, bool (*stop)(void *),
+		    void *stop_ctx, bool *cached)
+{
+	struct progress_ctx p = { .stop = stop, .stop_ctx = stop_ctx };
+	int fd;
+
+	ldi.set_user_data(client, &p);
+	ldi.set_progressfn(client, ldi_progress);
+	fd = ldi.find_debuginfo(client, id, (int)len, NULL);
+	/* a cache hit returns before any transfer, so before any progress call */
+	*cached = fd >= 0 && !p.networked;
+	if (fd < 0 && stop(stop_ctx))
+		fd = -ECANCELED;
+	return fd;
+}
+
+static const struct debuginfod_backend ldi_backend = {
+	.begin = ldi_begin,
+	.end = ldi_end,
+	.find = ldi_find,
+};
+
+/* --- the pool ------------------------------------------------------------ */
+
+static bool past_deadline(void *arg)
+{
+	struct debuginfod_fetch *f = arg;
+	uint64_t deadline = __atomic_load_n(&f->deadline_ns, __ATOMIC_RELAXED);
+
+	return __atomic_load_n(&f->cancelled, __ATOMIC_RELAXED) ||
+	       (deadline && mono_ns() >= deadline);
+}
+
+/* One request, on a fetch thread: its outcome into the stats, under f->lock. */
+static void run_request(struct debuginfod_fetch *f, void **client, struct request *r)
+{
+	bool cached = false;
+	int fd = -ECANCELED, used = -1;
+
+	if (!*client && !past_deadline(f))
+		*client = f->backend.begin();
+	if (*client && !past_deadline(f))
+		fd = f->backend.find(*client, r->id, r->len, past_deadline, f, &cached);
+	else if (!*client)
+		fd = -ENOMEM;
+	used = f->landed(fd, r->item, f->ctx);
+	pthread_mutex_lock(&f->lock);
+	if (fd >= 0 && !used)
+		cached ? f->stats.cached++ : f->stats.fetched++;
+	else if (fd == -ECANCELED || fd == -ETIME || fd == -ETIMEDOUT)
+		f->stats.timed_out++;
+	else
+		f->stats.failed++;
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void *fetch_thread(void *arg)
+{
+	struct debuginfod_fetch *f = arg;
+	void *client = NULL;
+
+	pthread_mutex_lock(&f->lock);
+	for (;;) {
+		struct request *r;
+
+		while (!f->head && !f->stop)
+			pthread_cond_wait(&f->work, &f->lock);
+		if (f->stop)
+			break;
+		r = f->head;
+		f->head = r->next;
+		if (!f->head)
+			f->tail = NULL;
+		f->running++;
+		if (!f->first_ns)
+			f->first_ns = mono_ns();
+		pthread_mutex_unlock(&f->lock);
+		run_request(f, &client, r);
+		free(r);
+		pthread_mutex_lock(&f->lock);
+		f->running--;
+		f->last_ns = mono_ns();
+		pthread_cond_broadcast(&f->idle);
+	}
+	pthread_mutex_unlock(&f->lock);
+	if (client)
+		f->backend.end(client);
+	return NULL;
+}
+
+static void fetch__destroy(struct debuginfod_fetch *f)
+{
+	pthread_cond_destroy(&f->idle);
+	pthread_cond_destroy(&f->work);
+	pthread_mutex_destroy(&f->lock);
+	free(f->threads);
+	free(f);
+}
+
+struct debuginfod_fetch *debuginfod_fetch__new(const struct debuginfod_fetch_opts *opts)
+{
+	struct debuginfod_fetch *f;
+	sigset_t all, old;
+	int err = 0;
+
+	if (!opts->landed) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!opts->backend) {
+		pthread_once(&ldi_once, ldi_load);
+		if (!ldi_loaded) {
+			errno = ENOENT;		/* no libdebuginfod installed */
+			return NULL;
+		}
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->backend = opts->backend ? *opts->backend : ldi_backend;
+	f->landed = opts->landed;
+	f->ctx = opts->ctx;
+	f->threads = calloc(opts->threads ? opts->threads : DEBUGINFOD_FETCH_THREADS,
+			    sizeof(*f->threads));
+	if (!f->threads) {
+		free(f);
+		return NULL;
+	}
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->work, NULL);
+	pthread_cond_init(&f->idle, NULL);
+	/* signals stay with the main thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (unsigned int i = 0; i < (opts->threads ? opts->threads : DEBUGINFOD_FETCH_THREADS); i++) {
+		err = pthread_create(&f->threads[i], NULL, fetch_thread, f);
+		if (err)
+			break;
+		f->nr_threads++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!f->nr_threads) {
+		fetch__destroy(f);
+		errno = err;
+		return NULL;
+	}
+	return f;	/* fewer threads than asked for still fetch */
+}
+
+int debuginfod_fetch__submit(struct debuginfod_fetch *f, const uint8_t *id, size_t len,
+			     void *item)
+{
+	struct request *r;
+
+	if (!len || len > sizeof(r->id))
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	memcpy(r->id, id, len);
+	r->len = len;
+	r->item = item;
+	pthread_mutex_lock(&f->lock);
+	if (f->stop || past_deadline(f)) {
+		pthread_mutex_unlock(&f->lock);
+		free(r);
+		return -ECANCELED;
+	}
+	if (f->tail)
+		f->tail->next = r;
+	else
+		f->head = r;
+	f->tail = r;
+	pthread_cond_signal(&f->work);
+	pthread_mutex_unlock(&f->lock);
+	return 0;
+}
+
+void debuginfod_fetch__set_deadline(struct debuginfod_fetch *f, uint64_t deadline_ns)
+{
+	__atomic_store_n(&f->deadline_ns, deadline_ns, __ATOMIC_RELAXED);
+}
+
+static bool readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return fd >= 0 && poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+}
+
+int debuginfod_fetch__wait(struct debuginfod_fetch *f, uint64_t until_ns, int watch_fd)
+{
+	for (;;) {
+		struct timespec at;
+		bool busy;
+
+		pthread_mutex_lock(&f->lock);
+		busy = f->head || f->running;
+		if (busy) {
+			clock_gettime(CLOCK_REALTIME, &at);
+			at.tv_nsec += WAIT_SLICE_MS * 1000000L;
+			if (at.tv_nsec >= 1000000000L) {
+				at.tv_sec++;
+				at.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&f->idle, &f->lock, &at);
+			busy = f->head || f->running;
+		}
+		pthread_mutex_unlock(&f->lock);
+		if (!busy)
+			return 0;
+		if (readable(watch_fd))
+			return -EINTR;
+		if (until_ns && mono_ns() >= until_ns)
+			return -ETIMEDOUT;
+	}
+}
+
+void debuginfod_fetch__cancel(struct debuginfod_fetch *f)
+{
+	struct request *r;
+
+	__atomic_store_n(&f->cancelled, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&f->lock);
+	r = f->head;
+	f->head = f->tail = NULL;
+	for (struct request *q = r; q; q = q->next)
+		f->stats.timed_out++;	/* never started: the run ended first */
+	pthread_cond_broadcast(&f->idle);
+	pthread_mutex_unlock(&f->lock);
+	while (r) {
+		struct request *next = r->next;
+
+		f->landed(-ECANCELED, r->item, f->ctx);
+		free(r);
+		r = next;
+	}
+}
+
+void debuginfod_fetch__stats(struct debuginfod_fetch *f, struct debuginfod_fetch_stats *st)
+{
+	pthread_mutex_lock(&f->lock);
+	*st = f->stats;
+	st->pending = f->running;
+	for (struct request *r = f->head; r; r = r->next)
+		st->pending++;
+	st->busy_ns = 0;
+	if (f->first_ns)
+		st->busy_ns = (f->running ? mono_ns() : f->last_ns) - f->first_ns;
+	pthread_mutex_unlock(&f->lock);
+}
+
+int debuginfod_fetch__free(struct debuginfod_fetch *f, int timeout_ms)
+{
+	uint64_t until;
+
+	if (!f)
+		return 0;
+	debuginfod_fetch__cancel(f);
+	pthread_mutex_lock(&f->lock);
+	f->stop = true;
+	pthread_cond_broadcast(&f->work);
+	pthread_mutex_unlock(&f->lock);
+	until = timeout_ms < 0 ? 0 : mono_ns() + (uint64_t)timeout_ms * 1000000ULL;
+	if (debuginfod_fetch__wait(f, until, -1) == -ETIMEDOUT) {
+		/* a request between two progress calls: the exit that follows ends it */
+		for (unsigned int i = 0; i < f->nr_threads; i++)
+			pthread_detach(f->threads[i]);
+		return -EBUSY;
+	}
+	for (unsigned int i = 0; i < f->nr_threads; i++)
+		pthread_join(f->threads[i], NULL);
+	fetch__destroy(f);
+	return 0;
+}
+
+void debuginfod_fetch_stats__format(const struct debuginfod_fetch_stats *st, char *buf,
+				    size_t size)
+{
+	uint64_t ms = st->busy_ns / 1000000;
+
+	snprintf(buf, size,
+		 "debuginfod: %u debug file%s fetched, %u cached, %u failed, %u timed out, in %" PRIu64
+		 ".%" PRIu64 " s",
+		 st->fetched, st->fetched == 1 ? "" : "s", st->cached, st->failed,
+		 st->timed_out + st->pending, ms / 1000, ms % 1000 / 100);
+}
+
+/* --- configuration -------------------------------------------------------- */
+
+static bool blank(const char *s)
+{
+	return !s || !s[strspn(s, " \t\n")];
+}
+
+char *debuginfod_fetch__urls(const char *const *urls, size_t nr, const char *env_urls)
+{
+	size_t len = 0;
+	char *s;
+
+	if (!nr)
+		return blank(env_urls) ? NULL : strdup(env_urls);
+	for (size_t i = 0; i < nr; i++)
+		len += strlen(urls[i]) + 1;
+	s = malloc(len + 1);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (size_t i = 0; i < nr; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, urls[i]);
+	}
+	if (blank(s)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+int debuginfod_fetch__cache_dir(const char *cache_path, const char *xdg, const char *home,
+				char *buf, size_t size)
+{
+	struct stat sb;
+	int n;
+
+	if (cache_path && *cache_path)
+		n = snprintf(buf, size, "%s", cache_path);
+	else if (xdg && *xdg)
+		n = snprintf(buf, size, "%s/debuginfod_client", xdg);
+	else if (home && *home) {
+		/* the old place, used only where it is there already */
+		n = snprintf(buf, size, "%s/.debuginfod_client_cache", home);
+		if (n >= 0 && (size_t)n < size && stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode))
+			return 0;
+		n = snprintf(buf, size, "%s/.cache/debuginfod_client", home);
+	} else {
+		return -ENOENT;
+	}
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int debuginfod_fetch__check_cache_dir(const char *dir, uid_t uid, char *why, size_t size)
+{
+	char path[PATH_MAX];
+	bool child_exists = false;
+	struct stat sb;
+	char *slash;
+
+	if (dir[0] != '/') {
+		snprintf(why, size, "cache '%s' is not an absolute path", dir);
+		return -EPERM;
+	}
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
+		snprintf(why, size, "cache path too long");
+		return -EPERM;
+	}
+	for (;;) {
+		if (lstat(path, &sb) == 0) {
+			bool ours = sb.st_uid == 0 || sb.st_uid == uid;
+			bool sticky_root = sb.st_uid == 0 && (sb.st_mode & S_ISVTX);
+
+			if (!S_ISDIR(sb.st_mode) || !ours ||
+			    ((sb.st_mode & (S_IWGRP | S_IWOTH)) && !(sticky_root && child_exists))) {
+				snprintf(why, size, "'%s' %s: not a safe cache for root", path,
+					 !S_ISDIR(sb.st_mode) ? "is not a directory" :
+					 !ours ? "belongs to another user" :
+						 "can be written by other users");
+				return -EPERM;
+			}
+			child_exists = true;
+		} else if (errno != ENOENT || child_exists) {
+			snprintf(why, size, "cannot check '%s': %s", path, strerror(errno));
+			return -EPERM;
+		}
+		if (!strcmp(path, "/"))
+			return 0;
+		slash = strrchr(path, '/');
+		if (slash == path)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+int debuginfod_fetch__make_cache_dir(const char *dir)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	for (char *p = path + 1;; p++) {
+		bool end = !*p;
+
+		if (*p != '/' && !end)
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0700) && errno != EEXIST)
+			return -errno;
+		if (end)
+			return 0;
+		*p = '/';
+	}
+}
+
+void debuginfod_fetch__max_size(const char *user, uint64_t max_bytes, char *buf, size_t size)
+{
+	unsigned long long v = 0;
+	char *end = NULL;
+
+	if (user && *user) {
+		errno = 0;
+		v = strtoull(user, &end, 10);
+		if (errno || *end || user[0] == '-')
+			v = 0;
+	}
+	if (!v || v > max_bytes)
+		v = max_bytes;
+	snprintf(buf, size, "%llu", v);
+}

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_debuginfod_fetch.c - the fetch pool with a fake server in place of
+ * libdebuginfod: requests run in parallel up to the pool's size, stop at
+ * the deadline and on cancel, every request is handed back once, and the
+ * counts the -v line gives; the cache directory libdebuginfod uses and
+ * when it is safe for root; DEBUGINFOD_MAXSIZE within the budget.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "debuginfod_fetch.h"
+#include "test_util.h"
+
+/* The fake server: what find() does for a build-id's first byte. */
+enum fake_kind {
+	FAKE_FOUND = 1,		/* an fd of /dev/null, after the network */
+	FAKE_CACHED,		/* the same, from the cache */
+	FAKE_MISSING,		/* -ENOENT */
+	FAKE_HANG,		/* until stop() */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	unsigned int inside, most_inside;
+	unsigned int landed, landed_fd, refused;
+	int refuse;		/* landed() returns this for files */
+} fake = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void *fake_begin(void)
+{
+	return &fake;
+}
+
+static void fake_end(void *client)
+{
+	(void)client;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static int fake_find(void *client, const uint8_t *id, size_t len, bool (*stop)(void *),
+		     void *stop_ctx, bool *cached)
+{
+	int ret;
+
+	(void)client;
+	(void)len;
+	pthread_mutex_lock(&fake.lock);
+	if (++fake.inside > fake.most_inside)
+		fake.most_inside = fake.inside;
+	pthread_mutex_unlock(&fake.lock);
+	switch (id[0]) {
+	case FAKE_HANG:
+		while (!stop(stop_ctx))
+			sleep_ms(5);
+		ret = -ECANCELED;
+		break;
+	case FAKE_MISSING:
+		ret = -ENOENT;
+		break;
+	default:
+		sleep_ms(50);	/* long enough for the others to come in */
+		*cached = id[0] == FAKE_CACHED;
+		ret = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		break;
+	}
+	pthread_mutex_lock(&fake.lock);
+	fake.inside--;
+	pthread_mutex_unlock(&fake.lock);
+	return ret;
+}
+
+static const struct debuginfod_backend fake_backend = {
+	.begin = fake_begin, .end = fake_end, .find = fake_find,
+};
+
+static int fake_landed(int fd, void *item, void *ctx)
+{
+	(void)item;
+	(void)ctx;
+	pthread_mutex_lock(&fake.lock);
+	fake.landed++;
+	if (fd >= 0) {
+		fake.landed_fd++;
+		close(fd);
+		if (fake.refuse)
+			fake.refused++;
+	}
+	pthread_mutex_unlock(&fake.lock);
+	return fd >= 0 ? fake.refuse : fd;
+}
+
+static struct debuginfod_fetch *new_fetch(unsigned int threads)
+{
+	struct debuginfod_fetch_opts opts = {
+		.threads = threads, .backend = &fake_backend, .landed = fake_landed,
+	};
+	struct debuginfod_fetch *f;
+
+	pthread_mutex_lock(&fake.lock);
+	fake.inside = fake.most_inside = fake.landed = fake.landed_fd = fake.refused = 0;
+	fake.refuse = 0;
+	pthread_mutex_unlock(&fake.lock);
+	f = debuginfod_fetch__new(&opts);
+	cr_assert_not_null(f);
+	return f;
+}
+
+static void submit(struct debuginfod_fetch *f, enum fake_kind kind, uint8_t n)
+{
+	uint8_t id[20] = { kind, n };
+
+	cr_assert_eq(debuginfod_fetch__submit(f, id, sizeof(id), NULL), 0);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+Test(debuginfod_fetch, requests_run_in_parallel_up_to_the_pool)
+{
+	struct debuginfod_fetch *f = new_fetch(4);
+	struct debuginfod_fetch_stats st;
+
+	for (uint8_t i = 0; i < 10; i++)
+		submit(f, FAKE_FOUND, i);
+	cr_assert_eq(debuginfod_fetch__wait(f, now_ns() + 10000000000ULL, -1), 0);
+	debuginfod_fetch__stats(f, &st);
+	cr_assert_eq(fake.most_inside, 4, "%u at once", fake.most_inside);
+	cr_assert_eq(st.fetched, 10);
+	cr_assert_eq(st.pending, 0);
+	cr_assert_eq(fake.landed_fd, 10);
+	cr_assert_gt(st.busy_ns, 0);
+	cr_assert_eq(debuginfod_fetch__free(f, 1000), 0);
+}
+
+Test(debuginfod_fetch, outcomes_are_counted_apart)
+{
+	struct debuginfod_fetch *f = new_fetch(2);
+	struct debuginfod_fetch_stats st;
+	char line[256];
+
+	submit(f, FAKE_FOUND, 0);
+	submit(f, FAKE_CACHED, 0);
+	submit(f, FAKE_CACHED, 1);
+	submit(f, FAKE_MISSING, 0);
+	cr_assert_eq(debuginfod_fetch__wait(f, 0, -1), 0);
+	debuginfod_fetch__stats(f, &st);
+	cr_assert_eq(st.fetched, 1);
+	cr_assert_eq(st.cached, 2);
+	cr_assert_eq(st.failed, 1);
+	cr_assert_eq(st.timed_out, 0);
+	cr_assert_eq(fake.landed, 4, "every request is handed back once");
+	debuginfod_fetch_stats__format(&st, line, sizeof(line));
+	cr_assert(!strncmp(line, "debuginfod: 1 debug file fetched, 2 cached, 1 failed, 0 timed out, in ",
+			   70), "%s", line);
+	debuginfod_fetch__free(f, 1000);
+}
+
+Test(debuginfod_fetch, a_file_refused_when_it_lands_counts_as_failed)
+{
+	struct debuginfod_fetch *f = new_fetch(1);
+	struct debuginfod_fetch_stats st;
+
+	fake.refuse = -EBADMSG;
+	submit(f, FAKE_FOUND, 0);
+	submit(f, FAKE_CACHED, 0);
+	debuginfod_fetch__wait(f, 0, -1);
+	debuginfod_fetch__stats(f, &st);
+	cr_assert_eq(fake.refused, 2);
+	cr_assert_eq(st.fetched + st.cached, 0);
+	cr_assert_eq(st.failed, 2);
+	debuginfod_fetch__free(f, 1000);
+}
+
+Test(debuginfod_fetch, the_deadline_stops_a_hanging_server)
+{
+	struct debuginfod_fetch *f = new_fetch(2);
+	struct debuginfod_fetch_stats st;
+	uint64_t t0 = now_ns();
+
+	for (uint8_t i = 0; i < 5; i++)
+		submit(f, FAKE_HANG, i);
+	debuginfod_fetch__set_deadline(f, t0 + 200000000ULL);
+	cr_assert_eq(debuginfod_fetch__wait(f, t0 + 5000000000ULL, -1), 0);
+	cr_assert_lt(now_ns() - t0, 1000000000ULL, "%llu ms",
+		     (unsigned long long)(now_ns() - t0) / 1000000);
+	debuginfod_fetch__stats(f, &st);
+	cr_assert_eq(st.timed_out, 5, "the queued ones too: %u", st.timed_out);
+	cr_assert_eq(fake.landed, 5);
+	cr_assert_eq(fake.landed_fd, 0);
+	/* and nothing more is taken once it has passed */
+	cr_assert_eq(debuginfod_fetch__submit(f, (const uint8_t *)"x", 1, NULL), -ECANCELED);
+	debuginfod_fetch__free(f, 1000);
+}
+
+Test(debuginfod_fetch, wait_ends_at_its_time_and_cancel_drops_the_rest)
+{
+	struct debuginfod_fetch *f = new_fetch(1);
+	struct debuginfod_fetch_stats st;
+	uint64_t t0 = now_ns();
+
+	for (uint8_t i = 0; i < 3; i++)
+		submit(f, FAKE_HANG, i);
+	cr_assert_eq(debuginfod_fetch__wait(f, t0 + 100000000ULL, -1), -ETIMEDOUT);
+	debuginfod_fetch__stats(f, &st);
+	cr_assert_eq(st.pending, 3);
+	debuginfod_fetch__cancel(f);
+	cr_assert_eq(debuginfod_fetch__wait(f, now_ns() + 1000000000ULL, -1), 0);
+	debuginfod_fetch__stats(f, &st);
+	cr_assert_eq(st.timed_out, 3);
+	cr_assert_eq(fake.landed, 3, "the dropped ones are handed back too");
+	cr_assert_eq(debuginfod_fetch__free(f, 1000), 0);
+}
+
+Test(debuginfod_fetch, free_cancels_what_is_running)
+{
+	struct debuginfod_fetch *f = new_fetch(2);
+
+	submit(f, FAKE_HANG, 0);
+	submit(f, FAKE_HANG, 1);
+	submit(f, FAKE_HANG, 2);
+	sleep_ms(20);
+	cr_assert_eq(debuginfod_fetch__free(f, 1000), 0);
+	cr_assert_eq(fake.landed, 3);
+}
+
+Test(debuginfod_fetch, wait_ends_when_its_fd_is_readable)
+{
+	struct debuginfod_fetch *f = new_fetch(1);
+	int p[2];
+
+	cr_assert_eq(pipe(p), 0);
+	submit(f, FAKE_HANG, 0);
+	cr_assert_eq(write(p[1], "x", 1), 1);
+	cr_assert_eq(debuginfod_fetch__wait(f, 0, p[0]), -EINTR);
+	close(p[0]);
+	close(p[1]);
+	debuginfod_fetch__free(f, 1000);
+}
+
+Test(debuginfod_fetch, servers_from_the_command_line_else_the_environment)
+{
+	const char *urls[] = { "http://a:8002", "https://b/x" };
+	char *s;
+
+	s = debuginfod_fetch__urls(urls, 2, "http://env");
+	cr_assert_str_eq(s, "http://a:8002 https://b/x");
+	free(s);
+	s = debuginfod_fetch__urls(NULL, 0, "http://env");
+	cr_assert_str_eq(s, "http://env");
+	free(s);
+	cr_assert_null(debuginfod_fetch__urls(NULL, 0, NULL), "no servers: no fetching");
+	cr_assert_null(debuginfod_fetch__urls(NULL, 0, ""));
+	cr_assert_null(debuginfod_fetch__urls(NULL, 0, "  \t"));
+}
+
+Test(debuginfod_fetch, cache_dir_as_libdebuginfod_chooses_it)
+{
+	char *tmp = make_tmpdir(), *legacy = path_in(tmp, ".debuginfod_client_cache");
+	char buf[4096];
+
+	cr_assert_eq(debuginfod_fetch__cache_dir("/c", "/x", "/h", buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "/c");
+	cr_assert_eq(debuginfod_fetch__cache_dir(NULL, "/x", "/h", buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "/x/debuginfod_client");
+	cr_assert_eq(debuginfod_fetch__cache_dir("", "", "/h", buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "/h/.cache/debuginfod_client");
+	cr_assert_eq(mkdir(legacy, 0700), 0);
+	cr_assert_eq(debuginfod_fetch__cache_dir(NULL, NULL, tmp, buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, legacy, "the old place, where it exists");
+	cr_assert_eq(debuginfod_fetch__cache_dir(NULL, NULL, NULL, buf, sizeof(buf)), -ENOENT);
+	cr_assert_eq(debuginfod_fetch__cache_dir("/a/long/path", NULL, NULL, buf, 5), -ENAMETOOLONG);
+	free(legacy);
+	rm_rf(tmp);
+}
+
+Test(debuginfod_fetch, cache_dir_must_be_safe_for_root)
+{
+	char *tmp = make_tmpdir(), *open_dir = path_in(tmp, "open"), *cache;
+	char why[512];
+	uid_t uid = geteuid();
+
+	/* ours, or not there yet below a directory of ours */
+	cr_assert_eq(debuginfod_fetch__check_cache_dir(tmp, uid, why, sizeof(why)), 0, "%s", why);
+	cache = path_in(tmp, "not/yet");
+	cr_assert_eq(debuginfod_fetch__check_cache_dir(cache, uid, why, sizeof(why)), 0, "%s", why);
+	free(cache);
+	/* anyone may write there */
+	cr_assert_eq(mkdir(open_dir, 0777), 0);
+	cr_assert_eq(chmod(open_dir, 0777), 0);
+	cache = path_in(open_dir, "cache");
+	cr_assert_eq(debuginfod_fetch__check_cache_dir(cache, uid, why, sizeof(why)), -EPERM);
+	cr_assert(strstr(why, "can be written by other users"), "%s", why);
+	free(cache);
+	/* /tmp itself: sticky, root's, but the cache not there yet: anyone could make it */
+	cr_assert_eq(debuginfod_fetch__check_cache_dir("/tmp/profile-no-such-cache", uid, why,
+						       sizeof(why)), -EPERM);
+	cr_assert_eq(debuginfod_fetch__check_cache_dir("relative", uid, why, sizeof(why)), -EPERM);
+	if (uid == 0) {
+		/* another user's */
+		cr_assert_eq(chown(open_dir, 65534, 65534), 0);
+		cr_assert_eq(chmod(open_dir, 0755), 0);
+		cr_assert_eq(debuginfod_fetch__check_cache_dir(open_dir, uid, why, sizeof(why)), -EPERM);
+		cr_assert(strstr(why, "belongs to another user"), "%s", why);
+	}
+	free(open_dir);
+	rm_rf(tmp);
+}
+
+Test(debuginfod_fetch, missing_cache_dirs_are_made_ours_alone)
+{
+	char *tmp = make_tmpdir(), *deep = malloc(strlen(tmp) + 16), *leaf;
+	struct stat sb;
+	char why[512];
+
+	cr_assert_not_null(deep);
+	sprintf(deep, "%s/a/b/c", tmp);
+	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), 0);
+	cr_assert_eq(stat(deep, &sb), 0);
+	cr_assert(S_ISDIR(sb.st_mode));
+	cr_assert_eq(sb.st_mode & 0777, 0700, "%o", sb.st_mode & 0777);
+	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), 0, "made already");
+	cr_assert_eq(debuginfod_fetch__check_cache_dir(deep, geteuid(), why, sizeof(why)), 0, "%s", why);
+	leaf = path_in(tmp, "file");
+	write_text(leaf, "x");
+	sprintf(deep, "%s/file/x", tmp);
+	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), -ENOTDIR);
+	free(leaf);
+	free(deep);
+	rm_rf(tmp);
+}
+
+Test(debuginfod_fetch, max_size_within_the_budget)
+{
+	char buf[32];
+
+	debuginfod_fetch__max_size(NULL, 1000, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1000");
+	debuginfod_fetch__max_size("500", 1000, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "500", "the user's smaller limit");
+	debuginfod_fetch__max_size("5000", 1000, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1000");
+	debuginfod_fetch__max_size("0", 1000, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1000", "0 means no limit to libdebuginfod: ours then");
+	debuginfod_fetch__max_size("-1", 1000, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1000");
+	debuginfod_fetch__max_size("12x", 1000, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1000");
+}
