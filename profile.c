@@ -527,46 +527,23 @@ static void setup_unwind(struct run *run)
 /*
  * debuginfod: the servers of --debuginfod-url, else of DEBUGINFOD_URLS;
  * with none, or --no-debuginfod, nothing is fetched and libdebuginfod is
- * not even loaded. Its environment is set here, before any thread reads
- * it: DEBUGINFOD_URLS to the servers, DEBUGINFOD_MAXSIZE within our
- * budget. Its cache must be safe for root (debuginfod_fetch.h), else one
- * line says why nothing is fetched. Returns whether to fetch.
+ * not even loaded. A cache not safe for root is said in one line. Before
+ * any thread reads the environment. Returns whether to fetch.
  */
 static bool setup_debuginfod(const struct profile_env *env)
 {
-	char dir[PATH_MAX], why[PATH_MAX + 128], size[32];
-	char *urls;
+	char why[PATH_MAX + 128];
 	int err;
 
 	if (!env->debuginfod)
 		return false;
-	urls = debuginfod_fetch__urls(env->debuginfod_urls, env->nr_debuginfod_urls,
-				      getenv("DEBUGINFOD_URLS"));
-	if (!urls)
-		return false;
-	err = debuginfod_fetch__cache_dir(getenv("DEBUGINFOD_CACHE_PATH"), getenv("XDG_CACHE_HOME"),
-					  getenv("HOME"), dir, sizeof(dir));
-	if (err)
-		snprintf(why, sizeof(why), "no cache directory (set DEBUGINFOD_CACHE_PATH)");
-	else
-		err = debuginfod_fetch__check_cache_dir(dir, geteuid(), why, sizeof(why));
-	if (!err && debuginfod_fetch__make_cache_dir(dir)) {
-		snprintf(why, sizeof(why), "cannot make the cache '%s': %s", dir, strerror(errno));
-		err = -EPERM;
+	err = debuginfod_fetch__setup_env(env->debuginfod_urls, env->nr_debuginfod_urls,
+					  budget__default()->max_fetch_bytes, why, sizeof(why));
+	if (err == -EPERM && !env->quiet) {
+		fputs("profile: debuginfod: ", stderr);
+		escape__text(stderr, why);
+		fputs("; not fetching debug files\n", stderr);
 	}
-	if (err) {
-		if (!env->quiet) {
-			fputs("profile: debuginfod: ", stderr);
-			escape__text(stderr, why);
-			fputs("; not fetching debug files\n", stderr);
-		}
-		free(urls);
-		return false;
-	}
-	debuginfod_fetch__max_size(getenv("DEBUGINFOD_MAXSIZE"), budget__default()->max_fetch_bytes,
-				   size, sizeof(size));
-	err = setenv("DEBUGINFOD_URLS", urls, 1) || setenv("DEBUGINFOD_MAXSIZE", size, 1);
-	free(urls);
 	return !err;
 }
 

@@ -561,3 +561,34 @@ void debuginfod_fetch__max_size(const char *user, uint64_t max_bytes, char *buf,
 		v = max_bytes;
 	snprintf(buf, size, "%llu", v);
 }
+
+int debuginfod_fetch__setup_env(const char *const *urls, size_t nr, uint64_t max_bytes,
+				char *why, size_t size)
+{
+	char dir[PATH_MAX], max_size[32];
+	char *servers;
+	int err;
+
+	servers = debuginfod_fetch__urls(urls, nr, getenv("DEBUGINFOD_URLS"));
+	if (!servers)
+		return -ENOENT;
+	err = debuginfod_fetch__cache_dir(getenv("DEBUGINFOD_CACHE_PATH"), getenv("XDG_CACHE_HOME"),
+					  getenv("HOME"), dir, sizeof(dir));
+	if (err)
+		snprintf(why, size, "no cache directory (set DEBUGINFOD_CACHE_PATH)");
+	else
+		err = debuginfod_fetch__check_cache_dir(dir, geteuid(), why, size);
+	if (!err && debuginfod_fetch__make_cache_dir(dir)) {
+		snprintf(why, size, "cannot make the cache '%s': %s", dir, strerror(errno));
+		err = -EPERM;
+	}
+	if (err) {
+		free(servers);
+		return -EPERM;
+	}
+	debuginfod_fetch__max_size(getenv("DEBUGINFOD_MAXSIZE"), max_bytes, max_size,
+				   sizeof(max_size));
+	err = setenv("DEBUGINFOD_URLS", servers, 1) || setenv("DEBUGINFOD_MAXSIZE", max_size, 1);
+	free(servers);
+	return err ? -errno : 0;
+}

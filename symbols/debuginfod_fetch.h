@@ -156,4 +156,15 @@ int debuginfod_fetch__make_cache_dir(const char *dir);
  */
 void debuginfod_fetch__max_size(const char *user, uint64_t max_bytes, char *buf, size_t size);
 
+/*
+ * libdebuginfod's environment for this run, set before any thread reads
+ * it: DEBUGINFOD_URLS to the servers (urls, else the environment's), the
+ * cache (debuginfod_fetch__cache_dir()) checked and made, and
+ * DEBUGINFOD_MAXSIZE within max_bytes. Returns 0 when debug files may be
+ * fetched; -ENOENT with no servers; -EPERM when the cache is not safe for
+ * us, why saying so; -errno.
+ */
+int debuginfod_fetch__setup_env(const char *const *urls, size_t nr, uint64_t max_bytes,
+				char *why, size_t size);
+
 #endif /* DEBUGINFOD_FETCH_H */

