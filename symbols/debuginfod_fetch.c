@@ -14,9 +14,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +23,10 @@
 #include <unistd.h>
 
 #include "debuginfod_fetch.h"
-
-/* How often a wait looks at its watch_fd and the clock. */
-#define WAIT_SLICE_MS 20
+#include "loader.h"
 
 struct request {
-	struct request *next;
+	struct loader_job job;		/* first: the pool's link */
 	uint8_t id[64];
 	size_t len;
 	void *item;
@@ -40,14 +36,9 @@ struct debuginfod_fetch {
 	struct debuginfod_backend backend;
 	debuginfod_landed_fn landed;
 	void *ctx;
-	pthread_t *threads;
-	unsigned int nr_threads;
-	pthread_mutex_t lock;
-	pthread_cond_t work;		/* a request was queued, or stop */
-	pthread_cond_t idle;		/* a request ended */
-	struct request *head, *tail;
+	struct loader *pool;
+	pthread_mutex_t lock;		/* the figures below */
 	unsigned int running;
-	bool stop;
 	int cancelled;			/* atomic: read by the progress callback without lock */
 	uint64_t deadline_ns;		/* atomic; 0: none */
 	uint64_t first_ns, last_ns;	/* first start, last end */
@@ -174,18 +165,76 @@ static bool past_deadline(void *arg)
 	       (deadline && mono_ns() >= deadline);
 }
 
-/* One request, on a fetch thread: its outcome into the stats, under f->lock. */
-static void run_request(struct debuginfod_fetch *f, void **client, struct request *r)
-{
-	bool cached = false;
-	int fd = -ECANCELED, used = -1;
+/*
+ * Each fetch thread's client, made for its first request and ended with
+ * the thread (a pthread key's destructor, as the pool joins it).
+ */
+struct thread_client {
+	void (*end)(void *client);
+	void *client;
+};
+static pthread_key_t client_key;
+static pthread_once_t client_key_once = PTHREAD_ONCE_INIT;
+static bool client_key_made;
 
-	if (!*client && !past_deadline(f))
-		*client = f->backend.begin();
-	if (*client && !past_deadline(f))
-		fd = f->backend.find(*client, r->id, r->len, past_deadline, f, &cached);
-	else if (!*client)
-		fd = -ENOMEM;
+static void client_free(void *p)
+{
+	struct thread_client *tc = p;
+
+	tc->end(tc->client);
+	free(tc);
+}
+
+static void client_key_make(void)
+{
+	client_key_made = !pthread_key_create(&client_key, client_free);
+}
+
+/* This thread's client; *own: the caller ends it (no key to keep it by). */
+static void *thread_client(struct debuginfod_fetch *f, bool *own)
+{
+	struct thread_client *tc = client_key_made ? pthread_getspecific(client_key) : NULL;
+	void *client;
+
+	*own = false;
+	if (tc)
+		return tc->client;
+	client = f->backend.begin();
+	if (!client)
+		return NULL;
+	tc = client_key_made ? malloc(sizeof(*tc)) : NULL;
+	if (tc) {
+		*tc = (struct thread_client){ .end = f->backend.end, .client = client };
+		if (!pthread_setspecific(client_key, tc))
+			return client;
+		free(tc);
+	}
+	*own = true;
+	return client;
+}
+
+/* One request, on a fetch thread: its outcome into the stats. */
+static void run_request(struct loader_job *job, void *ctx)
+{
+	struct debuginfod_fetch *f = ctx;
+	struct request *r = (struct request *)job;
+	bool cached = false, own = false;
+	int fd = -ECANCELED, used = -1;
+	void *client = NULL;
+
+	pthread_mutex_lock(&f->lock);
+	f->running++;
+	if (!f->first_ns)
+		f->first_ns = mono_ns();
+	pthread_mutex_unlock(&f->lock);
+	if (!past_deadline(f)) {
+		client = thread_client(f, &own);
+		fd = client ? -ECANCELED : -ENOMEM;
+	}
+	if (client && !past_deadline(f))
+		fd = f->backend.find(client, r->id, r->len, past_deadline, f, &cached);
+	if (own)
+		f->backend.end(client);
 	used = f->landed(fd, r->item, f->ctx);
 	pthread_mutex_lock(&f->lock);
 	if (fd >= 0 && !used)
@@ -194,57 +243,35 @@ static void run_request(struct debuginfod_fetch *f, void **client, struct reques
 		f->stats.timed_out++;
 	else
 		f->stats.failed++;
+	f->running--;
+	f->last_ns = mono_ns();
 	pthread_mutex_unlock(&f->lock);
+	free(r);
 }
 
-static void *fetch_thread(void *arg)
+/* A request cancelled before it started: the run ended first. */
+static void drop_request(struct loader_job *job, void *ctx)
 {
-	struct debuginfod_fetch *f = arg;
-	void *client = NULL;
+	struct debuginfod_fetch *f = ctx;
+	struct request *r = (struct request *)job;
 
 	pthread_mutex_lock(&f->lock);
-	for (;;) {
-		struct request *r;
-
-		while (!f->head && !f->stop)
-			pthread_cond_wait(&f->work, &f->lock);
-		if (f->stop)
-			break;
-		r = f->head;
-		f->head = r->next;
-		if (!f->head)
-			f->tail = NULL;
-		f->running++;
-		if (!f->first_ns)
-			f->first_ns = mono_ns();
-		pthread_mutex_unlock(&f->lock);
-		run_request(f, &client, r);
-		free(r);
-		pthread_mutex_lock(&f->lock);
-		f->running--;
-		f->last_ns = mono_ns();
-		pthread_cond_broadcast(&f->idle);
-	}
+	f->stats.timed_out++;
 	pthread_mutex_unlock(&f->lock);
-	if (client)
-		f->backend.end(client);
-	return NULL;
+	f->landed(-ECANCELED, r->item, f->ctx);
+	free(r);
 }
 
 static void fetch__destroy(struct debuginfod_fetch *f)
 {
-	pthread_cond_destroy(&f->idle);
-	pthread_cond_destroy(&f->work);
 	pthread_mutex_destroy(&f->lock);
-	free(f->threads);
 	free(f);
 }
 
 struct debuginfod_fetch *debuginfod_fetch__new(const struct debuginfod_fetch_opts *opts)
 {
 	struct debuginfod_fetch *f;
-	sigset_t all, old;
-	int err = 0;
+	int err;
 
 	if (!opts->landed) {
 		errno = EINVAL;
@@ -257,66 +284,46 @@ struct debuginfod_fetch *debuginfod_fetch__new(const struct debuginfod_fetch_opt
 			return NULL;
 		}
 	}
+	pthread_once(&client_key_once, client_key_make);
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
 	f->backend = opts->backend ? *opts->backend : ldi_backend;
 	f->landed = opts->landed;
 	f->ctx = opts->ctx;
-	f->threads = calloc(opts->threads ? opts->threads : DEBUGINFOD_FETCH_THREADS,
-			    sizeof(*f->threads));
-	if (!f->threads) {
-		free(f);
-		return NULL;
-	}
 	pthread_mutex_init(&f->lock, NULL);
-	pthread_cond_init(&f->work, NULL);
-	pthread_cond_init(&f->idle, NULL);
-	/* signals stay with the main thread */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	for (unsigned int i = 0; i < (opts->threads ? opts->threads : DEBUGINFOD_FETCH_THREADS); i++) {
-		err = pthread_create(&f->threads[i], NULL, fetch_thread, f);
-		if (err)
-			break;
-		f->nr_threads++;
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!f->nr_threads) {
+	/* signals stay with the main thread: the pool's threads block them */
+	f->pool = loader__new_pool(run_request, drop_request, f,
+				   opts->threads ? opts->threads : DEBUGINFOD_FETCH_THREADS);
+	if (!f->pool) {
+		err = errno;
 		fetch__destroy(f);
 		errno = err;
 		return NULL;
 	}
-	return f;	/* fewer threads than asked for still fetch */
+	return f;
 }
 
 int debuginfod_fetch__submit(struct debuginfod_fetch *f, const uint8_t *id, size_t len,
 			     void *item)
 {
 	struct request *r;
+	int err;
 
 	if (!len || len > sizeof(r->id))
 		return -EINVAL;
+	if (past_deadline(f))
+		return -ECANCELED;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	memcpy(r->id, id, len);
 	r->len = len;
 	r->item = item;
-	pthread_mutex_lock(&f->lock);
-	if (f->stop || past_deadline(f)) {
-		pthread_mutex_unlock(&f->lock);
+	err = loader__submit(f->pool, &r->job);
+	if (err)
 		free(r);
-		return -ECANCELED;
-	}
-	if (f->tail)
-		f->tail->next = r;
-	else
-		f->head = r;
-	f->tail = r;
-	pthread_cond_signal(&f->work);
-	pthread_mutex_unlock(&f->lock);
-	return 0;
+	return err;
 }
 
 void debuginfod_fetch__set_deadline(struct debuginfod_fetch *f, uint64_t deadline_ns)
@@ -324,69 +331,29 @@ void debuginfod_fetch__set_deadline(struct debuginfod_fetch *f, uint64_t deadlin
 	__atomic_store_n(&f->deadline_ns, deadline_ns, __ATOMIC_RELAXED);
 }
 
-static bool readable(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	return fd >= 0 && poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
-}
-
 int debuginfod_fetch__wait(struct debuginfod_fetch *f, uint64_t until_ns, int watch_fd)
 {
-	for (;;) {
-		struct timespec at;
-		bool busy;
+	uint64_t now = mono_ns();
+	int ms = -1;
 
-		pthread_mutex_lock(&f->lock);
-		busy = f->head || f->running;
-		if (busy) {
-			clock_gettime(CLOCK_REALTIME, &at);
-			at.tv_nsec += WAIT_SLICE_MS * 1000000L;
-			if (at.tv_nsec >= 1000000000L) {
-				at.tv_sec++;
-				at.tv_nsec -= 1000000000L;
-			}
-			pthread_cond_timedwait(&f->idle, &f->lock, &at);
-			busy = f->head || f->running;
-		}
-		pthread_mutex_unlock(&f->lock);
-		if (!busy)
-			return 0;
-		if (readable(watch_fd))
-			return -EINTR;
-		if (until_ns && mono_ns() >= until_ns)
-			return -ETIMEDOUT;
-	}
+	if (until_ns)
+		ms = until_ns <= now ? 0 : (int)((until_ns - now + 999999) / 1000000);
+	return loader__wait(f->pool, ms, watch_fd);
 }
 
 void debuginfod_fetch__cancel(struct debuginfod_fetch *f)
 {
-	struct request *r;
-
 	__atomic_store_n(&f->cancelled, 1, __ATOMIC_RELAXED);
-	pthread_mutex_lock(&f->lock);
-	r = f->head;
-	f->head = f->tail = NULL;
-	for (struct request *q = r; q; q = q->next)
-		f->stats.timed_out++;	/* never started: the run ended first */
-	pthread_cond_broadcast(&f->idle);
-	pthread_mutex_unlock(&f->lock);
-	while (r) {
-		struct request *next = r->next;
-
-		f->landed(-ECANCELED, r->item, f->ctx);
-		free(r);
-		r = next;
-	}
+	loader__cancel(f->pool);
 }
 
 void debuginfod_fetch__stats(struct debuginfod_fetch *f, struct debuginfod_fetch_stats *st)
 {
+	unsigned int pending = loader__pending(f->pool);
+
 	pthread_mutex_lock(&f->lock);
 	*st = f->stats;
-	st->pending = f->running;
-	for (struct request *r = f->head; r; r = r->next)
-		st->pending++;
+	st->pending = pending;
 	st->busy_ns = 0;
 	if (f->first_ns)
 		st->busy_ns = (f->running ? mono_ns() : f->last_ns) - f->first_ns;
@@ -395,24 +362,12 @@ void debuginfod_fetch__stats(struct debuginfod_fetch *f, struct debuginfod_fetch
 
 int debuginfod_fetch__free(struct debuginfod_fetch *f, int timeout_ms)
 {
-	uint64_t until;
-
 	if (!f)
 		return 0;
-	debuginfod_fetch__cancel(f);
-	pthread_mutex_lock(&f->lock);
-	f->stop = true;
-	pthread_cond_broadcast(&f->work);
-	pthread_mutex_unlock(&f->lock);
-	until = timeout_ms < 0 ? 0 : mono_ns() + (uint64_t)timeout_ms * 1000000ULL;
-	if (debuginfod_fetch__wait(f, until, -1) == -ETIMEDOUT) {
-		/* a request between two progress calls: the exit that follows ends it */
-		for (unsigned int i = 0; i < f->nr_threads; i++)
-			pthread_detach(f->threads[i]);
+	__atomic_store_n(&f->cancelled, 1, __ATOMIC_RELAXED);
+	/* a request between two progress calls: the exit that follows ends it */
+	if (loader__free(f->pool, timeout_ms) == -EBUSY)
 		return -EBUSY;
-	}
-	for (unsigned int i = 0; i < f->nr_threads; i++)
-		pthread_join(f->threads[i], NULL);
 	fetch__destroy(f);
 	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loader.c - a job queue with one worker thread. Signals stay with the
- * main thread: the worker blocks them all.
+ * loader.c - a job queue with its worker threads. Signals stay with the
+ * main thread: the workers block them all.
  */
 #include <errno.h>
 #include <poll.h>
@@ -17,12 +17,13 @@
 #define WAIT_SLICE_MS 20
 
 struct loader {
-	pthread_t thread;
+	pthread_t *threads;
+	unsigned int nr_threads;
 	pthread_mutex_t lock;
 	pthread_cond_t work;		/* a job was queued, or stop */
 	pthread_cond_t idle;		/* a job finished */
 	struct loader_job *head, *tail;
-	unsigned int running;		/* 0 or 1 */
+	unsigned int queued, running;
 	bool cancelled, stop;
 	loader_fn run, drop;
 	void *ctx;
@@ -44,46 +45,68 @@ static void *worker(void *arg)
 		l->head = job->next;
 		if (!l->head)
 			l->tail = NULL;
-		l->running = 1;
+		l->queued--;
+		l->running++;
 		pthread_mutex_unlock(&l->lock);
 		l->run(job, l->ctx);
 		pthread_mutex_lock(&l->lock);
-		l->running = 0;
+		l->running--;
 		pthread_cond_broadcast(&l->idle);
 	}
 	pthread_mutex_unlock(&l->lock);
 	return NULL;
 }
 
-struct loader *loader__new(loader_fn run, loader_fn drop, void *ctx)
+static void destroy(struct loader *l)
+{
+	pthread_cond_destroy(&l->idle);
+	pthread_cond_destroy(&l->work);
+	pthread_mutex_destroy(&l->lock);
+	free(l->threads);
+	free(l);
+}
+
+struct loader *loader__new_pool(loader_fn run, loader_fn drop, void *ctx, unsigned int threads)
 {
 	sigset_t all, old;
 	struct loader *l;
-	int err;
+	int err = 0;
 
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
+	l->threads = calloc(threads ? threads : 1, sizeof(*l->threads));
+	if (!l->threads) {
+		free(l);
+		return NULL;
+	}
 	l->run = run;
 	l->drop = drop;
 	l->ctx = ctx;
 	pthread_mutex_init(&l->lock, NULL);
 	pthread_cond_init(&l->work, NULL);
 	pthread_cond_init(&l->idle, NULL);
-	/* the thread inherits our mask: block everything while it starts */
+	/* the threads inherit our mask: block everything while they start */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&l->thread, NULL, worker, l);
+	for (unsigned int i = 0; i < (threads ? threads : 1); i++) {
+		err = pthread_create(&l->threads[i], NULL, worker, l);
+		if (err)
+			break;
+		l->nr_threads++;
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err) {
-		pthread_cond_destroy(&l->idle);
-		pthread_cond_destroy(&l->work);
-		pthread_mutex_destroy(&l->lock);
-		free(l);
+	if (!l->nr_threads) {
+		destroy(l);
 		errno = err;
 		return NULL;
 	}
-	return l;
+	return l;	/* fewer threads than asked for still run every job */
+}
+
+struct loader *loader__new(loader_fn run, loader_fn drop, void *ctx)
+{
+	return loader__new_pool(run, drop, ctx, 1);
 }
 
 int loader__submit(struct loader *l, struct loader_job *job)
@@ -99,6 +122,7 @@ int loader__submit(struct loader *l, struct loader_job *job)
 	else
 		l->head = job;
 	l->tail = job;
+	l->queued++;
 	pthread_cond_signal(&l->work);
 	pthread_mutex_unlock(&l->lock);
 	return 0;
@@ -157,6 +181,8 @@ void loader__cancel(struct loader *l)
 	l->cancelled = true;
 	job = l->head;
 	l->head = l->tail = NULL;
+	l->queued = 0;
+	pthread_cond_broadcast(&l->idle);
 	pthread_mutex_unlock(&l->lock);
 	while (job) {
 		struct loader_job *next = job->next;
@@ -180,13 +206,22 @@ int loader__free(struct loader *l, int timeout_ms)
 	/* a job that does not watch its cancel flag may run on: do not wait for it */
 	busy = loader__wait(l, timeout_ms, -1) == -ETIMEDOUT;
 	if (busy) {
-		pthread_detach(l->thread);
+		for (unsigned int i = 0; i < l->nr_threads; i++)
+			pthread_detach(l->threads[i]);
 		return -EBUSY;
 	}
-	pthread_join(l->thread, NULL);
-	pthread_cond_destroy(&l->idle);
-	pthread_cond_destroy(&l->work);
-	pthread_mutex_destroy(&l->lock);
-	free(l);
+	for (unsigned int i = 0; i < l->nr_threads; i++)
+		pthread_join(l->threads[i], NULL);
+	destroy(l);
 	return 0;
+}
+
+unsigned int loader__pending(struct loader *l)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&l->lock);
+	n = l->queued + l->running;
+	pthread_mutex_unlock(&l->lock);
+	return n;
 }

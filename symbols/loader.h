@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * loader.h - one background thread that runs jobs in the order given, so
- * the expensive part of symbolization (parsing symbol tables, searching
- * and checksumming debug files, inflating sections, reading perf maps)
- * never runs on the thread that reads signals and drains the BPF maps.
+ * loader.h - background threads (one, or a pool) that run jobs in the
+ * order given, so the expensive part of symbolization (parsing symbol
+ * tables, searching and checksumming debug files, inflating sections,
+ * reading perf maps, fetching debug files) never runs on the thread that
+ * reads signals and drains the BPF maps.
  *
  *	l = loader__new(run, ctx);
  *	loader__submit(l, job);		   run(job, ctx) happens later, on the thread
@@ -29,6 +30,15 @@ typedef void (*loader_fn)(struct loader_job *job, void *ctx);
  * freed. Returns NULL with errno set.
  */
 struct loader *loader__new(loader_fn run, loader_fn drop, void *ctx);
+/*
+ * The same with threads workers (0: one): jobs start in the order given,
+ * up to threads at once. Fewer threads than asked for, when no more could
+ * be made, still run every job.
+ */
+struct loader *loader__new_pool(loader_fn run, loader_fn drop, void *ctx, unsigned int threads);
+
+/* Jobs queued or running. */
+unsigned int loader__pending(struct loader *l);
 
 /* Queue a job. -ECANCELED after loader__cancel(): the job stays the caller's. */
 int loader__submit(struct loader *l, struct loader_job *job);
@@ -47,8 +57,8 @@ int loader__wait(struct loader *l, int timeout_ms, int watch_fd);
 void loader__cancel(struct loader *l);
 
 /*
- * Cancel, stop and join the thread. A job still running after timeout_ms
- * (< 0: no limit) is left to run: the thread is detached, l is not freed
+ * Cancel, stop and join the threads. A job still running after timeout_ms
+ * (< 0: no limit) is left to run: the threads are detached, l is not freed
  * and -EBUSY returned, so what the job uses must stay too (the process is
  * about to exit). Accepts NULL.
  */

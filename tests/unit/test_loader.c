@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_loader.c - the loader thread: jobs run in order off the caller's
- * thread, waits end on completion, on a readable descriptor or at a
- * timeout, and cancelled jobs are dropped, never run.
+ * test_loader.c - the loader's threads (one, or a pool): jobs run in order
+ * off the caller's thread, waits end on completion, on a readable
+ * descriptor or at a timeout, and cancelled jobs are dropped, never run.
  */
 #include <pthread.h>
 #include <unistd.h>
@@ -89,4 +89,27 @@ Test(loader, wait_ends_on_timeout_and_on_a_readable_fd)
 	loader__free(ld, -1);
 	close(fds[0]);
 	close(fds[1]);
+}
+
+/* A pool's jobs wait at the gate, counted as pending, then all run. */
+Test(loader, a_pool_runs_its_threads_worth_at_once)
+{
+	struct log l = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	int gate = 0;
+	struct job jobs[4] = { { .id = 1, .gate = &gate }, { .id = 2, .gate = &gate },
+			       { .id = 3, .gate = &gate }, { .id = 4, .gate = &gate } };
+	struct loader *ld = loader__new_pool(run, drop, &l, 3);
+
+	cr_assert_not_null(ld);
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(loader__submit(ld, &jobs[i].link), 0);
+	cr_assert_eq(loader__pending(ld), 4);
+	/* held at the gate: none has finished */
+	cr_assert_eq(loader__wait(ld, 100, -1), -ETIMEDOUT);
+	cr_assert_eq(l.nr_ran, 0);
+	__atomic_store_n(&gate, 1, __ATOMIC_RELAXED);
+	cr_assert_eq(loader__wait(ld, 5000, -1), 0);
+	cr_assert_eq(l.nr_ran, 4);
+	cr_assert_eq(loader__pending(ld), 0);
+	cr_assert_eq(loader__free(ld, -1), 0);
 }
