@@ -245,8 +245,10 @@ static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 	}
 	/* .eh_frame's rules are the ones the program runs by */
 	if (bd->src == SRC_DEBUG_FRAME) {
-		if (in_eh_frame(bd, lo, lo + len))
+		if (in_eh_frame(bd, lo, lo + len)) {
+			bd->t->shadowed++;
 			return 0;
+		}
 		bd->t->from_debug_frame++;
 	}
 	bd->t->stats.fdes++;
@@ -1012,6 +1014,7 @@ static int list_debug_frame(struct builder *bd, Elf *elf, Elf *debug, struct cfi
 	if (err) {
 		bd->t->stats = stats;
 		bd->t->from_debug_frame = 0;
+		bd->t->shadowed = 0;
 		bd->nr_fdes = nr_fdes;
 		bd->nr_cies = nr_cies;
 		bd->work = work;

@@ -46,6 +46,12 @@ struct cfi_table {
 	uint64_t overlapping;
 	/* FDEs of .debug_frame in the table (where .eh_frame has none) */
 	uint64_t from_debug_frame;
+	/*
+	 * FDEs of .debug_frame left out for meeting .eh_frame's: still in the
+	 * section libdw searches, so where one also meets an FDE listed,
+	 * libdw may answer for it instead (as with overlapping)
+	 */
+	uint64_t shadowed;
 	/* why a .debug_frame there was left out (-ENOEXEC, -EFBIG...), else 0 */
 	int debug_frame_err;
 };

@@ -206,6 +206,9 @@ Test(debug_frame, eh_frame_wins_where_both_have_rules)
 	cr_assert_eq(table_of(eh, NULL, &eh_only, false), 0);
 	cr_assert_eq(both.from_debug_frame, 0, "%llu FDEs of .debug_frame taken",
 		     (unsigned long long)both.from_debug_frame);
+	/* leaf, mid and main at least: crt files have .eh_frame alone */
+	cr_assert_geq(both.shadowed, 3, "%llu FDEs of .debug_frame left out",
+		      (unsigned long long)both.shadowed);
 	assert_same_rows(&both, &eh_only, "both sections against .eh_frame alone");
 	assert_funcs_covered(&both, bt.full, true);
 	cfi_table__release(&both);
