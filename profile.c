@@ -543,6 +543,9 @@ static bool setup_debuginfod(const struct profile_env *env)
 		fputs("profile: debuginfod: ", stderr);
 		escape__text(stderr, why);
 		fputs("; not fetching debug files\n", stderr);
+	} else if (err && err != -ENOENT && !env->quiet) {
+		/* no servers (-ENOENT) is no news; a failure to set them up is */
+		fprintf(stderr, "profile: debuginfod: %s; not fetching debug files\n", strerror(-err));
 	}
 	return !err;
 }
