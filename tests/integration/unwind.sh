@@ -112,7 +112,7 @@ t_cache_between_runs() {
 			# one byte in the middle of the rows
 			printf 'X' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") / 2)) conv=notrunc 2>/dev/null
 		done
-		$PROFILE -U -F 199 -f -v --unwind-cache-dir "$TMP/cache" -p "$pid" 1 \
+		$PROFILE -U -F 499 -f -v --unwind-cache-dir "$TMP/cache" -p "$pid" 1 \
 			> "$TMP/c$run.folded" 2> "$TMP/c$run.err" || fail "run $run: profile exited $?" || return 1
 		line=$(grep 'process readings' "$TMP/c$run.err")
 		built=$(echo "$line" | sed -E 's/.*; ([0-9]+) built .*/\1/')
