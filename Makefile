@@ -90,7 +90,9 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/fnvcollide \
 	build/workloads/libdlburn.so build/workloads/hostile \
 	build/workloads/hotspots_nofp build/workloads/hotspots_gccfp \
-	build/workloads/hotspots_debugframe build/workloads/sigburn
+	build/workloads/hotspots_debugframe build/workloads/sigburn \
+	build/workloads/dlswap build/workloads/libswap_a.so build/workloads/libswap_b.so \
+	build/workloads/manylibs
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -239,6 +241,18 @@ build/workloads/hotspots_debugframe: tests/workloads/hotspots.c | build/workload
 build/workloads/sigburn: tests/workloads/sigburn.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
+# Libraries swapped at one address, and many mappings: as Debian builds,
+# no frame pointers, so the walk needs the right tables.
+NOFP_CFLAGS := -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls
+build/workloads/dlswap build/workloads/manylibs: build/workloads/%: tests/workloads/%.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc $(NOFP_CFLAGS) $(DEPFLAGS) $< -o $@
+build/workloads/libswap_a.so: tests/workloads/libswap.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc $(NOFP_CFLAGS) -fPIC -shared $(DEPFLAGS) $< -o $@
+build/workloads/libswap_b.so: tests/workloads/libswap.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc $(NOFP_CFLAGS) -DSWAP_BIG_FRAME -fPIC -shared $(DEPFLAGS) $< -o $@
 build/workloads/lib%.so: tests/workloads/lib%.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)$(CLANG) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -fPIC -shared $< -o $@

@@ -159,10 +159,19 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, UNWIND_MAX_PROCS);
+	__uint(max_entries, UNWIND_MAX_PROCS);		/* set */
 	__type(key, __u32);
 	__type(value, struct unwind_proc);
 } unwind_procs SEC(".maps");
+
+/* The mappings of the processes with more than an entry holds (profile.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, UNWIND_MAX_BIG_PROCS);	/* set */
+	__type(key, __u32);
+	__type(value, struct unwind_proc_big);
+} unwind_procs_big SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -455,7 +464,7 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind)
 	bpf_get_current_comm(&key.comm, sizeof(key.comm));
 
 	/* walked once, whichever map set it goes to */
-	walked = unwind && !kernel_stacks_only ? unwind_user(ctx, pid) : -1;
+	walked = unwind && !kernel_stacks_only ? unwind_user(ctx, pid, &key.flags) : -1;
 	if (active)
 		count(ctx, &key, &counts1, &stackmap1, &overflow1, walked);
 	else
@@ -487,8 +496,10 @@ int on_exec(void *ctx)
 	struct pid_gen fresh = {};
 
 	/* its unwind tables were the old image's: userspace loads the new one's */
-	if (dwarf_unwind)
+	if (dwarf_unwind) {
 		bpf_map_delete_elem(&unwind_procs, &pid);
+		bpf_map_delete_elem(&unwind_procs_big, &pid);
+	}
 	if (!bpf_map_lookup_elem(&pid_gen, &pid))
 		return 0;
 	fresh.gen = next_gen();
@@ -512,8 +523,10 @@ int on_exit(void *ctx)
 	if (pid == (__u32)id) {
 		bpf_map_delete_elem(&pid_gen, &pid);
 		/* a process that reuses the pid must not walk with these tables */
-		if (dwarf_unwind)
+		if (dwarf_unwind) {
 			bpf_map_delete_elem(&unwind_procs, &pid);
+			bpf_map_delete_elem(&unwind_procs_big, &pid);
+		}
 	}
 	return 0;
 }

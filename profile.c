@@ -512,11 +512,11 @@ static void setup_unwind(struct run *run)
 		.nr_debug_dirs = env->nr_debug_dirs,
 		.notice = env->verbose ? on_notice : NULL,
 	};
-	int rows_fd, procs_fd;
+	struct unwind_map_fds fds;
 
-	if (sampler__unwind_maps(run->sampler, &rows_fd, &procs_fd))
+	if (sampler__unwind_maps(run->sampler, &fds.rows, &fds.procs, &fds.big))
 		return;
-	run->unwind = unwind_jobs__open(rows_fd, procs_fd, &opts, stderr);
+	run->unwind = unwind_jobs__open(&fds, &opts, stderr);
 	if (!run->unwind)
 		return;
 	for (size_t i = 0; i < env->nr_pids; i++)

@@ -22,13 +22,17 @@
  */
 #define STACK_ID_OVERFLOW (-4096)
 
+/* profile_key.flags: how the user stack was walked */
+#define KEY_USER_TRUNCATED 1	/* the table walk stopped at the depth limit, callers left */
+#define KEY_USER_NO_TABLES 2	/* by frame pointers: the process had no unwind tables (yet) */
+
 struct profile_key {
 	__u32 pid;		/* tgid */
 	__u32 tid;		/* 0 unless thread filtering (-L) asked for it */
 	__u32 gen;		/* generation of pid's mappings (see pid_gen); 0: unknown */
 	__s32 kern_stack_id;	/* < 0: -errno from bpf_get_stackid, -1 if not taken, */
 	__s32 user_stack_id;	/*      or STACK_ID_OVERFLOW */
-	__u32 pad;
+	__u32 flags;		/* KEY_* */
 	__u64 kern_overflow;	/* overflow key when kern_stack_id == STACK_ID_OVERFLOW */
 	__u64 user_overflow;
 	char comm[TASK_COMM_LEN];
@@ -62,32 +66,49 @@ struct new_pid_event {
 
 /*
  * Unwinding without frame pointers (unwind/): the executable mappings of
- * a process whose files have unwind tables, sorted by start, each naming
- * its table's rows in the "unwind_rows" array (unwind_row.h). A pc in
- * [start, end) is at ELF address pc - bias in its file.
+ * a process, sorted by start, each naming its file's table's rows in the
+ * "unwind_rows" array (unwind_row.h). A pc in [start, start + len) is at
+ * ELF address pc - bias in its file.
+ *
+ * A process's entry in "unwind_procs" holds up to UNWIND_MAX_MAPS of
+ * them; one with more has them all in "unwind_procs_big" (browsers, JVMs,
+ * Python with hundreds of extension modules), its small entry saying so.
  */
-#define UNWIND_MAX_MAPS 128	/* executable mappings, per process */
+#define UNWIND_MAX_MAPS 120	/* in a process's entry: the value fits 4 KiB */
+#define UNWIND_MAX_MAPS_BIG 2000	/* in its big entry: 64 KiB */
 #define UNWIND_MAPS_PER_FILE 4	/* of one file: text segments, not 60,000 copies */
 #define UNWIND_MAX_PROCS 8192	/* processes with tables at once */
+#define UNWIND_MAX_BIG_PROCS 512	/* ... of them with a big entry */
 struct unwind_map {
-	__u64 start, end;
+	__u64 start;
 	__u64 bias;
+	__u32 len;		/* bytes; a longer mapping is cut (partial) */
 	__u32 first_row;	/* index in unwind_rows */
 	__u32 nr_rows;		/* 0: no table, walk this frame by its frame pointer */
+	__u32 flags;		/* 0 */
 };
 
 /*
  * Every executable mapping of the process, tables or not: a return
- * address in none of them is garbage, and ends the walk. nr 0: a
- * placeholder while the tables are built (frame pointers meanwhile); exec
- * and exit delete the entry, and userspace publishes only over an entry
- * that is still there, so tables of an image gone are never used.
+ * address in none of them is garbage, and ends the walk. nr 0 and big 0:
+ * a placeholder while the tables are built (frame pointers meanwhile);
+ * exec and exit delete the entry (and its big one), and userspace
+ * publishes only over an entry that is still there, so tables of an
+ * image gone are never used.
  */
 struct unwind_proc {
-	__u32 nr;
-	__u32 partial;		/* more executable mappings than fit: a miss is no garbage */
+	__u32 nr;		/* maps[] in use */
+	__u8 big;		/* the maps are in unwind_procs_big's entry instead */
+	__u8 partial;		/* more executable mappings than fit: a miss is no garbage */
+	__u16 pad;
 	__u64 reread_ns;	/* bpf_ktime_get_ns(): when a miss may ask for a re-read */
 	struct unwind_map maps[UNWIND_MAX_MAPS];
+};
+
+struct unwind_proc_big {
+	__u32 nr;
+	__u32 pad;
+	struct unwind_map maps[UNWIND_MAX_MAPS_BIG];
 };
 #define UNWIND_REREAD_NS 1000000000ULL	/* at most one re-read request a second */
 
@@ -105,6 +126,8 @@ enum profile_stat {
 	STAT_UNWIND_TABLES,	/* user stacks walked with unwind tables */
 	STAT_UNWIND_NO_TABLES,	/* ... by frame pointers: the process had no tables (yet) */
 	STAT_UNWIND_CUT,	/* table walks that ended before the thread's root */
+	STAT_UNWIND_TRUNCATED,	/* table walks stopped at the depth limit */
+	STAT_UNWIND_NO_BIG,	/* by frame pointers: the big entry was missing */
 	STAT_MAX,
 };
 

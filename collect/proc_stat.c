@@ -5,13 +5,16 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "proc_stat.h"
 
-int proc_stat__state(const char *proc_root, pid_t pid, char *state)
+/* The state, and the start time where need_start says so. */
+static int read_stat(const char *proc_root, pid_t pid, struct proc_stat_info *info, bool need_start)
 {
-	char path[4096], buf[512], *paren;
+	char path[4096], buf[512], *paren, *p, *end;
+	unsigned long long v = 0;
 	FILE *f;
 	size_t n;
 
@@ -26,8 +29,37 @@ int proc_stat__state(const char *proc_root, pid_t pid, char *state)
 	paren = strrchr(buf, ')');
 	if (!paren || paren[1] != ' ' || !paren[2])
 		return -EINVAL;
-	*state = paren[2];
+	info->state = paren[2];
+	info->ended = info->state == 'Z' || info->state == 'X';
+	info->start_time = 0;
+	if (!need_start)
+		return 0;
+	/* starttime is the 22nd field, the 20th after the state */
+	p = paren + 3;
+	for (int field = 4; field <= 22; field++) {
+		errno = 0;
+		v = strtoull(p, &end, 10);
+		if (end == p || errno)
+			return -EINVAL;
+		p = end;
+	}
+	info->start_time = v;
 	return 0;
+}
+
+int proc_stat__read(const char *proc_root, pid_t pid, struct proc_stat_info *info)
+{
+	return read_stat(proc_root, pid, info, true);
+}
+
+int proc_stat__state(const char *proc_root, pid_t pid, char *state)
+{
+	struct proc_stat_info info;
+	int err = read_stat(proc_root, pid, &info, false);
+
+	if (!err)
+		*state = info.state;
+	return err;
 }
 
 bool proc_stat__ended(const char *proc_root, pid_t pid)

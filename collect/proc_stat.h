@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * proc_stat.h - a process's state from /proc/PID/stat: whether the -p
- * targets can still run, so that sampling stops once none can.
+ * targets can still run, so that sampling stops once none can, and which
+ * process a pid is (its start time).
  */
 #ifndef PROC_STAT_H
 #define PROC_STAT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -16,6 +18,14 @@
  * one, or another -errno. proc_root is "/proc" except in tests.
  */
 int proc_stat__state(const char *proc_root, pid_t pid, char *state);
+struct proc_stat_info {
+	char state;		/* 'R', 'S', 'Z'... */
+	bool ended;		/* a zombie or dead: it will not run again */
+	uint64_t start_time;	/* clock ticks after boot: with the pid, one process */
+};
+
+/* The state and start time of PROC_ROOT/PID/stat; errors as proc_stat__state(). */
+int proc_stat__read(const char *proc_root, pid_t pid, struct proc_stat_info *info);
 /* Gone, or a zombie or dead: it will not run again. */
 bool proc_stat__ended(const char *proc_root, pid_t pid);
 /* Every one of pids has ended; false for none. */

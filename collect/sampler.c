@@ -68,6 +68,9 @@ static int size_maps(struct sampler *s, bool prealloc)
 					       s->dwarf ? s->env->unwind_storage_size : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(obj->maps.unwind_procs, s->dwarf ? UNWIND_MAX_PROCS : 1);
+	if (!err)
+		err = bpf_map__set_max_entries(obj->maps.unwind_procs_big,
+					       s->dwarf ? UNWIND_MAX_BIG_PROCS : 1);
 	return err;
 }
 
@@ -198,12 +201,13 @@ fail:
 	return NULL;
 }
 
-int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd)
+int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd, int *big_fd)
 {
 	if (!s->dwarf)
 		return -ENOTSUP;
 	*rows_fd = bpf_map__fd(s->obj->maps.unwind_rows);
 	*procs_fd = bpf_map__fd(s->obj->maps.unwind_procs);
+	*big_fd = bpf_map__fd(s->obj->maps.unwind_procs_big);
 	return 0;
 }
 

@@ -28,7 +28,7 @@ void sampler__free(struct sampler *s);
  * The maps unwind tables go to (unwind_procs.h), when user stacks are
  * walked with them: 0, or -ENOTSUP (--call-graph fp, -K, an old kernel).
  */
-int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd);
+int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd, int *big_fd);
 
 /* "cycles" or "cpu-clock", once attached. */
 const char *sampler__event(const struct sampler *s);

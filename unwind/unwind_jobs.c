@@ -5,10 +5,10 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <search.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "escape.h"
 #include "table_cache.h"
@@ -16,6 +16,9 @@
 
 /* Pids waiting; more new processes than this at once wait for the next notice. */
 #define QUEUE_MAX 4096
+
+/* Entries of processes gone are looked for this often (unwind_procs__sweep). */
+#define SWEEP_NS 2000000000ull
 
 struct unwind_jobs {
 	struct unwind_procs *u;
@@ -27,55 +30,28 @@ struct unwind_jobs {
 	bool stop, joined;
 	bool busy;		/* the worker is loading a pid */
 	uint64_t dropped;
-	void *gens;		/* tsearch: the last generation queued, by pid */
+	uint64_t next_sweep;	/* CLOCK_MONOTONIC ns */
 };
 
-/* Generations are never this (profile.bpf.c hands them out from 1). */
-#define GEN_LOADED_BEFORE UINT32_MAX
-
-struct pid_gen_seen {
-	pid_t pid;
-	uint32_t gen;
-};
-
-static int cmp_pid(const void *a, const void *b)
+static uint64_t now_ns(void)
 {
-	const struct pid_gen_seen *x = a, *y = b;
+	struct timespec ts;
 
-	return (x->pid > y->pid) - (x->pid < y->pid);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/*
- * Whether pid's generation gen is news: a generation is loaded once (its
- * re-announcements are for symbols; the unwinder asks by itself, gen 0,
- * when it meets code it has no mapping for). Main thread only.
- */
-static bool new_gen(struct unwind_jobs *j, pid_t pid, uint32_t gen)
+/* Until there is work, or the next sweep is due. Under j->lock. */
+static void wait_for_work(struct unwind_jobs *j)
 {
-	struct pid_gen_seen key = { .pid = pid }, *e, **slot;
+	while (!j->len && !j->stop && now_ns() < j->next_sweep) {
+		struct timespec until = {
+			.tv_sec = (time_t)(j->next_sweep / 1000000000ull),
+			.tv_nsec = (long)(j->next_sweep % 1000000000ull),
+		};
 
-	if (!gen)
-		return true;
-	slot = tfind(&key, &j->gens, cmp_pid);
-	if (slot && (*slot)->gen == GEN_LOADED_BEFORE) {
-		/* loaded before sampling (-p): its first generation is that one,
-		 * unless it exec'd meanwhile, which deleted the entry */
-		(*slot)->gen = gen;
-		return !unwind_procs__published(j->u, pid);
+		pthread_cond_timedwait(&j->wake, &j->lock, &until);
 	}
-	if (slot) {
-		if ((*slot)->gen == gen)
-			return false;
-		(*slot)->gen = gen;
-		return true;
-	}
-	e = malloc(sizeof(*e));
-	if (!e)
-		return true;
-	*e = (struct pid_gen_seen){ .pid = pid, .gen = gen };
-	if (!tsearch(e, &j->gens, cmp_pid))
-		free(e);
-	return true;
 }
 
 static void *worker(void *arg)
@@ -86,10 +62,16 @@ static void *worker(void *arg)
 	for (;;) {
 		pid_t pid;
 
-		while (!j->len && !j->stop)
-			pthread_cond_wait(&j->wake, &j->lock);
+		wait_for_work(j);
 		if (j->stop)
 			break;
+		if (now_ns() >= j->next_sweep) {
+			pthread_mutex_unlock(&j->lock);
+			unwind_procs__sweep(j->u);
+			pthread_mutex_lock(&j->lock);
+			j->next_sweep = now_ns() + SWEEP_NS;
+			continue;
+		}
 		pid = j->queue[j->head];
 		j->head = (j->head + 1) % QUEUE_MAX;
 		j->len--;
@@ -107,15 +89,22 @@ static void *worker(void *arg)
 struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
 {
 	struct unwind_jobs *j = calloc(1, sizeof(*j));
+	pthread_condattr_t attr;
 	int err;
 
 	if (!j)
 		return NULL;
 	j->u = u;
+	j->next_sweep = now_ns() + SWEEP_NS;
 	pthread_mutex_init(&j->lock, NULL);
-	pthread_cond_init(&j->wake, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&j->wake, &attr);
+	pthread_condattr_destroy(&attr);
 	err = pthread_create(&j->thread, NULL, worker, j);
 	if (err) {
+		pthread_cond_destroy(&j->wake);
+		pthread_mutex_destroy(&j->lock);
 		free(j);
 		errno = err;
 		return NULL;
@@ -125,22 +114,21 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
 
 void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid)
 {
-	struct pid_gen_seen *e = malloc(sizeof(*e));
-
-	if (e) {
-		*e = (struct pid_gen_seen){ .pid = pid, .gen = GEN_LOADED_BEFORE };
-		if (!tsearch(e, &j->gens, cmp_pid))
-			free(e);
-	}
 	unwind_jobs__queue(j, pid, 0);
 }
 
+/*
+ * Every notice is queued: a generation's first, the unwinder's asks
+ * (gen 0), and a generation's later notices, which come at new stacks
+ * after delays that grow x4 (profile.h), while its loader maps libraries
+ * or it dlopen()s more. unwind_procs__add_pid() reads the mappings and
+ * publishes only if they changed.
+ */
 void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen)
 {
 	bool queued = false;
 
-	if (!new_gen(j, pid, gen))
-		return;
+	(void)gen;
 	pthread_mutex_lock(&j->lock);
 	for (size_t i = 0; i < j->len && !queued; i++)
 		queued = j->queue[(j->head + i) % QUEUE_MAX] == pid;
@@ -194,11 +182,11 @@ static struct table_cache *open_cache(const char *dir, FILE *err_out)
 	return c;
 }
 
-struct unwind_jobs *unwind_jobs__open(int rows_fd, int procs_fd,
+struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 				      const struct unwind_jobs_opts *opts, FILE *err_out)
 {
 	struct table_cache *c = open_cache(opts->cache_dir, err_out);
-	struct unwind_procs *u = unwind_procs__new(rows_fd, procs_fd, "/proc", c);
+	struct unwind_procs *u = unwind_procs__new(fds, "/proc", c);
 	struct unwind_jobs *j;
 	int err;
 
@@ -234,6 +222,14 @@ void unwind_jobs__stop(struct unwind_jobs *j)
 	j->joined = true;
 }
 
+int unwind_jobs__status(const struct unwind_jobs *j, pid_t pid)
+{
+	for (size_t i = 0; i < j->len; i++)
+		if (j->queue[(j->head + i) % QUEUE_MAX] == pid)
+			return -EINPROGRESS;
+	return unwind_procs__status(j->u, pid);
+}
+
 void unwind_jobs__stats(struct unwind_jobs *j, struct unwind_procs_stats *st, uint64_t *dropped)
 {
 	*dropped = j->dropped;
@@ -248,6 +244,5 @@ void unwind_jobs__free(struct unwind_jobs *j)
 	pthread_cond_destroy(&j->wake);
 	pthread_mutex_destroy(&j->lock);
 	unwind_procs__free(j->u);
-	tdestroy(j->gens, free);
 	free(j);
 }

@@ -39,20 +39,25 @@ struct unwind_jobs_opts {
  * the failure returns NULL with errno, and user stacks are then walked by
  * frame pointers.
  */
-struct unwind_jobs *unwind_jobs__open(int rows_fd, int procs_fd,
+struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 				      const struct unwind_jobs_opts *opts, FILE *err_out);
 /* Nothing queued, nothing being loaded. */
 bool unwind_jobs__idle(struct unwind_jobs *j);
 /* Until idle (true), or until fd is readable (false: a signal came). */
 bool unwind_jobs__wait_idle(struct unwind_jobs *j, int fd);
 /*
- * Load pid's tables soon, for a new generation gen of it (profile.h), or
- * when the unwinder asks (gen 0); a pid already waiting is queued once.
- * From the main thread.
+ * Load pid's tables soon, or look whether its mappings changed: at a
+ * notice of its generation gen (profile.h), or when the unwinder asks
+ * (gen 0); a pid already waiting is queued once. From the main thread.
  */
 void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen);
 /* Stop the worker, giving up the table it is building. */
 void unwind_jobs__stop(struct unwind_jobs *j);
+/*
+ * After unwind_jobs__stop(): how the last loading of pid's tables went
+ * (unwind_procs__status), -EINPROGRESS when it was still waiting.
+ */
+int unwind_jobs__status(const struct unwind_jobs *j, pid_t pid);
 /* After unwind_jobs__stop(): what was loaded, and pids dropped for a full queue. */
 void unwind_jobs__stats(struct unwind_jobs *j, struct unwind_procs_stats *st, uint64_t *dropped);
 void unwind_jobs__free(struct unwind_jobs *j);

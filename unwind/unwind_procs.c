@@ -23,7 +23,9 @@
 #include "cfi_table.h"
 #include "debuginfo.h"
 #include "elf_read.h"
+#include "fnv.h"
 #include "proc_maps.h"
+#include "proc_stat.h"
 #include "profile.h"
 #include "table_cache.h"
 #include "unwind_procs.h"
@@ -46,8 +48,21 @@ struct unwind_file {
 	int nr_segs;
 };
 
+/*
+ * What the worker knows of a pid it gave tables: which process it was
+ * (its start time: a reused pid is another), what was published for it,
+ * and how the last loading went.
+ */
+struct proc_rec {
+	pid_t pid;
+	uint64_t start_time;	/* /proc/PID/stat, clock ticks since boot */
+	uint64_t fingerprint;	/* of the entry published; 0: none */
+	int status;		/* the last unwind_procs__add_pid(): 0 or -errno */
+};
+
 struct unwind_procs {
-	int rows_fd, procs_fd;
+	int rows_fd, procs_fd, big_fd;
+	void *recs;			/* tsearch tree of struct proc_rec */
 	uint64_t max_rows, next_row;
 	void *files;			/* tsearch tree of struct unwind_file */
 	void *by_key;			/* tsearch tree of struct rows_by_key */
@@ -86,9 +101,10 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *proc_root,
+struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const char *proc_root,
 				       struct table_cache *cache)
 {
+	int rows_fd = fds->rows;
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
 	struct unwind_procs *u;
@@ -103,7 +119,8 @@ struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *pr
 	if (!u)
 		return NULL;
 	u->rows_fd = rows_fd;
-	u->procs_fd = procs_fd;
+	u->procs_fd = fds->procs;
+	u->big_fd = fds->big;
 	u->max_rows = u->stats.max_rows = info.max_entries;
 	u->proc_root = proc_root;
 	u->cache = cache;
@@ -405,12 +422,18 @@ static bool mapping_bias(const struct unwind_file *f, const struct map_entry *e,
 	return false;
 }
 
+/* Which file a kept mapping is of: its copies are counted. */
+struct kept_file {
+	uint64_t inode;
+	unsigned int dev_major, dev_minor;
+};
+
 /*
  * Whether mapping e is of a file that already has UNWIND_MAPS_PER_FILE
  * of the nr mappings kept: a process that maps one file 60,000 times
  * must leave room for its libraries.
  */
-static bool too_many_copies(const struct map_entry *e, const struct map_entry *kept, size_t nr)
+static bool too_many_copies(const struct map_entry *e, const struct kept_file *kept, size_t nr)
 {
 	size_t n = 0;
 
@@ -429,7 +452,7 @@ static void add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entr
 	const struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) : NULL;
 
 	m->start = e->start;
-	m->end = e->end;
+	m->len = (__u32)(e->end - e->start);
 	if (!f || f->status || !mapping_bias(f, e, &m->bias))
 		return;
 	m->first_row = f->first_row;
@@ -437,89 +460,274 @@ static void add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entr
 }
 
 /*
- * Every executable mapping of pid into p, with its file's table where it
- * has one; [vdso], JIT code and files without tables are walked by frame
- * pointers. Read line by line, keeping only what goes into p: a process
- * with 60,000 mappings costs no memory for them.
+ * Every executable mapping of pid into p (UNWIND_MAX_MAPS_BIG at most),
+ * with its file's table where it has one; [vdso], JIT code and files
+ * without tables are walked by frame pointers. *partial: some were left
+ * out. Read line by line, keeping only what goes into p: a process with
+ * 60,000 mappings costs no memory for them.
  */
-static int fill_proc(struct unwind_procs *u, pid_t pid, struct unwind_proc *p)
+static int fill_proc(struct unwind_procs *u, pid_t pid, struct unwind_proc_big *p, bool *partial)
 {
-	struct map_entry kept[UNWIND_MAX_MAPS];
+	struct kept_file *kept = malloc(UNWIND_MAX_MAPS_BIG * sizeof(*kept));
 	char path[64], *line = NULL;
 	size_t cap = 0;
 	FILE *f;
 	int err = 0;
 
+	if (!kept)
+		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/%d/maps", u->proc_root, (int)pid);
 	f = fopen(path, "re");
-	if (!f)
+	if (!f) {
+		free(kept);
 		return errno == ENOENT ? -ESRCH : -errno;
+	}
 	while (getline(&line, &cap, f) > 0) {
 		struct map_entry e;
 
 		if (map_entry__parse(line, &e))
 			continue;
-		if (!map_entry__is_exec(&e)) {
-			map_entry__release(&e);
-			continue;
-		}
 		/* past a full entry, or a file's cap: only that there was more */
-		if (p->nr == UNWIND_MAX_MAPS || too_many_copies(&e, kept, p->nr)) {
-			p->partial = 1;
-			map_entry__release(&e);
-			continue;
+		if (map_entry__is_exec(&e) &&
+		    (p->nr == UNWIND_MAX_MAPS_BIG || too_many_copies(&e, kept, p->nr) ||
+		     e.end - e.start > UINT32_MAX)) {
+			*partial = true;
+		} else if (map_entry__is_exec(&e)) {
+			kept[p->nr] = (struct kept_file){ e.inode, e.dev_major, e.dev_minor };
+			add_mapping(u, pid, &e, &p->maps[p->nr]);
+			p->nr++;
 		}
-		kept[p->nr] = e;
-		add_mapping(u, pid, &e, &p->maps[p->nr]);
-		p->nr++;
+		map_entry__release(&e);
 	}
 	if (ferror(f))
 		err = -EIO;
 	fclose(f);
 	free(line);
-	for (size_t i = 0; i < p->nr; i++)
-		map_entry__release(&kept[i]);
+	free(kept);
 	return err;
 }
 
-/*
- * Publish p for pid unless the process exec'd or exited since the caller
- * began: those delete the entry (profile.bpf.c), and only an entry still
- * there is replaced, so tables of an image gone are never used.
- */
-static int publish(struct unwind_procs *u, __u32 key, const struct unwind_proc *p)
+/* What a published entry says, to tell whether the mappings changed since. */
+static uint64_t fingerprint_of(const struct unwind_proc_big *p, bool partial)
 {
-	if (!bpf_map_update_elem(u->procs_fd, &key, p, BPF_EXIST))
+	uint64_t h = fnv64_step(FNV64_OFFSET, ((uint64_t)p->nr << 1) | partial);
+
+	for (uint32_t i = 0; i < p->nr; i++) {
+		const struct unwind_map *m = &p->maps[i];
+
+		h = fnv64_step(h, m->start);
+		h = fnv64_step(h, m->bias);
+		h = fnv64_step(h, ((uint64_t)m->len << 32) | m->first_row);
+		h = fnv64_step(h, ((uint64_t)m->nr_rows << 32) | m->flags);
+	}
+	return h | 1;	/* never 0, "none" */
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct proc_rec *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* pid's record, made when missing (NULL: no memory). */
+static struct proc_rec *rec_of(struct unwind_procs *u, pid_t pid)
+{
+	struct proc_rec key = { .pid = pid }, *r, **slot = tfind(&key, &u->recs, cmp_rec);
+
+	if (slot)
+		return *slot;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->pid = pid;
+	if (!tsearch(r, &u->recs, cmp_rec)) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* An update of the entry of pid that must find it still there (exec and exit delete it). */
+static int update_existing(int fd, __u32 key, const void *value)
+{
+	if (!bpf_map_update_elem(fd, &key, value, BPF_EXIST))
 		return 0;
 	return errno == ENOENT ? -ESTALE : -errno;
 }
 
-int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
+/*
+ * Publish the mappings in all for pid unless the process exec'd or
+ * exited since the caller began: those delete the entry (profile.bpf.c),
+ * and only an entry still there is replaced, so tables of an image gone
+ * are never used. More than an entry holds go to the big entry first;
+ * the small one then points there.
+ */
+static int publish(struct unwind_procs *u, __u32 key, const struct unwind_proc_big *all,
+		   bool *partial, struct unwind_proc *small)
 {
-	struct unwind_proc *p = calloc(1, sizeof(*p));
-	__u32 key = (__u32)pid;
-	bool had;
 	int err;
 
-	if (!p)
-		return -ENOMEM;
-	/* a placeholder first (nr 0: frame pointers), for exec to delete */
-	had = !bpf_map_lookup_elem(u->procs_fd, &key, p);
-	memset(p, 0, sizeof(*p));
-	if (!had && bpf_map_update_elem(u->procs_fd, &key, p, BPF_NOEXIST) && errno != EEXIST) {
-		err = -errno;
-		free(p);
+	memset(small, 0, sizeof(*small));
+	small->partial = *partial;
+	if (all->nr <= UNWIND_MAX_MAPS) {
+		small->nr = all->nr;
+		memcpy(small->maps, all->maps, all->nr * sizeof(all->maps[0]));
+		err = update_existing(u->procs_fd, key, small);
+		/* a big entry of before is no use now */
+		if (!err)
+			bpf_map_delete_elem(u->big_fd, &key);
 		return err;
 	}
-	err = fill_proc(u, pid, p);
-	if (!err)
-		err = publish(u, key, p);
-	if (err && !had)
-		bpf_map_delete_elem(u->procs_fd, &key);
-	if (!err)
-		u->stats.procs++;
-	free(p);
+	if (bpf_map_update_elem(u->big_fd, &key, all, BPF_ANY)) {
+		/* the big map full: what an entry holds, the rest left out */
+		if (errno != E2BIG)
+			return -errno;
+		u->stats.big_full++;
+		small->nr = UNWIND_MAX_MAPS;
+		small->partial = *partial = true;
+		memcpy(small->maps, all->maps, sizeof(small->maps));
+		return update_existing(u->procs_fd, key, small);
+	}
+	small->big = 1;
+	err = update_existing(u->procs_fd, key, small);
+	/* exec or exit deleted the small entry: the big one is stale */
+	if (err)
+		bpf_map_delete_elem(u->big_fd, &key);
 	return err;
+}
+
+/* Delete pid's entries (both), as exec and exit do. */
+static void forget(struct unwind_procs *u, __u32 key)
+{
+	bpf_map_delete_elem(u->procs_fd, &key);
+	bpf_map_delete_elem(u->big_fd, &key);
+}
+
+static int add_pid(struct unwind_procs *u, pid_t pid, struct proc_rec *rec)
+{
+	struct unwind_proc_big *all = calloc(1, sizeof(*all));
+	struct unwind_proc *small = calloc(1, sizeof(*small));
+	struct proc_stat_info before, after;
+	__u32 key = (__u32)pid;
+	bool had, partial = false;
+	uint64_t fp;
+	int err;
+
+	if (!all || !small) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* a process gone, or a zombie (its maps read empty), gets no entry */
+	err = proc_stat__read(u->proc_root, pid, &before);
+	if (err == -ENOENT || (!err && before.ended))
+		err = -ESRCH;
+	if (err)
+		goto out;
+	/* a placeholder first (nr 0: frame pointers), for exec to delete */
+	had = !bpf_map_lookup_elem(u->procs_fd, &key, small);
+	if (had && rec && rec->fingerprint && rec->start_time != before.start_time) {
+		/* another process's entry, left by a race with its exit */
+		forget(u, key);
+		had = false;
+	}
+	memset(small, 0, sizeof(*small));
+	if (!had && bpf_map_update_elem(u->procs_fd, &key, small, BPF_NOEXIST) && errno != EEXIST) {
+		err = -errno;
+		if (err == -E2BIG)
+			u->stats.procs_full++;
+		goto out;
+	}
+	err = fill_proc(u, pid, all, &partial);
+	/* no executable mapping: it exited while we read (a zombie's maps are empty) */
+	if (!err && !all->nr)
+		err = -ESRCH;
+	fp = err ? 0 : fingerprint_of(all, partial);
+	if (!err && had && rec && rec->fingerprint == fp) {
+		/* the same mappings as published: nothing to do */
+		u->stats.unchanged++;
+		goto out;
+	}
+	if (!err)
+		err = publish(u, key, all, &partial, small);
+	/*
+	 * An exit between the first reading of its state and the placeholder
+	 * found no entry to delete: this one would stay until the pid is
+	 * reused. Look again, now that the entry is there.
+	 */
+	if (!err && (proc_stat__read(u->proc_root, pid, &after) || after.ended ||
+		     after.start_time != before.start_time))
+		err = -ESRCH;
+	if (err && (!had || err == -ESRCH))
+		forget(u, key);
+	if (!err) {
+		u->stats.procs++;
+		u->stats.partial_procs += partial;
+		if (rec) {
+			rec->start_time = before.start_time;
+			rec->fingerprint = fp;
+		}
+	} else if (rec) {
+		rec->fingerprint = 0;
+	}
+out:
+	free(all);
+	free(small);
+	return err;
+}
+
+int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
+{
+	struct proc_rec *rec = rec_of(u, pid);
+	int err = add_pid(u, pid, rec);
+
+	if (rec)
+		rec->status = err;
+	return err;
+}
+
+int unwind_procs__status(const struct unwind_procs *u, pid_t pid)
+{
+	struct proc_rec key = { .pid = pid }, **slot = tfind(&key, &u->recs, cmp_rec);
+
+	return slot ? (*slot)->status : -ENOENT;
+}
+
+/*
+ * Delete the entries of processes that are gone, or whose pid is another
+ * process's now: left by a race with their exit, nothing else would.
+ */
+size_t unwind_procs__sweep(struct unwind_procs *u)
+{
+	__u32 *keys = malloc(UNWIND_MAX_PROCS * sizeof(*keys)), *prev = NULL;
+	struct proc_stat_info now;
+	size_t nr = 0, n = 0;
+
+	if (!keys)
+		return 0;
+	/* the keys first: a key deleted mid-walk would start the walk again */
+	while (nr < UNWIND_MAX_PROCS && !bpf_map_get_next_key(u->procs_fd, prev, &keys[nr])) {
+		prev = &keys[nr];
+		nr++;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct proc_rec probe = { .pid = (pid_t)keys[i] }, **slot;
+		int err = proc_stat__read(u->proc_root, probe.pid, &now);
+		/* only what is sure: a live process's entry deleted waits long for the next */
+		bool stale = err == -ENOENT || (!err && now.ended);
+
+		if (!err && !stale) {
+			slot = tfind(&probe, &u->recs, cmp_rec);
+			stale = slot && (*slot)->fingerprint && (*slot)->start_time != now.start_time;
+		}
+		if (stale) {
+			forget(u, keys[i]);
+			n++;
+		}
+	}
+	free(keys);
+	u->stats.swept += n;
+	return n;
 }
 
 void unwind_procs__set_debug_dirs(struct unwind_procs *u, const char *const *dirs, size_t nr)
@@ -542,7 +750,7 @@ bool unwind_procs__published(const struct unwind_procs *u, pid_t pid)
 
 	if (!p)
 		return false;
-	found = !bpf_map_lookup_elem(u->procs_fd, &key, p) && p->nr;
+	found = !bpf_map_lookup_elem(u->procs_fd, &key, p) && (p->nr || p->big);
 	free(p);
 	return found;
 }
@@ -564,6 +772,7 @@ void unwind_procs__free(struct unwind_procs *u)
 		return;
 	tdestroy(u->files, free);
 	tdestroy(u->by_key, free);
+	tdestroy(u->recs, free);
 	table_cache__free(u->cache);
 	free(u);
 }

@@ -33,6 +33,18 @@ struct unwind_procs_stats {
 	uint64_t stored;	/* tables written to the cache */
 	uint64_t build_ns;	/* time spent building tables */
 	uint64_t debug_frame;	/* tables built with rows of a .debug_frame */
+	uint64_t unchanged;	/* readings that found the mappings as published */
+	uint64_t partial_procs;	/* processes published with mappings left out */
+	uint64_t big_full;	/* ... because the map of big entries was full */
+	uint64_t procs_full;	/* processes given no entry: the map was full */
+	uint64_t swept;		/* entries of processes gone, deleted by the sweep */
+};
+
+/* The BPF maps tables go to (sampler__unwind_maps). */
+struct unwind_map_fds {
+	int rows;		/* "unwind_rows" */
+	int procs;		/* "unwind_procs" */
+	int big;		/* "unwind_procs_big" */
 };
 
 /*
@@ -41,15 +53,25 @@ struct unwind_procs_stats {
  * and is freed with u. Files are read under the default budget
  * (budget.h). NULL with errno on failure.
  */
-struct unwind_procs *unwind_procs__new(int rows_fd, int procs_fd, const char *proc_root,
+struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const char *proc_root,
 				       struct table_cache *cache);
 
 /*
  * Read pid's executable mappings, build the tables of the files not seen
- * before, and publish the process's entry. Returns 0, or -errno (-ESRCH:
- * the process is gone).
+ * before, and publish the process's entry, unless it holds these very
+ * mappings already. Returns 0, or -errno (-ESRCH: the process is gone or
+ * a zombie; -ESTALE: it exec'd or exited meanwhile; -E2BIG: the map of
+ * processes is full).
  */
 int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid);
+/* What the last unwind_procs__add_pid() of pid returned; -ENOENT: none ran. */
+int unwind_procs__status(const struct unwind_procs *u, pid_t pid);
+/*
+ * Delete the entries of processes that are gone, or whose pid another
+ * process has now: a race with their exit can leave one, and nothing
+ * else would delete it. Returns how many.
+ */
+size_t unwind_procs__sweep(struct unwind_procs *u);
 
 /*
  * Told, from the thread that reads it, of each file whose table could not

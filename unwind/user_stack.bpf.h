@@ -6,8 +6,10 @@
  * and keep the frames in the overflow hash, as a stack the stack map
  * refused would be. Nothing per sample crosses to userspace.
  *
- * One step per frame, run by bpf_loop() (Linux 5.17): the mapping of the
- * pc by binary search in the process's entry, the row of the pc by binary
+ * The process's entry is looked up once per sample, so one walk never
+ * mixes two versions of it that userspace published. One step per frame,
+ * run by bpf_loop() (Linux 5.17): the mapping of the pc by binary search
+ * in the process's entry, the row of the pc by binary
  * search in its file's rows, then the caller's pc, sp and fp from the
  * CFA. A pc in a mapping without a table (JIT code, a file without
  * .eh_frame) is stepped over by its frame pointer. A signal trampoline
@@ -19,7 +21,8 @@
 #ifndef USER_STACK_BPF_H
 #define USER_STACK_BPF_H
 
-#define UNWIND_MAP_SEARCH 8	/* binary search steps: UNWIND_MAX_MAPS = 128 */
+#define UNWIND_MAP_SEARCH 7	/* binary search steps: UNWIND_MAX_MAPS <= 128 */
+#define UNWIND_MAP_SEARCH_BIG 11	/* UNWIND_MAX_MAPS_BIG <= 2048 */
 #define UNWIND_ROW_SEARCH 24	/* 16M rows */
 
 /*
@@ -37,42 +40,57 @@ struct task_struct;
 
 struct unwind_state {
 	__u64 ip, sp, bp;
+	struct unwind_proc *p;			/* the process's entry, */
+	const struct unwind_proc_big *big;	/* and its big one, or NULL */
 	__u32 pid;
 	__u32 n;	/* frames written */
 	bool ret;	/* ip is a return address (else the leaf or an interrupted pc) */
 	bool cut;	/* ended before the thread's root */
+	bool truncated;	/* stopped at the depth limit with callers left */
 };
 
 /*
- * The two searches are global functions: the verifier checks each once,
- * with unknown arguments, instead of at every state of the frame loop
- * (that took 0.25 s of the program's load).
+ * The searches are global functions: the verifier checks each once, with
+ * unknown arguments, instead of at every state of the frame loop (that
+ * took 0.25 s of the program's load). One body for both kinds of entry.
+ * The masks tell the verifier nothing new, but they keep the indices'
+ * ranges from growing step by step, so that the paths of the search
+ * converge and are pruned instead of walked one by one; mask >= cap, so
+ * lo - 1 of a lo of 0 masks to no index.
  */
+#define FIND_MAPPING(p, cap, mask, steps, ip)					\
+	do {									\
+		__u32 lo = 0, hi;						\
+										\
+		_Static_assert((cap) <= (mask), "lo - 1 must mask to no index"); \
+		if (!p || p->nr > (cap))					\
+			return -1;						\
+		hi = p->nr;							\
+		for (int i = 0; i < (steps) && lo < hi; i++) {			\
+			__u32 mid = (lo + (hi - lo) / 2) & (mask);		\
+										\
+			if (mid >= (cap))					\
+				return -1;					\
+			if (p->maps[mid].start <= ip)				\
+				lo = mid + 1;					\
+			else							\
+				hi = mid;					\
+		}								\
+		lo = (lo - 1) & (mask);						\
+		if (lo >= (cap))						\
+			return -1;						\
+		return ip - p->maps[lo].start < p->maps[lo].len ? (int)lo : -1;	\
+	} while (0)
 
-/* The index of pid's mapping that holds ip, or -1. */
-__noinline int unwind_find_mapping(__u32 pid, __u64 ip)
+/* The index of the mapping of p that holds ip, or -1. */
+__noinline int unwind_find_mapping(const struct unwind_proc *p, __u64 ip)
 {
-	const struct unwind_proc *p = bpf_map_lookup_elem(&unwind_procs, &pid);
-	__u32 lo = 0, hi;
+	FIND_MAPPING(p, UNWIND_MAX_MAPS, 127, UNWIND_MAP_SEARCH, ip);
+}
 
-	if (!p)
-		return -1;
-	hi = p->nr;
-	if (hi > UNWIND_MAX_MAPS)
-		hi = UNWIND_MAX_MAPS;
-	for (int i = 0; i < UNWIND_MAP_SEARCH && lo < hi; i++) {
-		__u32 mid = (lo + (hi - lo) / 2) & (UNWIND_MAX_MAPS - 1);
-
-		if (p->maps[mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return -1;
-	/* lo <= UNWIND_MAX_MAPS, a power of two: the mask only tells the verifier */
-	lo = (lo - 1) & (UNWIND_MAX_MAPS - 1);
-	return ip < p->maps[lo].end ? (int)lo : -1;
+__noinline int unwind_find_mapping_big(const struct unwind_proc_big *p, __u64 ip)
+{
+	FIND_MAPPING(p, UNWIND_MAX_MAPS_BIG, 2047, UNWIND_MAP_SEARCH_BIG, ip);
 }
 
 /* The index of the last row of rows [first, first + nr) at or before pc, or -1. */
@@ -146,6 +164,9 @@ static __always_inline int frame_cfa(struct unwind_state *st, const struct unwin
 		goto cut;
 	if (r->fp_rule == UNW_FP_AT_CFA && !read_user_word(bp, *cfa + r->fp_off))
 		goto cut;
+	/* neither a later row's rule nor the frame-pointer walk may use a stale rbp */
+	if (r->fp_rule == UNW_FP_UNDEFINED)
+		*bp = 0;
 	return 0;
 cut:
 	st->cut = true;
@@ -175,25 +196,46 @@ static __always_inline void ask_reread(__u32 pid, struct unwind_proc *p)
 	bpf_ringbuf_submit(e, 0);
 }
 
+/*
+ * The mapping of st->ip in the process's entry, or NULL. (The barriers
+ * keep the compiler from folding the bounds checks the verifier needs.)
+ */
+static __always_inline const struct unwind_map *mapping_of(struct unwind_state *st)
+{
+	__u32 idx;
+
+	if (st->big) {
+		idx = (__u32)unwind_find_mapping_big(st->big, st->ip);
+		barrier_var(idx);
+		return idx < UNWIND_MAX_MAPS_BIG ? &st->big->maps[idx] : NULL;
+	}
+	idx = (__u32)unwind_find_mapping(st->p, st->ip);
+	barrier_var(idx);
+	return idx < UNWIND_MAX_MAPS ? &st->p->maps[idx] : NULL;
+}
+
 /* One frame: record st->ip, step to the caller. bpf_loop callback. */
 static long unwind_step(__u32 i, void *ctx)
 {
 	struct unwind_state *st = ctx;
 	__u32 zero = 0, n = st->n;
 	__u64 *frames = bpf_map_lookup_elem(&unwind_frames, &zero);
-	struct unwind_proc *p = bpf_map_lookup_elem(&unwind_procs, &st->pid);
+	struct unwind_proc *p = st->p;
 	const struct unwind_row *r = NULL;
-	const struct unwind_map *m = NULL;
+	const struct unwind_map *m;
 	__u64 cfa, ra = 0, bp = st->bp;
 	int idx;
 
-	if (!frames || !p || n >= stack_depth || n >= MAX_STACK_DEPTH_LIMIT)
+	if (!frames || !p)
 		return 1;
+	/* a caller is left that there is no room for */
+	if (n >= stack_depth || n >= MAX_STACK_DEPTH_LIMIT) {
+		st->truncated = true;
+		return 1;
+	}
 	frames[n] = st->ip;
 	st->n = n + 1;
-	idx = unwind_find_mapping(st->pid, st->ip);
-	if (idx >= 0)
-		m = &p->maps[idx & (UNWIND_MAX_MAPS - 1)];
+	m = mapping_of(st);
 	/*
 	 * A return address in no mapping is garbage, a leaf maybe new code;
 	 * unless the entry could not hold every mapping.
@@ -216,14 +258,24 @@ static long unwind_step(__u32 i, void *ctx)
 	if (r && r->cfa_rule == UNW_CFA_SIGNAL) {
 		/* the interrupted frame may be on another stack (sigaltstack) */
 		if (signal_frame(st, &cfa, &ra, &bp))
-			return 1;
+			goto end;
 	} else {
-		if (frame_cfa(st, r, &cfa, &ra, &bp) || !ra)
-			return 1;
+		if (frame_cfa(st, r, &cfa, &ra, &bp))
+			goto end;
+		/*
+		 * A root says so (UNW_CFA_END, or rbp 0 at the end of a
+		 * frame-pointer chain): a return address of 0 is a wrong row
+		 * or frame pointer, such as the rows of a file mapped there
+		 * before the one that is now.
+		 */
+		if (!ra) {
+			st->cut = true;
+			goto end;
+		}
 		/* callers are above: a CFA at or below sp is garbage, and would loop */
 		if (cfa <= st->sp) {
 			st->cut = true;
-			return 1;
+			goto end;
 		}
 	}
 	st->ret = !(r && r->cfa_rule == UNW_CFA_SIGNAL);
@@ -231,6 +283,15 @@ static long unwind_step(__u32 i, void *ctx)
 	st->sp = cfa;
 	st->bp = bp;
 	return 0;
+end:
+	/*
+	 * Cut inside a mapping with a table: the rows may be another file's
+	 * that was mapped there before (dlclose, then dlopen at the same
+	 * address). Userspace compares the mappings and reloads if so.
+	 */
+	if (st->cut && m && m->nr_rows)
+		ask_reread(st->pid, p);
+	return 1;
 }
 
 /* The user registers at the sample: the interrupted ones, or at kernel entry
@@ -255,19 +316,30 @@ static __always_inline bool user_regs(struct bpf_perf_event_data *ctx, struct un
  * Walk the user stack of pid with its tables into unwind_frames (zero-
  * filled to stack_depth, as the overflow hash compares whole buffers).
  * Returns the number of frames, or -1 when the process has no tables
- * (yet): then its stack is walked by frame pointers. Runs once per sample,
- * before the map set is chosen, so the verifier sees it once.
+ * (yet): then its stack is walked by frame pointers. How it was walked
+ * goes into *flags (KEY_*). Runs once per sample, before the map set is
+ * chosen, so the verifier sees it once.
  */
-static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pid)
+static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pid, __u32 *flags)
 {
 	struct unwind_state st = { .pid = pid };
-	struct unwind_proc *p = bpf_map_lookup_elem(&unwind_procs, &pid);
 	__u32 zero = 0;
 	__u64 *frames;
 
-	if (!p || !p->nr) {
+	st.p = bpf_map_lookup_elem(&unwind_procs, &pid);
+	if (!st.p || (!st.p->nr && !st.p->big)) {
 		stat_inc(STAT_UNWIND_NO_TABLES);
+		*flags |= KEY_USER_NO_TABLES;
 		return -1;
+	}
+	if (st.p->big) {
+		st.big = bpf_map_lookup_elem(&unwind_procs_big, &pid);
+		if (!st.big) {
+			/* between the two updates of a publish, or the map full */
+			stat_inc(STAT_UNWIND_NO_BIG);
+			*flags |= KEY_USER_NO_TABLES;
+			return -1;
+		}
 	}
 	frames = bpf_map_lookup_elem(&unwind_frames, &zero);
 	if (!frames || !user_regs(ctx, &st))
@@ -277,10 +349,15 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 			break;
 		frames[i] = 0;
 	}
-	bpf_loop(stack_depth, unwind_step, &st, 0);
+	/* one step more than frames: it tells a stack cut at the depth */
+	bpf_loop(stack_depth + 1, unwind_step, &st, 0);
 	stat_inc(STAT_UNWIND_TABLES);
 	if (st.cut)
 		stat_inc(STAT_UNWIND_CUT);
+	if (st.truncated) {
+		stat_inc(STAT_UNWIND_TRUNCATED);
+		*flags |= KEY_USER_TRUNCATED;
+	}
 	return st.n;
 }
 

@@ -276,6 +276,54 @@ t_signal_frame() {
 		fail "the walk stopped at the signal frame: $(grep in_handler "$TMP/sig.folded" | sort -t' ' -k2 -rn | head -2)" || return 1
 }
 
+# dlclose() of a library and dlopen() of another at its address: the
+# second one's stacks are walked with its own rows. Walked with the first
+# one's (a frameless leaf), they read a return address of 0 from the
+# second's frame of zeros and end at once, as if at the root.
+t_dlopen_at_the_same_address() {
+	start $W/dlswap "$PWD/$W/libswap_a.so" "$PWD/$W/libswap_b.so" 1000 4000
+	pid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 499 -f -v -p "$pid" 4 > "$TMP/sw.folded" 2> "$TMP/sw.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/sw.err")" || return 1
+	b=$(sum_matching ';swap_spin;swap_spin_b( |;)' "$TMP/sw.folded")
+	cut=$(sum_matching '^dlswap;swap_spin_b( |;)' "$TMP/sw.folded")
+	whole=$(sum_matching '^dlswap;_start;.*;main;burn_in;run_lib;swap_spin;swap_spin_b( |;)' "$TMP/sw.folded")
+	echo "  the second library: $whole samples whole, $cut cut at its leaf"
+	grep 'process readings' "$TMP/sw.err" | sed 's/^/  /'
+	[ "$((whole + cut))" -gt 800 ] || fail "only $((whole + cut)) samples in the second library" || return 1
+	[ "$(pct "$whole" "$((whole + cut))")" -ge 90 ] ||
+		fail "walked with the first library's rows: $(sort -t' ' -k2 -rn "$TMP/sw.folded" | head -3)" || return 1
+	[ "$b" -eq "$whole" ] || fail "$b samples in swap_spin_b, $whole of them whole" || return 1
+}
+
+# A process with more executable mappings than an entry holds (150 copies
+# of a library, dlopen()ed): libc and ld.so, mapped first and so highest,
+# keep their tables, and qsort's stacks reach _start.
+t_many_libraries() {
+	mkdir -p "$TMP/libs"
+	for i in $(seq 0 149); do
+		cp $W/libdlburn.so "$TMP/libs/lib$i.so"
+	done
+	start $W/manylibs "$TMP/libs" 150 30
+	pid=$LAST
+	i=0
+	while n=$(grep -c 'r-xp.*/libs/lib' /proc/$pid/maps 2> /dev/null); [ "${n:-0}" -lt 150 ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "  $(grep -c r-xp /proc/$pid/maps) executable mappings"
+	$PROFILE -U -F 499 -f -v -p "$pid" 2 > "$TMP/ml.folded" 2> "$TMP/ml.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/ml.err")" || return 1
+	kill "$pid"
+	all=$(sum_matching ';cmp [0-9]+$' "$TMP/ml.folded")
+	whole=$(sum_matching '^manylibs;_start;.*;main;sort_round;.*qsort.*;cmp [0-9]+$' "$TMP/ml.folded")
+	echo "  $whole of $all samples in cmp from _start through qsort"
+	[ "$all" -gt 300 ] || fail "only $all samples in cmp" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] ||
+		fail "stacks cut: $(sort -t' ' -k2 -rn "$TMP/ml.folded" | head -3)" || return 1
+}
+
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
 run_test "gcc -fno-omit-frame-pointer: the frameless leaf's caller kept" t_frameless_leaves
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
@@ -287,4 +335,6 @@ run_test "exec: the new image's tables" t_exec_loads_new_tables
 run_test "tables cached between runs, a damaged one rebuilt" t_cache_between_runs
 run_test "the same stacks as perf --call-graph dwarf" t_same_stacks_as_perf_dwarf
 run_test "copies of one binary share its rows" t_copies_share_rows
+run_test "dlclose, then dlopen of another library at its address: its own rows" t_dlopen_at_the_same_address
+run_test "150 libraries: libc and ld.so keep their tables" t_many_libraries
 finish

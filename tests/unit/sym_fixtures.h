@@ -82,10 +82,26 @@ static inline char *exec_mapping_line(const char *path, uint64_t bias, const cha
  * proc_root/<pid>/ with these maps, a status naming uid and nspid, and a
  * root: a symlink to ours when root_dir is NULL, else that directory.
  */
+/* pid's stat: its state letter, and its start time (ticks after boot) */
+static inline void fake_stat(const char *proc_root, int pid, char state, unsigned long long start)
+{
+	char rel[64], stat[256];
+
+	snprintf(rel, sizeof(rel), "%d/stat", pid);
+	snprintf(stat, sizeof(stat),
+		 "%d (fake) %c 1 %d %d 0 -1 4194560 100 0 0 0 5 1 0 0 20 0 1 0 %llu 1000000 100\n",
+		 pid, state, pid, pid, start);
+	free(write_in(proc_root, rel, stat));
+}
+
+#define FAKE_START_TIME 4242ull
+
 static inline void fake_process(const char *proc_root, int pid, const char *maps, unsigned int uid,
 				int nspid, const char *root_dir)
 {
 	char rel[64], status[256], *link;
+
+	fake_stat(proc_root, pid, 'S', FAKE_START_TIME);
 
 	snprintf(rel, sizeof(rel), "%d/maps", pid);
 	free(write_in(proc_root, rel, maps));

@@ -25,7 +25,7 @@
 #define LIB_BIAS 0x7f0000000000ull
 #define VDSO_LINE "7ffd00000000-7ffd00002000 r-xp 00000000 00:00 0    [vdso]\n"
 
-static int rows_fd = -1, procs_fd = -1;
+static int rows_fd = -1, procs_fd = -1, big_fd = -1;
 static struct unwind_procs *u;
 
 static void teardown(void)
@@ -36,16 +36,19 @@ static void teardown(void)
 		close(rows_fd);
 	if (procs_fd >= 0)
 		close(procs_fd);
-	rows_fd = procs_fd = -1;
+	if (big_fd >= 0)
+		close(big_fd);
+	rows_fd = procs_fd = big_fd = -1;
 	fake_proc_teardown();
 }
 
 TestSuite(unwind_procs, .init = fake_proc_setup, .fini = teardown);
 
-/* The two maps as profile.bpf.c has them, rows of max_rows; and u over them. */
-static void start(unsigned int max_rows)
+/* The three maps as profile.bpf.c has them, rows of max_rows, bigs big entries; and u over them. */
+static void start_big(unsigned int max_rows, unsigned int bigs)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	struct unwind_map_fds fds;
 
 	if (geteuid() != 0)
 		skip_unless_ci("root: only root's files get tables");
@@ -56,8 +59,17 @@ static void start(unsigned int max_rows)
 	procs_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "test_procs", sizeof(__u32),
 				  sizeof(struct unwind_proc), 16, NULL);
 	cr_assert_geq(procs_fd, 0, "bpf_map_create: %s", strerror(errno));
-	u = unwind_procs__new(rows_fd, procs_fd, proc_root, NULL);
+	big_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "test_big", sizeof(__u32),
+				sizeof(struct unwind_proc_big), bigs, NULL);
+	cr_assert_geq(big_fd, 0, "bpf_map_create: %s", strerror(errno));
+	fds = (struct unwind_map_fds){ .rows = rows_fd, .procs = procs_fd, .big = big_fd };
+	u = unwind_procs__new(&fds, proc_root, NULL);
 	cr_assert_not_null(u, "unwind_procs__new: %s", strerror(errno));
+}
+
+static void start(unsigned int max_rows)
+{
+	start_big(max_rows, 4);
 }
 
 /* Append line, a mapping of path, to *maps, with its map_files link. */
@@ -116,6 +128,14 @@ static struct unwind_proc *entry(int pid)
 	return NULL;
 }
 
+static bool has_entry(int pid)
+{
+	struct unwind_proc *p = entry(pid);
+
+	free(p);
+	return p != NULL;
+}
+
 static struct unwind_proc *must_entry(int pid)
 {
 	struct unwind_proc *p = entry(pid);
@@ -154,7 +174,7 @@ static void assert_bias(const struct unwind_map *m, const char *path, bool dynam
 	uint64_t addr, size;
 
 	nm_lookup(path, dynamic ? "-D" : "", name, &addr, &size);
-	cr_assert(bias + addr >= m->start && bias + addr < m->end, "%s not in its mapping", name);
+	cr_assert(bias + addr - m->start < m->len, "%s not in its mapping", name);
 	cr_assert_eq(bias + addr - m->bias, addr, "%s: bias %#llx", name, (unsigned long long)m->bias);
 }
 
@@ -175,7 +195,7 @@ Test(unwind_procs, binary_and_library)
 	cr_assert_eq(p->nr, 3);
 	cr_assert_eq(p->partial, 0);
 	cr_assert_eq(p->maps[0].start, text_start(FIXTURE_UNWIND, EXE_BIAS));
-	cr_assert_gt(p->maps[0].end, p->maps[0].start);
+	cr_assert_gt(p->maps[0].len, 0);
 	assert_bias(&p->maps[0], FIXTURE_UNWIND, false, "unw_leaf", EXE_BIAS);
 	assert_bias(&p->maps[1], FIXTURE_LIB, true, "fixture_lib_func", LIB_BIAS);
 	assert_rows_are(&p->maps[0], FIXTURE_UNWIND);
@@ -343,38 +363,131 @@ Test(unwind_procs, per_file_cap_leaves_room)
 	free(maps);
 }
 
-/* The entry of a process of n anonymous executable mappings. */
-static struct unwind_proc *anon_process(int pid, size_t n)
+/* n anonymous executable mappings, 8 KiB apart from 0x10000000. */
+static char *anon_maps(size_t n)
 {
 	char *maps = malloc(n * 64 + 1);
-	struct unwind_proc *p;
 	size_t len = 0;
 
 	cr_assert_not_null(maps);
+	maps[0] = '\0';
 	for (size_t i = 0; i < n; i++)
 		len += sprintf(maps + len, "%llx-%llx r-xp 00000000 00:00 0 \n",
 			       0x10000000ull + i * 0x2000, 0x10001000ull + i * 0x2000);
-	add_process(pid, maps);
-	free(maps);
-	p = must_entry(pid);
-	cr_assert_eq(p->nr, n < UNWIND_MAX_MAPS ? n : UNWIND_MAX_MAPS);
-	cr_assert_eq(p->maps[p->nr - 1].start, 0x10000000ull + (p->nr - 1) * 0x2000ull);
-	return p;
+	return maps;
 }
 
-/* More executable mappings than an entry holds: the first ones, partial. */
-Test(unwind_procs, more_mappings_than_fit)
+/* pid's big entry (allocated: 64 KiB), or NULL when there is none. */
+static struct unwind_proc_big *big_entry(int pid)
+{
+	struct unwind_proc_big *p = calloc(1, sizeof(*p));
+	__u32 key = pid;
+
+	cr_assert_not_null(p);
+	if (!bpf_map_lookup_elem(big_fd, &key, p))
+		return p;
+	cr_assert_eq(errno, ENOENT, "lookup %d: %s", pid, strerror(errno));
+	free(p);
+	return NULL;
+}
+
+/* Up to what an entry holds, the small entry alone. */
+Test(unwind_procs, mappings_that_fit_an_entry)
 {
 	struct unwind_proc *p;
+	char *maps = anon_maps(UNWIND_MAX_MAPS);
 
 	start(16);
-	p = anon_process(100, UNWIND_MAX_MAPS + 3);
-	cr_assert_eq(p->partial, 1);
-	free(p);
-	/* exactly as many as fit: nothing was left out */
-	p = anon_process(101, UNWIND_MAX_MAPS);
+	add_process(100, maps);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, UNWIND_MAX_MAPS);
+	cr_assert_eq(p->big, 0);
 	cr_assert_eq(p->partial, 0);
+	cr_assert_eq(p->maps[p->nr - 1].start, 0x10000000ull + (p->nr - 1) * 0x2000ull);
+	cr_assert_null(big_entry(100));
 	free(p);
+	free(maps);
+}
+
+/*
+ * More than an entry holds: all of them in the big entry, the last ones
+ * too (top-down mmap puts libc and ld.so, loaded first, at the top).
+ */
+Test(unwind_procs, more_mappings_than_an_entry_go_big)
+{
+	struct unwind_proc_big *b;
+	struct unwind_proc *p;
+	char *maps = anon_maps(UNWIND_MAX_MAPS + 34);
+
+	start(16);
+	add_process(100, maps);
+	p = must_entry(100);
+	cr_assert_eq(p->big, 1);
+	cr_assert_eq(p->partial, 0);
+	cr_assert_eq(p->nr, 0);
+	cr_assert(unwind_procs__published(u, 100));
+	b = big_entry(100);
+	cr_assert_not_null(b);
+	cr_assert_eq(b->nr, UNWIND_MAX_MAPS + 34);
+	for (__u32 i = 0; i < b->nr; i++)
+		cr_assert_eq(b->maps[i].start, 0x10000000ull + i * 0x2000ull, "mapping %u", i);
+	free(b);
+	free(p);
+	/* fewer again (dlclose): the small entry, the big one gone */
+	free(maps);
+	maps = anon_maps(3);
+	fake_process(proc_root, 100, maps, 0, 100, NULL);
+	cr_assert_eq(unwind_procs__add_pid(u, 100), 0);
+	p = must_entry(100);
+	cr_assert_eq(p->big, 0);
+	cr_assert_eq(p->nr, 3);
+	cr_assert_null(big_entry(100));
+	free(p);
+	free(maps);
+}
+
+/* More than the big entry holds: the first ones, partial, and counted. */
+Test(unwind_procs, more_mappings_than_fit)
+{
+	struct unwind_procs_stats st;
+	struct unwind_proc_big *b;
+	struct unwind_proc *p;
+	char *maps = anon_maps(UNWIND_MAX_MAPS_BIG + 3);
+
+	start(16);
+	add_process(100, maps);
+	p = must_entry(100);
+	cr_assert_eq(p->big, 1);
+	cr_assert_eq(p->partial, 1);
+	b = big_entry(100);
+	cr_assert_not_null(b);
+	cr_assert_eq(b->nr, UNWIND_MAX_MAPS_BIG);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.partial_procs, 1);
+	free(b);
+	free(p);
+	free(maps);
+}
+
+/* The map of big entries full: what an entry holds, partial, counted. */
+Test(unwind_procs, big_map_full)
+{
+	struct unwind_procs_stats st;
+	struct unwind_proc *p;
+	char *maps = anon_maps(UNWIND_MAX_MAPS + 1);
+
+	start_big(16, 1);
+	add_process(100, maps);
+	add_process(101, maps);
+	p = must_entry(101);
+	cr_assert_eq(p->big, 0);
+	cr_assert_eq(p->partial, 1);
+	cr_assert_eq(p->nr, UNWIND_MAX_MAPS);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.big_full, 1);
+	cr_assert_eq(st.partial_procs, 1);
+	free(p);
+	free(maps);
 }
 
 /* A table larger than the rows left: that file has none, later ones do. */
@@ -488,6 +601,7 @@ static void begin_reading(struct reader *r, int pid)
 {
 	char rel[64], *path;
 
+	fake_stat(proc_root, pid, 'S', FAKE_START_TIME);
 	snprintf(rel, sizeof(rel), "%d/maps", pid);
 	path = path_in(proc_root, rel);
 	unlink(path);
@@ -569,6 +683,101 @@ Test(unwind_procs, rows_map_of_another_value_refused)
 	rows_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "test_rows8", sizeof(__u32), 8, 16, &opts);
 	cr_assert_geq(rows_fd, 0);
 	errno = 0;
-	cr_assert_null(unwind_procs__new(rows_fd, procs_fd, proc_root, NULL));
+	cr_assert_null(unwind_procs__new(&(struct unwind_map_fds){ rows_fd, procs_fd, big_fd },
+					 proc_root, NULL));
 	cr_assert_eq(errno, EINVAL);
+}
+
+/* A zombie's maps read empty: it gets no entry, and leaves none behind. */
+Test(unwind_procs, zombie_gets_no_entry)
+{
+	char *maps = NULL;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	fake_process(proc_root, 100, maps, 0, 100, NULL);
+	fake_stat(proc_root, 100, 'Z', FAKE_START_TIME);
+	cr_assert_eq(unwind_procs__add_pid(u, 100), -ESRCH);
+	cr_assert_not(has_entry(100));
+	cr_assert_eq(unwind_procs__status(u, 100), -ESRCH);
+	/* alive, but its maps empty: exited while they were read */
+	fake_process(proc_root, 101, "", 0, 101, NULL);
+	cr_assert_eq(unwind_procs__add_pid(u, 101), -ESRCH);
+	cr_assert_not(has_entry(101));
+	free(maps);
+}
+
+/* Read again with nothing changed: the entry stays as it is, no update. */
+Test(unwind_procs, unchanged_mappings_are_not_published_again)
+{
+	struct unwind_procs_stats st;
+	char *maps = NULL;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	add_process(100, maps);
+	cr_assert_eq(unwind_procs__add_pid(u, 100), 0);
+	cr_assert_eq(unwind_procs__add_pid(u, 100), 0);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.procs, 1);
+	cr_assert_eq(st.unchanged, 2);
+	free(maps);
+}
+
+/*
+ * dlclose() of one library and dlopen() of another at the same address:
+ * the entry gets the new file's rows, not the old one's.
+ */
+Test(unwind_procs, another_file_at_the_same_address)
+{
+	char *maps = NULL, *line, rel[96], *link;
+	struct unwind_proc *p;
+	uint64_t lo, hi;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	add_process(100, maps);
+	p = must_entry(100);
+	assert_rows_are(&p->maps[0], FIXTURE_UNWIND);
+	free(p);
+	/* the same line, but another file behind its map_files link */
+	line = exec_mapping_line(FIXTURE_UNWIND, EXE_BIAS, NULL);
+	cr_assert_eq(sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi), 2);
+	snprintf(rel, sizeof(rel), "100/map_files/%" PRIx64 "-%" PRIx64, lo, hi);
+	link = path_in(proc_root, rel);
+	cr_assert_eq(unlink(link), 0);
+	cr_assert_eq(symlink(FIXTURE_LIB, link), 0);
+	cr_assert_eq(unwind_procs__add_pid(u, 100), 0);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 1);
+	assert_rows_are(&p->maps[0], FIXTURE_LIB);
+	free(p);
+	free(link);
+	free(line);
+	free(maps);
+}
+
+/* The sweep deletes the entries of processes gone, zombies and reused pids, only. */
+Test(unwind_procs, sweep_deletes_entries_of_processes_gone)
+{
+	char *maps = NULL, rel[64], *dir;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	for (int pid = 100; pid < 104; pid++)
+		add_process(pid, maps);
+	cr_assert_eq(unwind_procs__sweep(u), 0);
+	/* 101 gone, 102 a zombie, 103 another process at the pid */
+	snprintf(rel, sizeof(rel), "101/stat");
+	dir = path_in(proc_root, rel);
+	cr_assert_eq(unlink(dir), 0);
+	free(dir);
+	fake_stat(proc_root, 102, 'Z', FAKE_START_TIME);
+	fake_stat(proc_root, 103, 'R', FAKE_START_TIME + 1);
+	cr_assert_eq(unwind_procs__sweep(u), 3);
+	cr_assert(has_entry(100));
+	cr_assert_not(has_entry(101));
+	cr_assert_not(has_entry(102));
+	cr_assert_not(has_entry(103));
+	free(maps);
 }
