@@ -66,7 +66,7 @@ SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksy
 	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c \
 	symbols/debuginfod_fetch.c symbols/usyms_fetch.c
-OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/keymap.c \
+OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/walk_tally.c output/keymap.c \
 	output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c output/progress.c output/retention.c
@@ -92,7 +92,7 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/hotspots_nofp build/workloads/hotspots_gccfp \
 	build/workloads/hotspots_debugframe build/workloads/sigburn \
 	build/workloads/dlswap build/workloads/libswap_a.so build/workloads/libswap_b.so \
-	build/workloads/manylibs
+	build/workloads/manylibs build/workloads/deeprec
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -244,7 +244,7 @@ build/workloads/sigburn: tests/workloads/sigburn.c | build/workloads
 # Libraries swapped at one address, and many mappings: as Debian builds,
 # no frame pointers, so the walk needs the right tables.
 NOFP_CFLAGS := -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls
-build/workloads/dlswap build/workloads/manylibs: build/workloads/%: tests/workloads/%.c | build/workloads
+build/workloads/dlswap build/workloads/manylibs build/workloads/deeprec: build/workloads/%: tests/workloads/%.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc $(NOFP_CFLAGS) $(DEPFLAGS) $< -o $@
 build/workloads/libswap_a.so: tests/workloads/libswap.c | build/workloads

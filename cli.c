@@ -611,9 +611,10 @@ static int check_limits(const struct profile_env *env, const char *proc_root, FI
 	char path[4096];
 	long max;
 
+	/* walks with unwind tables are ours: only the kernel's stop at its sysctl */
 	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_max_stack", proc_root);
-	if (!read_long_file(path, &max) && env->max_stack_depth > max) {
-		fprintf(err, "profile: --perf-max-stack-depth %ld exceeds kernel.perf_event_max_stack (%ld)\n",
+	if (!env->dwarf && !read_long_file(path, &max) && env->max_stack_depth > max) {
+		fprintf(err, "profile: --perf-max-stack-depth %ld exceeds kernel.perf_event_max_stack (%ld) for --call-graph fp\n",
 			env->max_stack_depth, max);
 		return -ERANGE;
 	}

@@ -36,6 +36,7 @@
 #include "sampler.h"
 #include "trace_helpers.h"
 #include "unwind_jobs.h"
+#include "walk_tally.h"
 #include "usyms.h"
 
 #define EXIT_USAGE 2
@@ -57,6 +58,7 @@ struct run {
 	struct report *report;
 	struct agg *agg;
 	struct progress *progress;	/* NULL: no status line */
+	struct walk_tally *walks;	/* with unwind tables: how stacks were walked */
 	int sigfd, epfd;
 	uint64_t start_ns;		/* CLOCK_REALTIME */
 	double start, next_drain, next_interval, next_check;	/* CLOCK_MONOTONIC s */
@@ -226,6 +228,8 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 		}
 		out = outfile__stream(of);
 	}
+	if (run->walks && walk_tally__add(run->walks, run->agg))
+		fprintf(stderr, "profile: cannot count how stacks were walked: %s\n", strerror(ENOMEM));
 	err = report__write(run->report, run->agg, &meta, out, &printed);
 	if (of) {
 		if (err) {
@@ -417,6 +421,29 @@ static int run_loop(struct run *run)
 	}
 }
 
+/* Why pid's stacks were walked without its tables, from the worker's last word on it. */
+static const char *why_no_tables(pid_t pid, void *ctx)
+{
+	const struct run *run = ctx;
+
+	switch (unwind_jobs__status(run->unwind, pid)) {
+	case 0:
+		return "they were loaded only after these stacks were taken";
+	case -EINPROGRESS:
+		return "still waiting for the tables worker when the run ended";
+	case -ENOENT:
+		return "no notice of the process reached the tables worker";
+	case -ESRCH:
+		return "the process was gone, or a zombie, when its mappings were read";
+	case -ESTALE:
+		return "it exec'd or exited while its mappings were read";
+	case -E2BIG:
+		return "the map of processes with tables was full";
+	default:
+		return "its mappings could not be read";
+	}
+}
+
 /* What the profile lacks, and under -v the run's statistics. */
 static void report_losses(const struct run *run)
 {
@@ -435,6 +462,8 @@ static void report_losses(const struct run *run)
 		t.unwind = &unwind;
 	}
 	loss_report__unresolved(stderr, run->usyms, run->env->verbose);
+	if (run->unwind)
+		walk_tally__report(run->walks, stderr, why_no_tables, (void *)run);
 	if (!sampler__stats(run->sampler, t.stats))
 		loss_report__print(stderr, run->env, &t);
 	if (run->env->verbose && !usyms__fetch_stats(run->usyms, &fetched)) {
@@ -519,6 +548,7 @@ static void setup_unwind(struct run *run)
 	run->unwind = unwind_jobs__open(&fds, &opts, stderr);
 	if (!run->unwind)
 		return;
+	run->walks = walk_tally__new();	/* NULL: not counted */
 	for (size_t i = 0; i < env->nr_pids; i++)
 		unwind_jobs__preload(run->unwind, env->pids[i]);
 	unwind_jobs__wait_idle(run->unwind, run->sigfd);
@@ -647,6 +677,7 @@ static int run__finish(struct run *run, int err)
 static void run__release(struct run *run)
 {
 	progress__free(run->progress);
+	walk_tally__free(run->walks);
 	unwind_jobs__free(run->unwind);
 	sampler__free(run->sampler);
 	report__free(run->report);

@@ -24,7 +24,7 @@ static uint64_t entry_hash(const struct agg_key *key, const struct agg_stack *k,
 	uint64_t h = FNV64_OFFSET;
 
 	h = fnv64_step(h, (uint64_t)key->pid << 32 | key->tid);
-	h = fnv64_step(h, key->gen);
+	h = fnv64_step(h, (uint64_t)key->flags << 32 | key->gen);
 	for (int i = 0; i < AGG_COMM_LEN && key->comm[i]; i++)
 		h = fnv64_step(h, (unsigned char)key->comm[i]);
 	h = fnv64_step(h, (uint64_t)(uint32_t)k->err << 32 | (uint32_t)u->err);
@@ -100,6 +100,7 @@ static int same(const struct agg_entry *e, const struct agg_key *key, const stru
 		const struct agg_stack *u)
 {
 	return e->pid == key->pid && e->tid == key->tid && e->gen == key->gen &&
+	       e->flags == key->flags &&
 	       !strncmp(e->comm, key->comm, AGG_COMM_LEN) &&
 	       e->kerr == k->err && e->uerr == u->err &&
 	       e->nr_kips == k->nr && e->nr_uips == u->nr &&
@@ -139,6 +140,7 @@ int agg__add(struct agg *a, const struct agg_key *key, const struct agg_stack *k
 	e->pid = key->pid;
 	e->tid = key->tid;
 	e->gen = key->gen;
+	e->flags = key->flags;
 	e->t_first = a->from_ns;
 	e->t_last = a->to_ns;
 	strncpy(e->comm, key->comm, AGG_COMM_LEN - 1);

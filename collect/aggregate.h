@@ -20,6 +20,7 @@ struct agg_entry {
 	uint64_t count;
 	uint32_t pid, tid;
 	uint32_t gen;		/* generation of pid's mappings (profile.h); 0: unknown */
+	uint32_t flags;		/* how the user stack was walked: KEY_* (profile.h) */
 	char comm[AGG_COMM_LEN];
 	/* CLOCK_MONOTONIC ns: the samples were taken between these two */
 	uint64_t t_first, t_last;
@@ -62,6 +63,7 @@ static inline int agg_stack__err_of_id(int32_t id)
 /* Who a stack was sampled in. */
 struct agg_key {
 	uint32_t pid, tid, gen;
+	uint32_t flags;		/* KEY_* */
 	const char *comm;
 };
 

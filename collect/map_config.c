@@ -19,7 +19,8 @@ static int map_size(struct bpf_map *map, __u32 max_entries, __u32 value_size)
 	return err;
 }
 
-int map_set__size(const struct profile_env *env, const struct map_set *set, bool prealloc)
+int map_set__size(const struct profile_env *env, const struct map_set *set, bool prealloc,
+		  __u32 stackmap_depth)
 {
 	__u32 stack_bytes = env->max_stack_depth * sizeof(__u64);
 	/*
@@ -30,7 +31,7 @@ int map_set__size(const struct profile_env *env, const struct map_set *set, bool
 	__u32 overflow = prealloc ? env->stack_storage_size / 4 + 1 : 2 * env->hash_storage_size;
 	int err;
 
-	err = map_size(set->stackmap, env->stack_storage_size, stack_bytes);
+	err = map_size(set->stackmap, env->stack_storage_size, stackmap_depth * sizeof(__u64));
 	if (!err)
 		err = map_size(set->overflow, overflow, stack_bytes);
 	if (!err)

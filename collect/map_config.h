@@ -24,7 +24,8 @@ struct map_set {
  * so both are full size. prealloc: the hashes preallocated, for kernels
  * before 6.1. 0 or -errno.
  */
-int map_set__size(const struct profile_env *env, const struct map_set *set, bool prealloc);
+int map_set__size(const struct profile_env *env, const struct map_set *set, bool prealloc,
+		  __u32 stackmap_depth);
 
 /*
  * Put ids into the filter map map_fd (after load). 0; or -errno with the

@@ -43,17 +43,37 @@ static void set_rodata(struct profile_bpf *obj, const struct profile_env *env, b
 	obj->rodata->nr_cpus = libbpf_num_possible_cpus() > 0 ? libbpf_num_possible_cpus() : 1;
 }
 
+/*
+ * The frames a stack map keeps: the kernel refuses a map deeper than
+ * kernel.perf_event_max_stack, which bounds its own walks (kernel stacks,
+ * user stacks by frame pointers). Walks with unwind tables keep
+ * --perf-max-stack-depth frames in the overflow map.
+ */
+static __u32 stackmap_depth(const struct profile_env *env)
+{
+	long max = 127;	/* the sysctl's default */
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "re");
+
+	if (f) {
+		if (fscanf(f, "%ld", &max) != 1 || max < 1)
+			max = 127;
+		fclose(f);
+	}
+	return env->max_stack_depth < max ? (__u32)env->max_stack_depth : (__u32)max;
+}
+
 /* The two map sets, the shared hashes and the scratch stack. 0 or -errno. */
 static int size_maps(struct sampler *s, bool prealloc)
 {
 	struct profile_bpf *obj = s->obj;
 	struct bpf_map *shared[] = { obj->maps.pid_gen, obj->maps.pids, obj->maps.tids };
+	__u32 depth = stackmap_depth(s->env);
 	int err = 0;
 
 	s->sets[0] = (struct map_set){ obj->maps.counts0, obj->maps.stackmap0, obj->maps.overflow0 };
 	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1 };
 	for (int i = 0; i < 2 && !err; i++)
-		err = map_set__size(s->env, &s->sets[i], prealloc);
+		err = map_set__size(s->env, &s->sets[i], prealloc, depth);
 	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]) && !err && prealloc; i++)
 		err = bpf_map__set_map_flags(shared[i], 0);
 	if (!err)

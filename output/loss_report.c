@@ -86,6 +86,14 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 	if (rt->unwind && rt->unwind->no_room)
 		fprintf(f, "profile: %llu files' unwind tables did not fit, their stacks walked by frame pointers; raise --unwind-storage-size (now %ld)\n",
 			(unsigned long long)rt->unwind->no_room, env->unwind_storage_size);
+	if (rt->unwind && rt->unwind->partial_procs)
+		fprintf(f, "profile: %llu processes had executable mappings left out of their unwind entries (more than %d, more than %d of one file, or %llu times no room for %d big entries): their stacks may end early there\n",
+			(unsigned long long)rt->unwind->partial_procs, UNWIND_MAX_MAPS_BIG,
+			UNWIND_MAPS_PER_FILE, (unsigned long long)rt->unwind->big_full,
+			UNWIND_MAX_BIG_PROCS);
+	if (rt->unwind && rt->unwind->procs_full)
+		fprintf(f, "profile: %llu processes got no unwind tables: %d had them at once; their stacks were walked by frame pointers\n",
+			(unsigned long long)rt->unwind->procs_full, UNWIND_MAX_PROCS);
 	if (rt->unwind && env->verbose)
 		print_unwind(f, rt);
 	if (env->verbose)

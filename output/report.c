@@ -13,6 +13,9 @@
 #include "flamegraph.h"
 #include "kallsyms.h"
 #include "pprof.h"
+#include <linux/types.h>
+
+#include "profile.h"
 #include "profile_data.h"
 #include "report.h"
 #include "speedscope.h"
@@ -40,8 +43,9 @@ struct report *report__new(const struct profile_env *env, struct usyms *usyms)
 	r->usyms = usyms;
 	r->kallsyms = kallsyms__new(NULL);
 	r->kframes = calloc(env->max_stack_depth, sizeof(*r->kframes));
-	r->uframes = calloc(env->max_stack_depth, sizeof(*r->uframes));
-	r->umodules = calloc(env->max_stack_depth, sizeof(*r->umodules));
+	/* and the mark of a stack cut at the depth */
+	r->uframes = calloc(env->max_stack_depth + 1, sizeof(*r->uframes));
+	r->umodules = calloc(env->max_stack_depth + 1, sizeof(*r->umodules));
 	if (!r->kallsyms || !r->kframes || !r->uframes || !r->umodules) {
 		report__free(r);
 		errno = ENOMEM;
@@ -113,9 +117,13 @@ static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
 	}
 }
 
+/* The root-most frame of a stack whose walk stopped at the depth limit. */
+#define TRUNCATED "[truncated]"
+
 /*
  * Name the user frames; returns how many to print, up to the stack's cut
- * (stack_cut.h). Unresolved frames count by the stack's samples
+ * (stack_cut.h), and a TRUNCATED frame after them when callers were left
+ * out at the depth limit. Unresolved frames count by the stack's samples
  * (usyms__for_each_unresolved).
  */
 static size_t resolve_user(struct report *r, const struct agg_entry *e)
@@ -142,6 +150,11 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 		r->umodules[i] = sym.module;
 		if (stack_cut__ends_at(i, &sym))
 			return i + 1;
+	}
+	if (e->flags & KEY_USER_TRUNCATED) {
+		r->uframes[n] = TRUNCATED;
+		r->umodules[n] = NULL;
+		n++;
 	}
 	return n;
 }
@@ -215,8 +228,8 @@ static int count_frames(const struct agg_entry *e, void *ctx)
 {
 	struct pf_ctx *c = ctx;
 
-	/* the stacks, plus a marker for each missed one */
-	c->nr_frames += e->nr_kips + e->nr_uips + 2;
+	/* the stacks, plus a marker for each missed one, and for a truncated one */
+	c->nr_frames += e->nr_kips + e->nr_uips + 3;
 	c->nr_samples++;
 	return 0;
 }

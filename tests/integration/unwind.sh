@@ -324,6 +324,42 @@ t_many_libraries() {
 		fail "stacks cut: $(sort -t' ' -k2 -rn "$TMP/ml.folded" | head -3)" || return 1
 }
 
+# A recursion 2,000 deep: the walk keeps --perf-max-stack-depth frames
+# (past kernel.perf_event_max_stack, which bounds only the kernel's
+# walks), and the root-most printed frame says the rest was left out; one
+# 100 deep is whole and says nothing.
+t_depth_limit() {
+	start $W/deeprec 2000 30
+	deep=$LAST
+	start $W/deeprec 100 30
+	shallow=$LAST
+	sleep 0.3
+	$PROFILE -U -F 199 -f -v -p "$deep,$shallow" 2 > "$TMP/d127.folded" 2> "$TMP/d127.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/d127.err")" || return 1
+	$PROFILE -U -F 199 -f --perf-max-stack-depth 1024 -p "$deep,$shallow" 2 > "$TMP/d1024.folded" 2> "$TMP/d1024.err" ||
+		fail "profile --perf-max-stack-depth 1024 exited $?: $(tail -2 "$TMP/d1024.err")" || return 1
+	stop "$deep"
+	stop "$shallow"
+	for run in d127 d1024; do
+		want=127
+		[ $run = d1024 ] && want=1024
+		# the deep one: comm, [truncated], then want frames ending in leaf
+		awk -F';' -v w="$want" '$NF ~ /^leaf [0-9]+$/ && $0 ~ /^deeprec;\[truncated\];descend;/ {
+			n = split($NF, last, " "); if (NF == w + 2) ok += last[n]; else bad++ }
+			END { printf "%d %d\n", ok, bad }' "$TMP/$run.folded" > "$TMP/$run.n"
+		read -r ok bad < "$TMP/$run.n"
+		echo "  $run: $ok samples of the deep recursion kept $want frames and [truncated], $bad stacks otherwise"
+		[ "$ok" -gt 50 ] || fail "$run: no truncated stacks of $want frames: $(cut -c1-200 "$TMP/$run.folded" | head -3)" || return 1
+	done
+	grep -Eq '[1-9][0-9]* stopped at the depth limit' "$TMP/d127.err" || fail "-v counts no stack stopped at the depth" || return 1
+	# (awk has no {n}: count the frames)
+	whole=$(awk -F';' '/^deeprec;_start;.*;main;descend;/ && NF == 107 && $NF ~ /^leaf [0-9]+$/ {
+		n = split($NF, last, " "); s += last[n] } END { print s + 0 }' "$TMP/d1024.folded")
+	echo "  the shallow one: $whole samples whole from _start"
+	[ "$whole" -gt 50 ] || fail "the 100-deep recursion not whole at depth 1024" || return 1
+	! grep -q '^deeprec;_start;.*\[truncated\]' "$TMP/d1024.folded" || fail "a whole stack marked [truncated]" || return 1
+}
+
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
 run_test "gcc -fno-omit-frame-pointer: the frameless leaf's caller kept" t_frameless_leaves
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
@@ -337,4 +373,5 @@ run_test "the same stacks as perf --call-graph dwarf" t_same_stacks_as_perf_dwar
 run_test "copies of one binary share its rows" t_copies_share_rows
 run_test "dlclose, then dlopen of another library at its address: its own rows" t_dlopen_at_the_same_address
 run_test "150 libraries: libc and ld.so keep their tables" t_many_libraries
+run_test "a recursion deeper than the walk: --perf-max-stack-depth frames, [truncated]" t_depth_limit
 finish

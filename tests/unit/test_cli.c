@@ -555,7 +555,7 @@ Test(cli_validate, rejections_return_their_errno)
 	free(e);
 	cr_assert_eq(VALIDATE(&e, "-C", "2"), -ENODEV);
 	free(e);
-	cr_assert_eq(VALIDATE(&e, "--perf-max-stack-depth=128"), -ERANGE);
+	cr_assert_eq(VALIDATE(&e, "--perf-max-stack-depth=128", "--call-graph", "fp"), -ERANGE);
 	free(e);
 	cr_assert_eq(VALIDATE(&e, "--stack-storage-size=1048576"), -E2BIG);
 	free(e);
@@ -599,13 +599,15 @@ Test(cli_validate, rejects_a_cpu_when_the_online_list_is_unreadable)
 			"-C", "0");
 }
 
+/* The kernel's sysctl bounds its own walks: frame pointers; tables go deeper. */
 Test(cli_validate, rejects_a_depth_above_perf_event_max_stack)
 {
-	ASSERT_REJECTED("profile: --perf-max-stack-depth 128 exceeds kernel.perf_event_max_stack (127)\n",
-			"--perf-max-stack-depth=128");
+	ASSERT_REJECTED("profile: --perf-max-stack-depth 128 exceeds kernel.perf_event_max_stack (127) for --call-graph fp\n",
+			"--perf-max-stack-depth=128", "--call-graph", "fp");
 	free(write_in(tmp, "proc/sys/kernel/perf_event_max_stack", "64\n"));
-	ASSERT_REJECTED("profile: --perf-max-stack-depth 127 exceeds kernel.perf_event_max_stack (64)\n",
-			"-F", "49");
+	ASSERT_REJECTED("profile: --perf-max-stack-depth 127 exceeds kernel.perf_event_max_stack (64) for --call-graph fp\n",
+			"-F", "49", "--call-graph", "fp");
+	ASSERT_ACCEPTED("--perf-max-stack-depth=1024");
 }
 
 Test(cli_validate, rejects_a_frequency_above_the_max_sample_rate)
