@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,66 @@ struct unwind_jobs {
 	bool busy;		/* the worker is loading a pid */
 	uint64_t dropped;
 	uint64_t next_sweep;	/* CLOCK_MONOTONIC ns */
+	void *gens;		/* tsearch: the last generation queued, by pid */
 };
+
+/* Generations are never this (profile.bpf.c hands them out from 1). */
+#define GEN_LOADED_BEFORE UINT32_MAX
+
+struct pid_gen_seen {
+	pid_t pid;
+	uint32_t gen;
+};
+
+static int cmp_pid(const void *a, const void *b)
+{
+	const struct pid_gen_seen *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/*
+ * Whether pid's generation gen is news: a generation is loaded once. Its
+ * later notices are for symbols: the unwinder asks by itself (gen 0) when
+ * it meets code in no mapping it knows, or when a walk is cut inside one
+ * (a file mapped where another was). Main thread only.
+ */
+static bool new_gen(struct unwind_jobs *j, pid_t pid, uint32_t gen)
+{
+	struct pid_gen_seen key = { .pid = pid }, *e, **slot;
+
+	if (!gen)
+		return true;
+	slot = tfind(&key, &j->gens, cmp_pid);
+	if (slot && (*slot)->gen == GEN_LOADED_BEFORE) {
+		/* loaded before sampling (-p): its first generation is that one,
+		 * unless it exec'd meanwhile, which deleted the entry */
+		(*slot)->gen = gen;
+		return !unwind_procs__published(j->u, pid);
+	}
+	if (slot) {
+		if ((*slot)->gen == gen)
+			return false;
+		(*slot)->gen = gen;
+		return true;
+	}
+	e = malloc(sizeof(*e));
+	if (!e)
+		return true;
+	*e = (struct pid_gen_seen){ .pid = pid, .gen = gen };
+	if (!tsearch(e, &j->gens, cmp_pid))
+		free(e);
+	return true;
+}
+
+/* A notice of pid that could not be queued: its next one is news again. */
+static void forget_gen(struct unwind_jobs *j, pid_t pid)
+{
+	struct pid_gen_seen key = { .pid = pid }, **slot = tfind(&key, &j->gens, cmp_pid);
+
+	if (slot)
+		(*slot)->gen = 0;
+}
 
 static uint64_t now_ns(void)
 {
@@ -114,21 +174,22 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
 
 void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid)
 {
+	struct pid_gen_seen *e = malloc(sizeof(*e));
+
+	if (e) {
+		*e = (struct pid_gen_seen){ .pid = pid, .gen = GEN_LOADED_BEFORE };
+		if (!tsearch(e, &j->gens, cmp_pid))
+			free(e);
+	}
 	unwind_jobs__queue(j, pid, 0);
 }
 
-/*
- * Every notice is queued: a generation's first, the unwinder's asks
- * (gen 0), and a generation's later notices, which come at new stacks
- * after delays that grow x4 (profile.h), while its loader maps libraries
- * or it dlopen()s more. unwind_procs__add_pid() reads the mappings and
- * publishes only if they changed.
- */
 void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen)
 {
 	bool queued = false;
 
-	(void)gen;
+	if (!new_gen(j, pid, gen))
+		return;
 	pthread_mutex_lock(&j->lock);
 	for (size_t i = 0; i < j->len && !queued; i++)
 		queued = j->queue[(j->head + i) % QUEUE_MAX] == pid;
@@ -138,6 +199,7 @@ void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen)
 		pthread_cond_signal(&j->wake);
 	} else if (!queued) {
 		j->dropped++;
+		forget_gen(j, pid);
 	}
 	pthread_mutex_unlock(&j->lock);
 }
@@ -244,5 +306,6 @@ void unwind_jobs__free(struct unwind_jobs *j)
 	pthread_cond_destroy(&j->wake);
 	pthread_mutex_destroy(&j->lock);
 	unwind_procs__free(j->u);
+	tdestroy(j->gens, free);
 	free(j);
 }
