@@ -421,16 +421,24 @@ static int run_loop(struct run *run)
 	}
 }
 
-/* Why pid's stacks were walked without its tables, from the worker's last word on it. */
+/* Why pid's stacks were walked without its tables, from the worker's word on it. */
 static const char *why_no_tables(pid_t pid, void *ctx)
 {
 	const struct run *run = ctx;
+	static char why[128];
+	struct unwind_pid_status st;
 
-	switch (unwind_jobs__status(run->unwind, pid)) {
-	case 0:
-		return "they were loaded only after these stacks were taken";
-	case -EINPROGRESS:
+	unwind_jobs__status(run->unwind, pid, &st);
+	if (st.err == -EINPROGRESS)
 		return "still waiting for the tables worker when the run ended";
+	if (st.published && st.first_ns && st.published_ns >= st.first_ns) {
+		snprintf(why, sizeof(why), "they were loaded %.2f s after its first notice (the tables worker was busy)",
+			 (st.published_ns - st.first_ns) / 1e9);
+		return why;
+	}
+	if (st.published)
+		return "they were loaded only after these stacks were taken";
+	switch (st.err) {
 	case -ENOENT:
 		return "no notice of the process reached the tables worker";
 	case -ESRCH:

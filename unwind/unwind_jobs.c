@@ -35,12 +35,21 @@ struct unwind_jobs {
 	void *gens;		/* tsearch: the last generation queued, by pid */
 };
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* Generations are never this (profile.bpf.c hands them out from 1). */
 #define GEN_LOADED_BEFORE UINT32_MAX
 
 struct pid_gen_seen {
 	pid_t pid;
 	uint32_t gen;
+	uint64_t first_ns;	/* its first notice */
 };
 
 static int cmp_pid(const void *a, const void *b)
@@ -78,7 +87,7 @@ static bool new_gen(struct unwind_jobs *j, pid_t pid, uint32_t gen)
 	e = malloc(sizeof(*e));
 	if (!e)
 		return true;
-	*e = (struct pid_gen_seen){ .pid = pid, .gen = gen };
+	*e = (struct pid_gen_seen){ .pid = pid, .gen = gen, .first_ns = now_ns() };
 	if (!tsearch(e, &j->gens, cmp_pid))
 		free(e);
 	return true;
@@ -91,14 +100,6 @@ static void forget_gen(struct unwind_jobs *j, pid_t pid)
 
 	if (slot)
 		(*slot)->gen = 0;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Until there is work, or the next sweep is due. Under j->lock. */
@@ -177,7 +178,7 @@ void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid)
 	struct pid_gen_seen *e = malloc(sizeof(*e));
 
 	if (e) {
-		*e = (struct pid_gen_seen){ .pid = pid, .gen = GEN_LOADED_BEFORE };
+		*e = (struct pid_gen_seen){ .pid = pid, .gen = GEN_LOADED_BEFORE, .first_ns = now_ns() };
 		if (!tsearch(e, &j->gens, cmp_pid))
 			free(e);
 	}
@@ -284,12 +285,16 @@ void unwind_jobs__stop(struct unwind_jobs *j)
 	j->joined = true;
 }
 
-int unwind_jobs__status(const struct unwind_jobs *j, pid_t pid)
+void unwind_jobs__status(const struct unwind_jobs *j, pid_t pid, struct unwind_pid_status *st)
 {
+	struct pid_gen_seen key = { .pid = pid }, **seen = tfind(&key, &j->gens, cmp_pid);
+
+	unwind_procs__status(j->u, pid, st);
+	if (seen)
+		st->first_ns = (*seen)->first_ns;
 	for (size_t i = 0; i < j->len; i++)
 		if (j->queue[(j->head + i) % QUEUE_MAX] == pid)
-			return -EINPROGRESS;
-	return unwind_procs__status(j->u, pid);
+			st->err = -EINPROGRESS;
 }
 
 void unwind_jobs__stats(struct unwind_jobs *j, struct unwind_procs_stats *st, uint64_t *dropped)

@@ -54,10 +54,10 @@ void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen);
 /* Stop the worker, giving up the table it is building. */
 void unwind_jobs__stop(struct unwind_jobs *j);
 /*
- * After unwind_jobs__stop(): how the last loading of pid's tables went
- * (unwind_procs__status), -EINPROGRESS when it was still waiting.
+ * After unwind_jobs__stop(): how loading pid's tables went
+ * (unwind_procs__status), err -EINPROGRESS when it was still waiting.
  */
-int unwind_jobs__status(const struct unwind_jobs *j, pid_t pid);
+void unwind_jobs__status(const struct unwind_jobs *j, pid_t pid, struct unwind_pid_status *st);
 /* After unwind_jobs__stop(): what was loaded, and pids dropped for a full queue. */
 void unwind_jobs__stats(struct unwind_jobs *j, struct unwind_procs_stats *st, uint64_t *dropped);
 void unwind_jobs__free(struct unwind_jobs *j);

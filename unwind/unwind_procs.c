@@ -58,6 +58,7 @@ struct proc_rec {
 	uint64_t start_time;	/* /proc/PID/stat, clock ticks since boot */
 	uint64_t fingerprint;	/* of the entry published; 0: none */
 	int status;		/* the last unwind_procs__add_pid(): 0 or -errno */
+	uint64_t published_ns;	/* CLOCK_MONOTONIC: first published, or 0 */
 };
 
 struct unwind_procs {
@@ -681,16 +682,24 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 	struct proc_rec *rec = rec_of(u, pid);
 	int err = add_pid(u, pid, rec);
 
-	if (rec)
+	if (rec) {
 		rec->status = err;
+		if (!err && !rec->published_ns)
+			rec->published_ns = mono_ns();
+	}
 	return err;
 }
 
-int unwind_procs__status(const struct unwind_procs *u, pid_t pid)
+void unwind_procs__status(const struct unwind_procs *u, pid_t pid, struct unwind_pid_status *st)
 {
 	struct proc_rec key = { .pid = pid }, **slot = tfind(&key, &u->recs, cmp_rec);
 
-	return slot ? (*slot)->status : -ENOENT;
+	*st = (struct unwind_pid_status){ .err = -ENOENT };
+	if (!slot)
+		return;
+	st->err = (*slot)->status;
+	st->published = (*slot)->published_ns != 0;
+	st->published_ns = (*slot)->published_ns;
 }
 
 /*

@@ -64,8 +64,14 @@ struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const c
  * processes is full).
  */
 int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid);
-/* What the last unwind_procs__add_pid() of pid returned; -ENOENT: none ran. */
-int unwind_procs__status(const struct unwind_procs *u, pid_t pid);
+/* How loading pid's tables went. */
+struct unwind_pid_status {
+	int err;		/* the last reading: 0, -errno; -ENOENT: none; -EINPROGRESS: queued */
+	bool published;		/* some reading published its entry */
+	uint64_t first_ns;	/* CLOCK_MONOTONIC: its first notice (unwind_jobs), or 0 */
+	uint64_t published_ns;	/* ... its entry first published, or 0 */
+};
+void unwind_procs__status(const struct unwind_procs *u, pid_t pid, struct unwind_pid_status *st);
 /*
  * Delete the entries of processes that are gone, or whose pid another
  * process has now: a race with their exit can leave one, and nothing

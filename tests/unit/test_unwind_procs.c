@@ -691,6 +691,7 @@ Test(unwind_procs, rows_map_of_another_value_refused)
 /* A zombie's maps read empty: it gets no entry, and leaves none behind. */
 Test(unwind_procs, zombie_gets_no_entry)
 {
+	struct unwind_pid_status status;
 	char *maps = NULL;
 
 	start(1 << 16);
@@ -699,7 +700,9 @@ Test(unwind_procs, zombie_gets_no_entry)
 	fake_stat(proc_root, 100, 'Z', FAKE_START_TIME);
 	cr_assert_eq(unwind_procs__add_pid(u, 100), -ESRCH);
 	cr_assert_not(has_entry(100));
-	cr_assert_eq(unwind_procs__status(u, 100), -ESRCH);
+	unwind_procs__status(u, 100, &status);
+	cr_assert_eq(status.err, -ESRCH);
+	cr_assert_not(status.published);
 	/* alive, but its maps empty: exited while they were read */
 	fake_process(proc_root, 101, "", 0, 101, NULL);
 	cr_assert_eq(unwind_procs__add_pid(u, 101), -ESRCH);
@@ -710,6 +713,7 @@ Test(unwind_procs, zombie_gets_no_entry)
 /* Read again with nothing changed: the entry stays as it is, no update. */
 Test(unwind_procs, unchanged_mappings_are_not_published_again)
 {
+	struct unwind_pid_status status;
 	struct unwind_procs_stats st;
 	char *maps = NULL;
 
@@ -721,6 +725,13 @@ Test(unwind_procs, unchanged_mappings_are_not_published_again)
 	unwind_procs__stats(u, &st);
 	cr_assert_eq(st.procs, 1);
 	cr_assert_eq(st.unchanged, 2);
+	/* gone now: the last reading says so, the first publish is kept */
+	fake_stat(proc_root, 100, 'Z', FAKE_START_TIME);
+	cr_assert_eq(unwind_procs__add_pid(u, 100), -ESRCH);
+	unwind_procs__status(u, 100, &status);
+	cr_assert_eq(status.err, -ESRCH);
+	cr_assert(status.published);
+	cr_assert_gt(status.published_ns, 0);
 	free(maps);
 }
 
