@@ -92,7 +92,7 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/hotspots_nofp build/workloads/hotspots_gccfp \
 	build/workloads/hotspots_debugframe build/workloads/sigburn \
 	build/workloads/dlswap build/workloads/libswap_a.so build/workloads/libswap_b.so \
-	build/workloads/manylibs build/workloads/deeprec
+	build/workloads/manylibs build/workloads/deeprec build/workloads/zombies
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile

@@ -360,6 +360,43 @@ t_depth_limit() {
 	! grep -q '^deeprec;_start;.*\[truncated\]' "$TMP/d1024.folded" || fail "a whole stack marked [truncated]" || return 1
 }
 
+# The entry count of profile PID's "unwind_procs" map, by pid, one a line
+# (its fds name its maps' ids).
+unwind_entries() {
+	for f in /proc/$1/fdinfo/*; do
+		id=$(awk '/^map_id:/ { print $2 }' "$f" 2> /dev/null)
+		[ -n "$id" ] && bpftool map show id "$id" 2> /dev/null | grep -q ' name unwind_procs ' &&
+			bpftool -j map dump id "$id" | jq -r '
+				def byte: ltrimstr("0x") | explode |
+					map(if . >= 97 then . - 87 elif . >= 65 then . - 55 else . - 48 end) |
+					.[0] * 16 + .[1];
+				# a key with BTF is a number; without, little-endian bytes
+				.[] | .key | if type == "array" then
+					[.[] | byte] | .[0] + .[1] * 256 + .[2] * 65536 + .[3] * 16777216
+				else . end' && return 0
+	done
+	return 1
+}
+
+# Children that exit at once and stay zombies for a second: their
+# mappings, read after they exited, read empty. No entry is kept for
+# them (one left would stay until the pid came round again).
+t_zombies_leave_no_entries() {
+	$PROFILE -F 499 -f 8 > /dev/null 2> "$TMP/z.err" &
+	prof=$!
+	sleep 1
+	$W/zombies 4 40 "$TMP/z.pids" || fail "zombies exited $?" || return 1
+	sleep 2.5
+	unwind_entries "$prof" > "$TMP/z.keys" || fail "no unwind_procs map in profile $prof" || return 1
+	kill -INT "$prof"
+	wait "$prof" || fail "profile exited $?: $(tail -2 "$TMP/z.err")" || return 1
+	children=$(wc -l < "$TMP/z.pids")
+	left=$(grep -Fxc -f "$TMP/z.pids" "$TMP/z.keys")
+	echo "  $children children, $left of them with an entry left; $(wc -l < "$TMP/z.keys") entries in all"
+	[ "$children" -ge 120 ] || fail "only $children children" || return 1
+	[ "$left" -le 2 ] || fail "$left entries of children that are gone" || return 1
+}
+
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
 run_test "gcc -fno-omit-frame-pointer: the frameless leaf's caller kept" t_frameless_leaves
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
@@ -374,4 +411,5 @@ run_test "copies of one binary share its rows" t_copies_share_rows
 run_test "dlclose, then dlopen of another library at its address: its own rows" t_dlopen_at_the_same_address
 run_test "150 libraries: libc and ld.so keep their tables" t_many_libraries
 run_test "a recursion deeper than the walk: --perf-max-stack-depth frames, [truncated]" t_depth_limit
+run_test "children reaped late leave no entry behind" t_zombies_leave_no_entries
 finish
