@@ -41,6 +41,7 @@ enum {
 	OPT_DEBUGINFOD_URL,
 	OPT_DEBUGINFOD_DEADLINE,
 	OPT_NO_DEBUGINFOD,
+	OPT_REPLACE,
 };
 
 static const char usage[] =
@@ -77,6 +78,7 @@ static const char usage[] =
 "      --format=FMT          text, folded, pprof, svg or json (default: from FILE's\n"
 "                            extension .folded/.pb.gz/.svg/.json, else text)\n"
 "  -i, --interval=SECS       print a profile every SECS seconds\n"
+"      --replace             with -i, let each profile replace the last in one -o file\n"
 "  -q, --quiet               nothing on stderr but errors, no header\n"
 "      --debug-dir=DIR       look for debug files under DIR (repeatable;\n"
 "                            default /usr/lib/debug)\n"
@@ -302,6 +304,7 @@ static const struct flag_opt flag_opts[] = {
 	{ "no-demangle", OPT_NO_DEMANGLE, ENV_BOOL(demangle), false },
 	{ "lines", OPT_LINES, ENV_BOOL(lines), true },
 	{ "no-debuginfod", OPT_NO_DEBUGINFOD, ENV_BOOL(debuginfod), false },
+	{ "replace", OPT_REPLACE, ENV_BOOL(replace), true },
 };
 
 static const struct option other_opts[] = {
@@ -633,6 +636,24 @@ static int check_limits(const struct profile_env *env, const char *proc_root, FI
 	return 0;
 }
 
+/*
+ * Whether -i's profiles would replace one another in the -o file: a
+ * pattern that names one file for two intervals, of a file to be replaced
+ * (a device, FIFO or socket is written in place, a stream of profiles).
+ */
+static bool replaces_each_interval(const char *pattern, long interval)
+{
+	time_t now = time(NULL);
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!outfile__repeats(pattern, interval, now))
+		return false;
+	if (outfile__expand_path(pattern, now, path, sizeof(path)) || stat(path, &st))
+		return true;
+	return S_ISREG(st.st_mode);
+}
+
 int cli__validate(const struct profile_env *env, const char *proc_root, const char *sys_root,
 		  FILE *err)
 {
@@ -655,9 +676,18 @@ int cli__validate(const struct profile_env *env, const char *proc_root, const ch
 	if (e || !env->output)
 		return e;
 	e = outfile__check(env->output, time(NULL), &diag);
-	if (e)
+	if (e) {
 		cli__print_outfile_error(err, &diag);
-	return e;
+		return e;
+	}
+	if (env->interval && !env->replace && replaces_each_interval(env->output, env->interval)) {
+		fputs("profile: -o '", err);
+		escape__text(err, env->output);
+		fputs("' names one file for more than one interval: each profile would replace the last; put a strftime conversion that changes every interval in it (%s, %H%M%S) or say --replace\n",
+		      err);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 void cli__print_outfile_error(FILE *err, const struct outfile_diag *diag)

@@ -73,6 +73,7 @@ struct profile_env {
 	const char *output;	/* -o FILE (may hold strftime patterns), NULL: stdout */
 	long keep;		/* --keep N: the newest N files of -o's pattern stay; 0: all */
 	long interval;		/* -i seconds, 0: one profile at the end */
+	bool replace;		/* --replace: -i's profiles may replace one another in -o's file */
 	bool quiet;		/* -q: nothing but errors on stderr, no header */
 	/* symbols */
 	const char **debug_dirs;	/* --debug-dir, in the order given; none: /usr/lib/debug */

@@ -35,6 +35,7 @@
 #define OUTFILE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <time.h>
@@ -109,5 +110,13 @@ void outfile__abort(struct outfile *of);
  * when the result does not fit in size bytes (NUL included).
  */
 int outfile__expand_path(const char *pattern, time_t t, char *buf, size_t size);
+
+/*
+ * Whether pattern gives two of the next intervals (of interval seconds,
+ * from now) one name, so that a profile would replace the one before: no
+ * strftime conversion in it that changes that often. Patterns that fail
+ * to expand are outfile__check()'s to report: false.
+ */
+bool outfile__repeats(const char *pattern, long interval, time_t now);
 
 #endif /* OUTFILE_H */

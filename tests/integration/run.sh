@@ -571,6 +571,7 @@ t_bad_input() {
 	expect_usage_error "unknown option '--bogus'" --bogus &&
 	expect_usage_error "requires an argument" -p &&
 	expect_usage_error "perf_event_max_stack" --call-graph fp --perf-max-stack-depth 1000 1 &&
+	expect_usage_error "names one file for more than one interval" -i 1 -o "$TMP/same.folded" 2 &&
 	expect_usage_error "out of range" --perf-max-stack-depth 60000 1 &&
 	expect_usage_error "unknown event 'bogus'" -e bogus 1
 }

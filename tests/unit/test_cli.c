@@ -336,7 +336,7 @@ Test(cli_parse, every_long_option_in_the_help_is_known)
 	help = strdup(r.out);
 	cr_assert_not_null(help);
 	n = try_long_options(help, "  --") + try_long_options(help, ", --");
-	cr_assert_eq(n, 33, "%zu long options in the help", n);
+	cr_assert_eq(n, 34, "%zu long options in the help", n);
 	free(help);
 }
 
@@ -647,6 +647,37 @@ Test(cli_validate, rejects_an_output_file_that_cannot_be_written)
 	free(real);
 	free(link);
 	free(missing);
+}
+
+/*
+ * -i with an -o name that stays the same for two intervals: each profile
+ * would replace the last without a word, unless --replace says so.
+ */
+Test(cli_validate, rejects_one_output_file_for_every_interval)
+{
+	char *same, *hourly, *each, *want;
+
+	cr_assert_neq(asprintf(&same, "%s/same.folded", tmp), -1);
+	cr_assert_neq(asprintf(&hourly, "%s/p-%%F-%%H.folded", tmp), -1);
+	cr_assert_neq(asprintf(&each, "%s/p-%%H%%M%%S.folded", tmp), -1);
+	cr_assert_neq(asprintf(&want, "profile: -o '%s' names one file for more than one interval: each profile would replace the last; put a strftime conversion that changes every interval in it (%%s, %%H%%M%%S) or say --replace\n",
+			       same), -1);
+	ASSERT_REJECTED(want, "-i", "1", "-o", same, "2");
+	free(want);
+	cr_assert_neq(asprintf(&want, "profile: -o '%s' names one file for more than one interval: each profile would replace the last; put a strftime conversion that changes every interval in it (%%s, %%H%%M%%S) or say --replace\n",
+			       hourly), -1);
+	ASSERT_REJECTED(want, "-i", "60", "-o", hourly);
+	/* an hour apart, every interval has an hour of its own */
+	ASSERT_ACCEPTED("-i", "3600", "-o", hourly);
+	ASSERT_ACCEPTED("-i", "1", "-o", each);
+	ASSERT_ACCEPTED("-i", "1", "--replace", "-o", same);
+	/* one profile, or a stream written in place */
+	ASSERT_ACCEPTED("-o", same, "2");
+	ASSERT_ACCEPTED("-i", "1", "-o", "/dev/null");
+	free(want);
+	free(each);
+	free(hourly);
+	free(same);
 }
 
 Test(cli_parse, call_graph_dwarf_by_default_fp_on_request)
