@@ -324,10 +324,14 @@ static int read_status(const char *proc_root, pid_t pid, struct proc_ids *ids)
  * map only for a process running with uid 0 somewhere, or in our own user
  * namespace: another user's process could otherwise show any root file
  * bind-mounted over its map (in a user namespace of its own) as symbol
- * names.
+ * names. And only with one name, as for a symlink we follow
+ * (pathwalk__trusted_link()): a second one is a hard link, which anyone
+ * can make to a root file where /proc/sys/fs/protected_hardlinks is 0.
  */
 static bool owner_ok(const struct stat *sb, const struct proc_ids *ids, bool our_userns)
 {
+	if (sb->st_uid == 0 && sb->st_nlink != 1)
+		return false;
 	for (int i = 0; i < ids->nr_uids; i++)
 		if (sb->st_uid == ids->uids[i])
 			return true;
