@@ -19,7 +19,11 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+
+#include <linux/magic.h>
 
 #include "debuginfo.h"
 #include "elf_symtab.h"
@@ -108,14 +112,33 @@ void usyms_load_vdso(struct usyms *u)
 	proc_maps__release(&self);
 }
 
-/* path under root if it is the file with that inode: a descriptor, or -errno. */
-static int open_if_inode(const char *root, const char *path, uint64_t inode)
+/*
+ * Is the file open at fd (sb) the one e maps: the same inode on the same
+ * device. Another file system can hold a file with the same inode number
+ * (a tmpfs counts them from 1). btrfs, and overlayfs before Linux 6.8,
+ * print in maps a device other than the one stat(2) gives: on those the
+ * inode alone decides.
+ */
+static bool same_file(int fd, const struct stat *sb, const struct map_entry *e)
+{
+	struct statfs sfs;
+
+	if (sb->st_ino != e->inode)
+		return false;
+	if (major(sb->st_dev) == e->dev_major && minor(sb->st_dev) == e->dev_minor)
+		return true;
+	return !fstatfs(fd, &sfs) &&
+	       (sfs.f_type == BTRFS_SUPER_MAGIC || sfs.f_type == OVERLAYFS_SUPER_MAGIC);
+}
+
+/* e's path under root if it is still e's file: a descriptor, or -errno. */
+static int open_if_same(const char *root, const struct map_entry *e)
 {
 	struct stat sb;
 	int fd;
 
-	fd = rootfs__open_regular(root, path, 0, &sb);
-	if (fd < 0 || sb.st_ino == inode)
+	fd = rootfs__open_regular(root, e->path, 0, &sb);
+	if (fd < 0 || same_file(fd, &sb, e))
 		return fd;
 	close(fd);	/* another file is at that path now */
 	return -ESTALE;
@@ -143,7 +166,7 @@ static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *
 
 	if (!e->deleted) {
 		snprintf(path, sizeof(path), "%s/%d/root", u->proc_root, (int)pid);
-		fd = open_if_inode(path, e->path, e->inode);
+		fd = open_if_same(path, e);
 		if (fd >= 0)
 			return fd;
 	}
@@ -151,7 +174,7 @@ static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *
 	fd = rootfs__open_regular(NULL, path, 0, &sb);
 	if (fd >= 0 || e->deleted)
 		return fd;
-	return open_if_inode(NULL, e->path, e->inode);
+	return open_if_same(NULL, e);
 }
 
 /*
