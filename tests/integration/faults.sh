@@ -2,7 +2,8 @@
 # faults.sh - what must not cost the profile that was collected: tiny maps,
 # stacks crafted to collide in the overflow hash, signals while printing, a
 # corrupt ELF file under a running process; and a kernel that lacks a
-# feature the BPF program needs (made to look so by an LD_PRELOAD shim).
+# feature the BPF program needs (made to look so by an LD_PRELOAD shim, or
+# by hiding its BTF).
 # (Process churn is in processes.sh.) (Bad options, a target that exits, closed pipes, full disks and
 # missing privileges are in run.sh.) Root needed; prints
 # "faults: N passed, N failed" last.
@@ -165,6 +166,26 @@ t_kernel_without_bpf_loop() {
 	[ "$n" -gt 100 ] || fail "only $n samples by frame pointers" || return 1
 }
 
+# A kernel built without BTF (CONFIG_DEBUG_INFO_BTF) of any release: the
+# verifier refuses bpf_get_current_task_btf(), which the walk by unwind
+# tables calls. Made to look so by a tmpfs over /sys/kernel/btf in a mount
+# namespace of the run's own: one line names BTF, user stacks by frame
+# pointers, exit 0.
+t_kernel_without_btf() {
+	[ -e /sys/kernel/btf/vmlinux ] || fail "this kernel has no BTF to hide" || return 1
+	start $W/hotspots 30
+	sleep 0.3
+	unshare -m --propagation private sh -c \
+		"mount -t tmpfs none /sys/kernel/btf && exec $PROFILE -U -F 199 -f -p $LAST 2" \
+		> "$TMP/nobtf.folded" 2> "$TMP/nobtf.err" ||
+		fail "exit status $?: $(cat "$TMP/nobtf.err")" || return 1
+	stop "$LAST"
+	grep -qx 'profile: this kernel has no BTF (no /sys/kernel/btf/vmlinux): user stacks by frame pointers only' \
+		"$TMP/nobtf.err" || fail "stderr: $(cat "$TMP/nobtf.err")" || return 1
+	n=$(sum_matching '^hotspots;.*main;run_round;hot_[abc] [0-9]+$' "$TMP/nobtf.folded")
+	[ "$n" -gt 100 ] || fail "only $n samples by frame pointers" || return 1
+}
+
 run_test "tiny maps: what fits is printed, losses add up" t_tiny_maps
 run_test "stacks with the same overflow hash are not merged" t_overflow_same_hash
 run_test "stacks whose overflow keys are all taken are lost, not merged" t_overflow_keys_taken
@@ -172,4 +193,5 @@ run_test "signals while printing: output complete" t_signal_while_printing
 run_test "corrupt ELF under a running process" t_corrupt_elf
 run_test "a kernel without the BPF ring buffer: one line, exit 1" t_kernel_without_ringbuf
 run_test "a kernel without bpf_loop(): frame pointers, one line" t_kernel_without_bpf_loop
+run_test "a kernel without BTF: frame pointers, one line naming BTF" t_kernel_without_btf
 finish
