@@ -180,12 +180,21 @@ static int setup_events(struct run *run, const sigset_t *sigs)
 	return 0;
 }
 
-/* --keep: the oldest files of -o's pattern go; one line if the directory cannot be read. */
-static void keep_newest(const struct profile_env *env)
+/*
+ * --keep: the oldest files of -o's pattern go, from the directory the
+ * profile was just written to (dirfd, as -o checked it); one line if it
+ * cannot be read, or holds too many entries to be read whole.
+ */
+static void keep_newest(const struct profile_env *env, int dirfd)
 {
-	int n = retention__apply(env->output, env->keep, stderr);
+	int n = dirfd < 0 ? dirfd :
+		retention__apply_at(dirfd, retention__base(env->output), env->keep,
+				    RETENTION_MAX_ENTRIES, stderr);
 
-	if (n < 0)
+	if (n == -E2BIG)
+		fprintf(stderr, "profile: --keep: the directory of '%s' has more than %d entries: nothing removed\n",
+			env->output, RETENTION_MAX_ENTRIES);
+	else if (n < 0)
 		fprintf(stderr, "profile: --keep: cannot read the directory of '%s': %s\n",
 			env->output, strerror(-n));
 }
@@ -232,17 +241,24 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 		fprintf(stderr, "profile: cannot count how stacks were walked: %s\n", strerror(ENOMEM));
 	err = report__write(run->report, run->agg, &meta, out, &printed);
 	if (of) {
+		int dirfd = -1;
+
 		if (err) {
 			outfile__abort(of);
 		} else {
+			dirfd = env->keep ? outfile__dup_dir(of) : -1;
 			err = outfile__commit(of);
 		}
 		if (err && err != -EPIPE) {
 			fprintf(stderr, "profile: cannot write '%s': %s\n", path, strerror(-err));
+			if (dirfd >= 0)
+				close(dirfd);
 			return err;
 		}
 		if (!err && env->keep)
-			keep_newest(env);
+			keep_newest(env, dirfd);
+		if (dirfd >= 0)
+			close(dirfd);
 	} else if (err && err != -EPIPE) {
 		fprintf(stderr, "profile: cannot write the profile: %s\n", strerror(-err));
 	}

@@ -471,6 +471,13 @@ FILE *outfile__stream(struct outfile *of)
 	return of->f;
 }
 
+int outfile__dup_dir(const struct outfile *of)
+{
+	int fd = fcntl(of->dirfd, F_DUPFD_CLOEXEC, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
 const char *outfile__tmp_path(const struct outfile *of)
 {
 	return of->tmp;

@@ -83,6 +83,13 @@ int outfile__open(const char *path, struct outfile **out, struct outfile_diag *d
 /* The stream to write the contents into; fully buffered. */
 FILE *outfile__stream(struct outfile *of);
 
+/*
+ * A descriptor of the directory checked at open (O_PATH, close-on-exec),
+ * the caller's to close, for work that must happen in that very directory
+ * after commit (--keep), not at whatever its path names by then; -errno.
+ */
+int outfile__dup_dir(const struct outfile *of);
+
 /* The temporary file's path, for messages and tests; NULL when in place. */
 const char *outfile__tmp_path(const struct outfile *of);
 

@@ -633,6 +633,33 @@ t_keep() {
 		expect_usage_error "not the directory" -o "$d/%F/p.folded" --keep 2 1
 }
 
+# A user who owns a component of -o's directory swaps it for a symlink to
+# another directory right after the profile is written (tools/swap_dir.c,
+# at the directory's fsync): --keep removes old files where the profile
+# went, as -o checked the path, never in the link's target.
+t_keep_swapped_dir() {
+	d=$TMP/keepswap
+	mkdir -p "$d/out" "$d/victim"
+	cc -O1 -fPIC -shared tests/integration/tools/swap_dir.c -o "$TMP/swap_dir.so" -ldl ||
+		return 1
+	touch -d 2020-01-01 "$d/out/1577836800.folded"
+	touch -d 2020-01-01 "$d/victim/1577836800.folded"
+	touch -d 2020-01-02 "$d/victim/1577923200.folded"
+	SWAP_DIR=$d/out SWAP_TO=$d/victim LD_PRELOAD="$TMP/swap_dir.so" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+		$PROFILE -q -F 49 -o "$d/out/%s.folded" --keep 1 1 2> "$TMP/keepswap.err" ||
+		fail "profile exited $?: $(cat "$TMP/keepswap.err")" || return 1
+	[ -L "$d/out" ] && [ -d "$d/out.moved" ] || fail "the directory was not swapped: $(cat "$TMP/keepswap.err")" ||
+		return 1
+	echo "  left where the profile went: $(ls "$d/out.moved" | tr '\n' ' '); in the link's target: $(ls "$d/victim" | tr '\n' ' ')"
+	[ -e "$d/victim/1577836800.folded" ] && [ -e "$d/victim/1577923200.folded" ] ||
+		fail "--keep removed files in the symlink's target" || return 1
+	[ ! -e "$d/out.moved/1577836800.folded" ] || fail "the old file where the profile went stayed" ||
+		return 1
+	[ "$(ls "$d/out.moved" | grep -c '^[0-9]*\.folded$')" -eq 1 ] ||
+		fail "want the new profile alone in $d/out.moved: $(ls "$d/out.moved")"
+}
+
 # make install puts the snapshot service, its timer and /etc/default/profile
 # in place; systemd-analyze verifies the units; the service's command, with
 # the default file's settings, writes a snapshot and keeps KEEP of them.
@@ -741,6 +768,7 @@ run_test "-q and one file per interval" t_quiet_interval_files
 run_test "bad input: one line, exit 2" t_bad_input
 run_test "a status line on a terminal, none elsewhere" t_progress_on_a_terminal
 run_test "--keep: the newest of the pattern's files stay, nothing else goes" t_keep
+run_test "--keep: a directory swapped for a symlink after the write: nothing goes there" t_keep_swapped_dir
 run_test "make install: snapshot units verified, their command keeps KEEP" t_snapshot_units
 run_test "--help and --version" t_help_and_version
 run_test "unprivileged: one line, exit 1" t_unprivileged
