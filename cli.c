@@ -40,6 +40,8 @@ enum {
 	OPT_KEEP,
 	OPT_DEBUGINFOD_URL,
 	OPT_DEBUGINFOD_DEADLINE,
+	OPT_DEBUGINFOD_MAX_FILES,
+	OPT_DEBUGINFOD_MAX_USER_FILES,
 	OPT_NO_DEBUGINFOD,
 	OPT_REPLACE,
 };
@@ -87,6 +89,9 @@ static const char usage[] =
 "                            servers in DEBUGINFOD_URLS)\n"
 "      --debuginfod-deadline=SECS  after sampling, wait at most SECS for debug\n"
 "                            files still being fetched (default 5)\n"
+"      --debuginfod-max-files=N  ask for at most N debug files a run (default 256)\n"
+"      --debuginfod-max-user-files=N  of them at most N for the files of one\n"
+"                            user other than root (default 16)\n"
 "      --no-debuginfod       never fetch debug files from the network\n"
 "      --no-demangle         print C++ and Rust names as they are in the binary\n"
 "      --lines               add source lines and inlined frames (needs DWARF)\n"
@@ -200,6 +205,8 @@ static void env__init(struct profile_env *env)
 	env->demangle = true;
 	env->debuginfod = true;
 	env->debuginfod_deadline = DEFAULT_DEBUGINFOD_DEADLINE;
+	env->debuginfod_max_files = DEFAULT_DEBUGINFOD_MAX_FILES;
+	env->debuginfod_max_user_files = DEFAULT_DEBUGINFOD_MAX_USER_FILES;
 	env->stack_storage_size = DEFAULT_STACK_STORAGE;
 	env->hash_storage_size = DEFAULT_HASH_STORAGE;
 	env->max_stack_depth = DEFAULT_MAX_STACK_DEPTH;
@@ -282,6 +289,10 @@ static const struct number_opt number_opts[] = {
 	{ "keep", OPT_KEEP, "keep", 1, 1000000, ENV_LONG(keep) },
 	{ "debuginfod-deadline", OPT_DEBUGINFOD_DEADLINE, "debuginfod deadline", 0,
 	  MAX_DEBUGINFOD_DEADLINE, ENV_LONG(debuginfod_deadline) },
+	{ "debuginfod-max-files", OPT_DEBUGINFOD_MAX_FILES, "debuginfod max files", 1,
+	  MAX_DEBUGINFOD_FILES, ENV_LONG(debuginfod_max_files) },
+	{ "debuginfod-max-user-files", OPT_DEBUGINFOD_MAX_USER_FILES, "debuginfod max user files",
+	  1, MAX_DEBUGINFOD_FILES, ENV_LONG(debuginfod_max_user_files) },
 };
 
 struct flag_opt {

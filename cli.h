@@ -40,6 +40,14 @@
  */
 #define DEFAULT_DEBUGINFOD_DEADLINE 5
 #define MAX_DEBUGINFOD_DEADLINE 3600
+/*
+ * Debug files asked of debuginfod servers in one run, and of those for
+ * the files of one owner other than root: any user picks the build-ids
+ * their processes map (--debuginfod-max-files, --debuginfod-max-user-files).
+ */
+#define DEFAULT_DEBUGINFOD_MAX_FILES 256
+#define DEFAULT_DEBUGINFOD_MAX_USER_FILES 16
+#define MAX_DEBUGINFOD_FILES 1000000
 /* Kernel memory the BPF maps may take at most, when full (cli__map_bytes). */
 #define MAX_MAP_MIB 2048
 
@@ -84,6 +92,8 @@ struct profile_env {
 	const char **debuginfod_urls;	/* --debuginfod-url, in order; none: DEBUGINFOD_URLS */
 	size_t nr_debuginfod_urls;
 	long debuginfod_deadline;	/* seconds after sampling for fetches to land */
+	long debuginfod_max_files;	/* debug files asked for in a run */
+	long debuginfod_max_user_files;	/* of them for the files of one user but root */
 };
 
 /* "folded" -> FORMAT_FOLDED...; -EINVAL when unknown. */

@@ -25,6 +25,7 @@
 #include "aggregate.h"
 #include "budget.h"
 #include "cli.h"
+#include "debuginfod_child.h"
 #include "debuginfod_fetch.h"
 #include "escape.h"
 #include "loss_report.h"
@@ -468,6 +469,29 @@ static const char *why_no_tables(pid_t pid, void *ctx)
 	}
 }
 
+/*
+ * -v: what debuginfod did. Debug files not asked for, for the bounds on
+ * what one run and one user may make us fetch, are a loss: said unless -q.
+ */
+static void report_fetches(const struct profile_env *env, const struct debuginfod_fetch_stats *st)
+{
+	char line[256];
+
+	if (env->verbose) {
+		debuginfod_fetch_stats__format(st, line, sizeof(line));
+		fprintf(stderr, "profile: %s\n", line);
+	}
+	if (env->quiet)
+		return;
+	if (st->over_files)
+		fprintf(stderr, "profile: debuginfod: %u debug file%s not asked for: over --debuginfod-max-files (%ld a run)\n",
+			st->over_files, st->over_files == 1 ? "" : "s", env->debuginfod_max_files);
+	if (st->over_user_files)
+		fprintf(stderr, "profile: debuginfod: %u debug file%s not asked for: over --debuginfod-max-user-files (%ld for the files of one user)\n",
+			st->over_user_files, st->over_user_files == 1 ? "" : "s",
+			env->debuginfod_max_user_files);
+}
+
 /* What the profile lacks, and under -v the run's statistics. */
 static void report_losses(const struct run *run)
 {
@@ -490,12 +514,8 @@ static void report_losses(const struct run *run)
 		walk_tally__report(run->walks, stderr, why_no_tables, (void *)run);
 	if (!sampler__stats(run->sampler, t.stats))
 		loss_report__print(stderr, run->env, &t);
-	if (run->env->verbose && !usyms__fetch_stats(run->usyms, &fetched)) {
-		char line[256];
-
-		debuginfod_fetch_stats__format(&fetched, line, sizeof(line));
-		fprintf(stderr, "profile: %s\n", line);
-	}
+	if (!usyms__fetch_stats(run->usyms, &fetched))
+		report_fetches(run->env, &fetched);
 }
 
 /* After sampling: the last counts, then the mappings of every process seen. */
@@ -584,7 +604,7 @@ static void setup_unwind(struct run *run)
  * not even loaded. A cache not safe for root is said in one line. Before
  * any thread reads the environment. Returns whether to fetch.
  */
-static bool setup_debuginfod(const struct profile_env *env)
+static bool setup_debuginfod(const struct profile_env *env, struct debuginfod_setup *setup)
 {
 	char why[PATH_MAX + 128];
 	int err;
@@ -592,7 +612,8 @@ static bool setup_debuginfod(const struct profile_env *env)
 	if (!env->debuginfod)
 		return false;
 	err = debuginfod_fetch__setup_env(env->debuginfod_urls, env->nr_debuginfod_urls,
-					  budget__default()->max_fetch_bytes, why, sizeof(why));
+					  budget__default()->max_fetch_bytes, setup, why,
+					  sizeof(why));
 	if (err == -EPERM && !env->quiet) {
 		fputs("profile: debuginfod: ", stderr);
 		escape__text(stderr, why);
@@ -608,17 +629,24 @@ static bool setup_debuginfod(const struct profile_env *env)
 static int run__setup(struct run *run, const sigset_t *sigs)
 {
 	const struct profile_env *env = run->env;
-	struct debuginfod_fetch_opts fetch = {};
+	struct debuginfod_setup setup;
+	struct debuginfod_fetch_opts fetch = {
+		.cache_dir = setup.cache_dir,
+		.max_files = env->debuginfod_max_files,
+		.max_user_files = env->debuginfod_max_user_files,
+	};
 	struct usyms_opts uopts = {
 		.debug_dirs = env->debug_dirs,
 		.nr_debug_dirs = env->nr_debug_dirs,
 		.demangle = env->demangle,
 		.lines = env->lines,
 		.async = true,
-		.fetch = setup_debuginfod(env) ? &fetch : NULL,
+		.fetch = setup_debuginfod(env, &setup) ? &fetch : NULL,
 		.notice = env->verbose ? on_notice : NULL,
 	};
 	int err;
+
+	fetch.max_bytes = uopts.fetch ? setup.max_bytes : 0;
 
 	run->usyms = usyms__new_opts(&uopts);
 	if (!run->usyms && uopts.fetch && errno == ENOENT) {
@@ -720,6 +748,14 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	int err;
 
+	/* profile's own child that fetches one debug file (debuginfod_child.h) */
+	if (argc > 1 && !strcmp(argv[1], DEBUGINFOD_CHILD_ARG)) {
+		if (debuginfod_child__main(argc, argv)) {
+			fprintf(stderr, "profile: %s is for profile's own use\n", DEBUGINFOD_CHILD_ARG);
+			_exit(EXIT_USAGE);
+		}
+		_exit(0);	/* no exit handlers: libcurl's state goes with the process */
+	}
 	err = cli__parse(argc, argv, &env, stdout, stderr);
 	if (err)
 		return err == CLI_DONE ? 0 : EXIT_USAGE;

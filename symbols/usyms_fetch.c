@@ -123,8 +123,9 @@ void usyms_fetch_submit(struct usyms *u, struct symfile *f, const struct load_jo
 	it->file = f;
 	it->fd = fcntl(job->fd, F_DUPFD_CLOEXEC, 0);
 	it->path = strdup(job->path);
+	/* over the bounds on what one user's files make us ask: counted there */
 	if (it->fd < 0 || !it->path ||
-	    debuginfod_fetch__submit(u->fetch, f->build_id, f->build_id_len, it))
+	    debuginfod_fetch__submit(u->fetch, f->build_id, f->build_id_len, f->owner, it))
 		fetch_item__free(it);
 }
 

@@ -13,8 +13,9 @@
 #   C++ names, demangled (and not, with --no-demangle)
 #   source lines with --lines
 #   stripped files named by debug files fetched from debuginfod servers (a
-#   local debuginfod, and fake ones that hang or lie), and no network work
-#   without servers
+#   local debuginfod, and fake ones that hang, lie, or send bodies past the
+#   size bound: endless, chunked, gzipped), bounds on what one user's files
+#   make us ask for, and no network work without servers
 #
 # Needs root (BPF, perf events, unshare -m); builds its workloads with
 # clang into a temporary directory. The last line is "symbols: N passed,
@@ -28,6 +29,9 @@ CFLAGS="-O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
 
 cleanup_extra() {
 	umount "$TMP/nsmnt" 2>/dev/null
+	for m in "$TMP"/cache-*; do
+		mountpoint -q "$m" 2>/dev/null && umount "$m"
+	done
 }
 
 # profile_pid PID NAME [OPTION...]: profile PID for 2 s into $TMP/NAME.folded
@@ -125,7 +129,46 @@ fetch_profile() {
 
 # debuginfod_line FILE: the -v line "debuginfod: N debug files fetched, ..."
 debuginfod_line() {
-	grep 'profile: debuginfod: ' "$1" || echo "(no debuginfod line)"
+	grep 'profile: debuginfod: [0-9]* debug files\? fetched' "$1" || echo "(no debuginfod line)"
+}
+
+# debuginfod_count WHAT FILE: the number before WHAT ("fetched", "too big",
+# "timed out"...) in the -v line. These count every file of the processes
+# profiled, libc's too where the machine has no debug file for it: a test
+# asserts on bounds of them, and on its own files in the server's log.
+debuginfod_count() {
+	debuginfod_line "$2" | sed -n "s/.* \([0-9][0-9]*\) \(debug files\? \)\?$1,.*/\1/p"
+}
+
+# asked LOG ID: the requests for build-id ID's debug file in a server's log
+asked() {
+	grep -c "GET /buildid/$2/debuginfo" "$1"
+}
+
+# tmpfs_cache NAME MIB: a tmpfs of MIB MiB, root's alone, for fetch_profile NAME's cache
+tmpfs_cache() {
+	mkdir -p "$TMP/cache-$1" &&
+		mount -t tmpfs -o size="$2"m,mode=0700 none "$TMP/cache-$1"
+}
+
+# watch_largest DIR OUT: the size of the largest file under DIR, every 20
+# ms, appended to OUT until killed
+watch_largest() {
+	while :; do
+		find "$1" -type f -printf '%s\n' 2>/dev/null | sort -n | tail -1
+		sleep 0.02
+	done >> "$2"
+}
+
+# largest OUT: the largest size watch_largest saw
+largest() {
+	sort -n "$1" | tail -1 | awk '{ print $1 + 0 }'
+}
+
+# kept_files DIR: the non-empty files left in a cache (empty ones are
+# libdebuginfod's marks of files no server had)
+kept_files() {
+	find "$1" -type f -size +0 ! -name 'cache_*' ! -name 'max_unused_age_s'
 }
 
 # --- tests -------------------------------------------------------------------
@@ -317,8 +360,14 @@ t_debuginfod_names() {
 		fail "$named of $all hotspots samples named main;...;hot_X: $(head -c 600 "$TMP/dfd.folded"); $(debuginfod_line "$TMP/dfd.err")" ||
 		return 1
 	has_frame lib_static_hot "$TMP/dfd.folded" || return 1
-	grep -q 'debuginfod: 2 debug files fetched, 0 cached, 0 failed, 0 timed out' "$TMP/dfd.err" ||
-		fail "$(debuginfod_line "$TMP/dfd.err")"
+	# both served by the server, and both counted as fetched (libc and
+	# ld.so too, where the machine has no debug files of its own for them)
+	log=$(echo "$TMP"/debuginfod.*.log)
+	for f in "$d/bin/hotspots" "$d/lib/libdfdstatic.so"; do
+		grep -q "GET /buildid/$(build_id_of "$f")/debuginfo 200 " "$log" ||
+			fail "$f's debug file not served: $(grep 'GET /buildid' "$log")" || return 1
+	done
+	[ "$(debuginfod_count fetched "$TMP/dfd.err")" -ge 2 ] || fail "$(debuginfod_line "$TMP/dfd.err")"
 }
 
 # A server that accepts and never answers: the run ends within its duration
@@ -340,7 +389,10 @@ t_debuginfod_slow_server() {
 	# fetch thread. Without the deadline: DEBUGINFOD_TIMEOUT, 90 s.
 	[ "$slow_ms" -le 5000 ] || fail "a 1 s run took $slow_ms ms with a hanging server" || return 1
 	has_no_frame slow_hot "$TMP/slow.folded" && has_frame "[slow_spin]" "$TMP/slow.folded" || return 1
-	grep -q 'debuginfod: 0 debug files fetched, 0 cached, 0 failed, 1 timed out' "$TMP/slow.err" ||
+	[ "$(asked "$TMP/slow.port.log" "$(build_id_of "$TMP/slow_spin")")" -ge 1 ] ||
+		fail "slow_spin's debug file not asked for: $(cat "$TMP/slow.port.log")" || return 1
+	grep -q 'debuginfod: 0 debug files fetched, 0 cached, 0 failed, 0 too big' "$TMP/slow.err" &&
+		[ "$(debuginfod_count "timed out" "$TMP/slow.err")" -ge 1 ] ||
 		fail "$(debuginfod_line "$TMP/slow.err")" || return 1
 	# SIGINT during a long deadline: answered at once, not at the deadline
 	DEBUGINFOD_URLS=$URL DEBUGINFOD_CACHE_PATH=$TMP/cache-slowint \
@@ -359,7 +411,8 @@ t_debuginfod_slow_server() {
 
 # A server that answers with another program's debug file (its symbols at
 # the same addresses, other names) for one stripped program, and with
-# garbage for another: no name changes.
+# garbage for another: no name changes, and neither file stays in the
+# cache (libdebuginfod's empty mark of a missing file takes its place).
 t_debuginfod_lying_server() {
 	# two at a time (a failed build fails the strip or objcopy of its output)
 	build_spin "$TMP/truth_full" truth_hot truth_caller &
@@ -388,11 +441,108 @@ t_debuginfod_lying_server() {
 	done
 	has_frame "[truth_spin]" "$TMP/liar.folded" && has_frame "[junk_spin]" "$TMP/liar.folded" ||
 		return 1
-	grep -q 'debuginfod: 0 debug files fetched, 0 cached, 2 failed, 0 timed out' "$TMP/liar.err" ||
+	grep -q 'debuginfod: 0 debug files fetched, 0 cached, ' "$TMP/liar.err" &&
+		[ "$(debuginfod_count failed "$TMP/liar.err")" -ge 2 ] ||
 		fail "$(debuginfod_line "$TMP/liar.err")" || return 1
-	grep -q "fetched debug file not used: its build-id is another file's" "$TMP/liar.err" &&
-		grep -q "fetched debug file not used: not an ELF file" "$TMP/liar.err" ||
-		fail "no -v notices of the refused files: $(grep 'not used' "$TMP/liar.err")"
+	grep -q "truth_spin: fetched debug file not used: its build-id is another file's" "$TMP/liar.err" &&
+		grep -q "junk_spin: fetched debug file not used: not an ELF file" "$TMP/liar.err" ||
+		fail "no -v notices of the refused files: $(grep 'not used' "$TMP/liar.err")" || return 1
+	for f in truth_spin junk_spin; do
+		[ -e "$TMP/cache-liar/$(build_id_of "$TMP/$f")/debuginfo" ] ||
+			fail "no mark of $f's refused file in the cache" || return 1
+	done
+	[ -z "$(kept_files "$TMP/cache-liar")" ] ||
+		fail "refused files stayed in the cache: $(kept_files "$TMP/cache-liar" | xargs ls -l)"
+}
+
+# A stripped program of its own and the server's hostile bodies (each run
+# with DEBUGINFOD_MAXSIZE=8 MiB, the cache on a 64 MiB tmpfs): no file in
+# the cache ever grows past 8 MiB, the transfer stops there (-v: too big),
+# nothing is kept.
+#   hostile_body NAME MODE [ARG]: fake_debuginfod.py MODE, $TMP/NAME.*
+hostile_body() {
+	name=$1
+	shift
+	build_spin "$TMP/${name}_full" "${name}_hot" "${name}_caller" &&
+		strip -o "$TMP/${name}_spin" "$TMP/${name}_full" || return 1
+	tmpfs_cache "$name" 64 || return 1
+	start_fake_debuginfod "$name" "$@" || return 1
+	start "$TMP/${name}_spin" 12
+	pid=$LAST
+	sleep 0.3
+	start watch_largest "$TMP/cache-$name" "$TMP/$name.sizes"
+	watcher=$LAST
+	DEBUGINFOD_MAXSIZE=8388608 fetch_profile "$name" "$URL" "$pid" || return 1
+	stop "$watcher"
+	stop "$pid"
+	max=$(largest "$TMP/$name.sizes")
+	echo "  largest file in the cache: $max bytes; $(debuginfod_line "$TMP/$name.err")"
+	[ "$(asked "$TMP/$name.port.log" "$(build_id_of "$TMP/${name}_spin")")" -ge 1 ] ||
+		fail "not asked for: $(cat "$TMP/$name.port.log")" || return 1
+	[ "$max" -le 8388608 ] || fail "a file of $max bytes in the cache, over 8 MiB" || return 1
+	[ "$(debuginfod_count "too big" "$TMP/$name.err")" -ge 1 ] ||
+		fail "$(debuginfod_line "$TMP/$name.err")" || return 1
+	[ -z "$(kept_files "$TMP/cache-$name")" ] ||
+		fail "kept in the cache: $(kept_files "$TMP/cache-$name" | xargs ls -l)" || return 1
+	has_frame "[${name}_spin]" "$TMP/$name.folded"
+}
+
+# A chunked body that never ends (no Content-Length): before, it filled
+# the tmpfs.
+t_debuginfod_endless_body() {
+	hostile_body endless endless
+}
+
+# A chunked body of 24 MiB (no Content-Length, so libdebuginfod's own
+# DEBUGINFOD_MAXSIZE check never sees it): before, it landed, was refused,
+# and stayed in the cache.
+t_debuginfod_chunked_body() {
+	hostile_body chunked chunked 25165824
+}
+
+# 256 MiB of zeros gzipped (256 KiB), sent with Content-Encoding: gzip: libcurl
+# decodes it whatever was asked for. We ask for identity; before, the
+# decoded file filled the tmpfs.
+t_debuginfod_gzip_body() {
+	hostile_body gzip gzip 268435456 || return 1
+	grep -q "GET /buildid/$(build_id_of "$TMP/gzip_spin")/debuginfo accept-encoding=identity$" \
+		"$TMP/gzip.port.log" || fail "identity not asked for: $(grep GET "$TMP/gzip.port.log")"
+}
+
+# Any user decides which build-ids we ask for: 6 stripped copies of a
+# program with build-ids of their own, owned by uid 65534, and one of
+# root's. With --debuginfod-max-user-files 3, 3 of the user's are asked
+# for and 3 are not (one line says so), root's is asked for all the
+# same; what the server sent (garbage) leaves the cache.
+t_debuginfod_user_bound() {
+	clang $CFLAGS -DHOT=bound_hot -DCALLER=bound_caller -c "$SRC/spin.c" -o "$TMP/bound.o" ||
+		return 1
+	pids=""
+	for i in 1 2 3 4 5 6 7; do
+		id=$(od -An -N20 -tx1 /dev/urandom | tr -d ' \n')
+		clang -Wl,--build-id=0x$id "$TMP/bound.o" -o "$TMP/bound_full$i" &&
+			strip -o "$TMP/bound_spin$i" "$TMP/bound_full$i" || return 1
+		[ "$i" -eq 7 ] || chown 65534 "$TMP/bound_spin$i"
+		start "$TMP/bound_spin$i" 12
+		pids="$pids${pids:+,}$LAST"
+	done
+	start_fake_debuginfod bound lie /dev/null 0 || return 1
+	sleep 0.3
+	fetch_profile bound "$URL" "$pids" --debuginfod-max-user-files 3 || return 1
+	for p in $(echo "$pids" | tr , ' '); do stop "$p"; done
+	n=0
+	for i in 1 2 3 4 5 6; do
+		n=$((n + $(asked "$TMP/bound.port.log" "$(build_id_of "$TMP/bound_spin$i")")))
+	done
+	echo "  the user's files asked for: $n of 6; $(debuginfod_line "$TMP/bound.err")"
+	[ "$n" -eq 3 ] || fail "$n of the user's 6 files asked for, want 3" || return 1
+	[ "$(asked "$TMP/bound.port.log" "$(build_id_of "$TMP/bound_spin7")")" -ge 1 ] ||
+		fail "root's file not asked for" || return 1
+	grep -qx 'profile: debuginfod: 3 debug files not asked for: over --debuginfod-max-user-files (3 for the files of one user)' \
+		"$TMP/bound.err" || fail "no line on the files not asked for: $(grep debuginfod "$TMP/bound.err")" ||
+		return 1
+	[ -z "$(kept_files "$TMP/cache-bound")" ] ||
+		fail "the server's files stayed in the cache: $(kept_files "$TMP/cache-bound" | xargs ls -l)"
 }
 
 # No server, or --no-debuginfod: not one connect(). The same run with a
@@ -441,7 +591,11 @@ run_test "C++ names demangled" t_cxx_demangled
 run_test "source lines (--lines)" t_lines
 run_test "stripped program and library named by debuginfod" t_debuginfod_names
 run_shipped_test "a hanging debuginfod: run and SIGINT on time" t_debuginfod_slow_server
-run_test "a lying debuginfod changes no name" t_debuginfod_lying_server
+run_test "a lying debuginfod changes no name, and what it sent leaves the cache" t_debuginfod_lying_server
+run_test "debuginfod: an endless chunked body stops at the size bound" t_debuginfod_endless_body
+run_test "debuginfod: a chunked body over the bound stops there, nothing kept" t_debuginfod_chunked_body
+run_test "debuginfod: a gzip bomb stops at the size bound; identity asked for" t_debuginfod_gzip_body
+run_test "debuginfod: what one user's files make us ask for is bounded" t_debuginfod_user_bound
 run_test "no debuginfod servers: no connect()" t_debuginfod_no_server
 
 finish

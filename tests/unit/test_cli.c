@@ -336,7 +336,7 @@ Test(cli_parse, every_long_option_in_the_help_is_known)
 	help = strdup(r.out);
 	cr_assert_not_null(help);
 	n = try_long_options(help, "  --") + try_long_options(help, ", --");
-	cr_assert_eq(n, 34, "%zu long options in the help", n);
+	cr_assert_eq(n, 36, "%zu long options in the help", n);
 	free(help);
 }
 
@@ -710,6 +710,11 @@ Test(cli_parse, debuginfod_defaults_and_options)
 	cr_assert(r.env.debuginfod, "on by default (servers still needed)");
 	cr_assert_eq(r.env.nr_debuginfod_urls, 0);
 	cr_assert_eq(r.env.debuginfod_deadline, DEFAULT_DEBUGINFOD_DEADLINE);
+	cr_assert_eq(r.env.debuginfod_max_files, DEFAULT_DEBUGINFOD_MAX_FILES);
+	cr_assert_eq(r.env.debuginfod_max_user_files, DEFAULT_DEBUGINFOD_MAX_USER_FILES);
+	PARSE_OK("--debuginfod-max-files=1000", "--debuginfod-max-user-files", "1");
+	cr_assert_eq(r.env.debuginfod_max_files, 1000);
+	cr_assert_eq(r.env.debuginfod_max_user_files, 1);
 	PARSE_OK("--debuginfod-url", "http://a:8002", "--debuginfod-url=https://b/x",
 		 "--debuginfod-deadline=0");
 	cr_assert_eq(r.env.nr_debuginfod_urls, 2);
@@ -729,4 +734,6 @@ Test(cli_parse, debuginfod_bad_options)
 	ASSERT_USAGE("debuginfod deadline", "--debuginfod-deadline=-1");
 	ASSERT_USAGE("debuginfod deadline", "--debuginfod-deadline=3601");
 	ASSERT_USAGE("debuginfod deadline", "--debuginfod-deadline=5s");
+	ASSERT_USAGE("debuginfod max files '0' out of range", "--debuginfod-max-files=0");
+	ASSERT_USAGE("invalid debuginfod max user files", "--debuginfod-max-user-files=x");
 }

@@ -503,31 +503,20 @@ Test(usyms_sources, a_file_rewritten_in_a_loop_is_read_again_a_few_times_only)
  */
 static const char *served;	/* what the fake server answers with */
 
-static void *served_begin(void)
+static int served_find(void *ctx, const uint8_t *id, size_t len, uint64_t max_bytes,
+		       bool (*stop)(void *), void *stop_ctx, bool *cached)
 {
-	return &served;
-}
-
-static void served_end(void *client)
-{
-	(void)client;
-}
-
-static int served_find(void *client, const uint8_t *id, size_t len, bool (*stop)(void *),
-		       void *stop_ctx, bool *cached)
-{
-	(void)client;
+	(void)ctx;
 	(void)id;
 	(void)len;
+	(void)max_bytes;
 	(void)stop;
 	(void)stop_ctx;
 	*cached = false;
 	return open(served, O_RDONLY | O_CLOEXEC);
 }
 
-static const struct debuginfod_backend served_backend = {
-	.begin = served_begin, .end = served_end, .find = served_find,
-};
+static const struct debuginfod_backend served_backend = { .find = served_find };
 
 static struct usyms *new_fetching_usyms(void)
 {
