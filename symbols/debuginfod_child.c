@@ -412,6 +412,8 @@ int debuginfod_child__main(int argc, char **argv)
 	if (errno || *end || !child.max_bytes || argv[3][0] == '-')
 		return -EINVAL;
 	snprintf(child.tmp_infix, sizeof(child.tmp_infix), "/%s/debuginfo.", argv[2]);
+	/* what profile's own parent left open without close-on-exec is not ours to hold */
+	close_range(CHILD_FD + 1, ~0U, 0);
 	fd = child_limits(child.max_bytes);
 	if (!fd)
 		fd = child_fetch(id, len, &cached);
