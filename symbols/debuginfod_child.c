@@ -123,9 +123,9 @@ static int spawn_child(const char *hex, uint64_t max_bytes, int sock, pid_t *pid
 		posix_spawn_file_actions_destroy(&fa);
 		return -ENOMEM;
 	}
-	/* dup2 onto itself clears close-on-exec (glibc 2.29) */
 	err = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	err = err ?: posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	/* onto itself too: glibc (2.29) then clears close-on-exec */
 	err = err ?: posix_spawn_file_actions_adddup2(&fa, sock, CHILD_FD);
 	err = err ?: posix_spawnattr_setsigmask(&attr, &none);
 	err = err ?: posix_spawnattr_setpgroup(&attr, 0);
