@@ -469,29 +469,6 @@ static const char *why_no_tables(pid_t pid, void *ctx)
 	}
 }
 
-/*
- * -v: what debuginfod did. Debug files not asked for, for the bounds on
- * what one run and one user may make us fetch, are a loss: said unless -q.
- */
-static void report_fetches(const struct profile_env *env, const struct debuginfod_fetch_stats *st)
-{
-	char line[256];
-
-	if (env->verbose) {
-		debuginfod_fetch_stats__format(st, line, sizeof(line));
-		fprintf(stderr, "profile: %s\n", line);
-	}
-	if (env->quiet)
-		return;
-	if (st->over_files)
-		fprintf(stderr, "profile: debuginfod: %u debug file%s not asked for: over --debuginfod-max-files (%ld a run)\n",
-			st->over_files, st->over_files == 1 ? "" : "s", env->debuginfod_max_files);
-	if (st->over_user_files)
-		fprintf(stderr, "profile: debuginfod: %u debug file%s not asked for: over --debuginfod-max-user-files (%ld for the files of one user)\n",
-			st->over_user_files, st->over_user_files == 1 ? "" : "s",
-			env->debuginfod_max_user_files);
-}
-
 /* What the profile lacks, and under -v the run's statistics. */
 static void report_losses(const struct run *run)
 {
@@ -515,7 +492,7 @@ static void report_losses(const struct run *run)
 	if (!sampler__stats(run->sampler, t.stats))
 		loss_report__print(stderr, run->env, &t);
 	if (!usyms__fetch_stats(run->usyms, &fetched))
-		report_fetches(run->env, &fetched);
+		loss_report__fetches(stderr, run->env, &fetched);
 }
 
 /* After sampling: the last counts, then the mappings of every process seen. */

@@ -103,3 +103,23 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 			(unsigned long long)t[STAT_KSTACK_OVERFLOW], (unsigned long long)t[STAT_USTACK_OVERFLOW],
 			rt->nr_files, rt->nr_gens, (unsigned long long)t[STAT_EXECS]);
 }
+
+void loss_report__fetches(FILE *f, const struct profile_env *env,
+			  const struct debuginfod_fetch_stats *st)
+{
+	char line[256];
+
+	if (env->verbose) {
+		debuginfod_fetch_stats__format(st, line, sizeof(line));
+		fprintf(f, "profile: %s\n", line);
+	}
+	if (env->quiet)
+		return;
+	if (st->over_files)
+		fprintf(f, "profile: debuginfod: %u debug file%s not asked for: over --debuginfod-max-files (%ld a run)\n",
+			st->over_files, st->over_files == 1 ? "" : "s", env->debuginfod_max_files);
+	if (st->over_user_files)
+		fprintf(f, "profile: debuginfod: %u debug file%s not asked for: over --debuginfod-max-user-files (%ld for the files of one user)\n",
+			st->over_user_files, st->over_user_files == 1 ? "" : "s",
+			env->debuginfod_max_user_files);
+}
