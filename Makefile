@@ -272,6 +272,7 @@ unit: $(OUTPUT)/unit_tests $(FIXTURES)
 integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/run.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/symbols.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/debuginfod.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/faults.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
@@ -285,6 +286,7 @@ test: unit integration
 integration-shipped: profile $(WORKLOADS) | deps-test
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/run.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/symbols.sh
+	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/debuginfod.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/processes.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/hostile.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/package.sh
