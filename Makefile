@@ -61,7 +61,8 @@ COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
 	collect/bpf_features.c
 SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
-	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/sym_nest.c symbols/usyms.c \
+	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
+	symbols/sym_nest.c symbols/usyms.c \
 	symbols/usyms_procs.c symbols/usyms_modules.c symbols/usyms_jobs.c symbols/usyms_perfmaps.c \
 	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c \
@@ -359,7 +360,8 @@ FUZZ_SECONDS ?= 30
 FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi
 FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/elf_read.c symbols/ksyms.c \
-	symbols/proc_maps.c symbols/elf_symtab.c symbols/sym_nest.c symbols/rootfs.c symbols/perfmap.c \
+	symbols/proc_maps.c symbols/elf_symtab.c symbols/elf_plt.c symbols/sym_nest.c \
+	symbols/rootfs.c symbols/perfmap.c \
 	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
 	unwind/cfi_check.c unwind/cfi_table.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))

@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "debuginfo.h"
+#include "elf_plt.h"
 #include "elf_read.h"
 #include "rootfs.h"
 
@@ -478,8 +479,34 @@ static struct elf_symtab *load_minidebuginfo(Elf *elf, const struct debuginfo_op
 	return st;
 }
 
-static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
-				   const struct debuginfo_opts *opts, struct debuginfo_info *info)
+/*
+ * The PLT stubs' names, from the binary itself (a debug file's PLT is
+ * NOBITS), merged into st last: a real symbol at a stub's address keeps
+ * its name, and the IFUNCs they jump to are named by then. Only a
+ * cancelled run fails: stubs that cannot be named print as before, and
+ * -v says why when the budget refused them.
+ */
+static int add_plt(struct elf_symtab *st, Elf *elf, const struct debuginfo_opts *opts,
+		   struct debuginfo_info *info)
+{
+	struct elf_symtab *plt = elf_plt__load(elf, st, opts->budget);
+
+	if (!plt) {
+		if (errno == EFBIG && !info->refused[0])
+			snprintf(info->refused, sizeof(info->refused), "PLT stubs not named: %s",
+				 budget__why());
+		return errno == ECANCELED ? -ECANCELED : 0;
+	}
+	/* -ENOMEM: st as it was, the stubs unnamed */
+	elf_symtab__merge(st, plt);
+	elf_symtab__free(plt);
+	return 0;
+}
+
+/* The symbols of elf: its own, else those of a debug file or MiniDebugInfo with .dynsym. */
+static struct elf_symtab *load_symbols(Elf *elf, int fd, const char *path,
+				       const struct debuginfo_opts *opts,
+				       struct debuginfo_info *info)
 {
 	struct elf_symtab *st, *extra = NULL;
 	struct search s = { .opts = opts, .path = path, .symbols = &extra };
@@ -521,6 +548,26 @@ static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
 		if (info->debug_fd >= 0)
 			close(info->debug_fd);
 		info->debug_fd = -1;
+	}
+	return st;
+}
+
+static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
+				   const struct debuginfo_opts *opts, struct debuginfo_info *info)
+{
+	struct elf_symtab *st = load_symbols(elf, fd, path, opts, info);
+	int err;
+
+	if (!st)
+		return NULL;
+	err = add_plt(st, elf, opts, info);
+	if (err) {
+		elf_symtab__free(st);
+		if (info->debug_fd >= 0)
+			close(info->debug_fd);
+		info->debug_fd = -1;
+		errno = -err;
+		return NULL;
 	}
 	return st;
 }
@@ -653,13 +700,11 @@ struct elf_symtab *debuginfo__load_with_debug_fd(int fd, int debug_fd,
 	if (!elf)
 		return NULL;
 	st = elf_symtab__load_elf_budget(elf, opts->budget);
-	len = st ? debuginfo__build_id(elf, info->build_id, sizeof(info->build_id)) : 0;
-	err = errno;
-	elf_end(elf);
 	if (!st) {
-		errno = err;
-		return NULL;
+		err = -errno;
+		goto out;
 	}
+	len = debuginfo__build_id(elf, info->build_id, sizeof(info->build_id));
 	if (len <= 0) {
 		snprintf(why, sizeof(why), "the binary has no build-id");
 		goto refused;
@@ -671,18 +716,21 @@ struct elf_symtab *debuginfo__load_with_debug_fd(int fd, int debug_fd,
 		goto refused;
 	err = elf_symtab__merge(st, extra);
 	elf_symtab__free(extra);
-	if (err) {
-		elf_symtab__free(st);
-		errno = -err;
-		return NULL;
-	}
+	if (!err)
+		err = add_plt(st, elf, opts, info);
+	if (err)
+		goto out;
 	info->source = DEBUGINFO_DEBUGINFOD;
 	if (opts->keep_debug_fd)
 		info->debug_fd = fcntl(debug_fd, F_DUPFD_CLOEXEC, 0);
+	elf_end(elf);
 	return st;
 refused:
 	snprintf(info->refused, sizeof(info->refused), "fetched debug file not used: %s", why);
+	err = -EBADMSG;
+out:
 	elf_symtab__free(st);
-	errno = EBADMSG;
+	elf_end(elf);
+	errno = -err;
 	return NULL;
 }
