@@ -90,7 +90,8 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/fnvcollide \
 	build/workloads/libdlburn.so build/workloads/hostile \
 	build/workloads/hotspots_nofp build/workloads/hotspots_gccfp \
-	build/workloads/hotspots_debugframe build/workloads/sigburn
+	build/workloads/hotspots_debugframe build/workloads/sigburn \
+	build/workloads/qsortburn
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -239,6 +240,11 @@ build/workloads/hotspots_debugframe: tests/workloads/hotspots.c | build/workload
 build/workloads/sigburn: tests/workloads/sigburn.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
+# qsort's comparison function hot under libc's frames: clang, no frame
+# pointers, so only libc's unwind table takes cmp's stack back to main.
+build/workloads/qsortburn: tests/workloads/qsortburn.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)$(CLANG) -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
 build/workloads/lib%.so: tests/workloads/lib%.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)$(CLANG) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -fPIC -shared $< -o $@
