@@ -136,7 +136,7 @@ void usyms__free(struct usyms *u)
 	shared_perfmap__free_list(u->retired_perfmaps);
 	tdestroy(u->procs, proc__free);
 	tdestroy(u->modules, module__free);
-	tdestroy(u->by_build_id, noop_free);	/* owned by files[] */
+	tdestroy(u->by_key, noop_free);	/* owned by files[] */
 	tdestroy(u->unresolved, free);
 	for (size_t i = 0; i < u->nr_files; i++) {
 		symfile__release(u->files[i]);
