@@ -8,6 +8,7 @@
 #ifndef SHA256_H
 #define SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,5 +28,13 @@ void sha256__final(struct sha256 *s, uint8_t out[SHA256_LEN]);
 void sha256__u64(struct sha256 *s, uint64_t v);
 /* The digest of data alone. */
 void sha256__digest(const void *data, size_t len, uint8_t out[SHA256_LEN]);
+
+/*
+ * Whether the CPU's SHA instructions compute it (x86-64 with the SHA
+ * extensions), else portable C; sha256__force_portable(true) makes it C
+ * from then on (tests hold both to the same digests).
+ */
+bool sha256__accelerated(void);
+void sha256__force_portable(bool on);
 
 #endif /* SHA256_H */
