@@ -372,26 +372,36 @@ static int list_entries(struct table_cache *c, struct entry **out, size_t *nr, u
 /*
  * Room for need bytes more: the least recently used entries removed until
  * the rest and need fill at most 7/8 of the cap (not at every store).
+ * Returns 0, or -errno when the entries could not be listed.
  */
-static void evict(struct table_cache *c, uint64_t need)
+static int evict(struct table_cache *c, uint64_t need)
 {
-	uint64_t target = c->max_bytes - c->max_bytes / 8;
+	uint64_t target = c->max_bytes - c->max_bytes / 8, total;
 	struct entry *v;
 	size_t nr;
+	int err;
 
-	if (list_entries(c, &v, &nr, &c->used))
-		return;
+	err = list_entries(c, &v, &nr, &total);
+	if (err)
+		return err;	/* the count as it was: listed again at the next store */
+	c->used = total;
 	if (c->used + need > c->max_bytes) {
 		qsort(v, nr, sizeof(*v), cmp_entry_age);
 		for (size_t i = 0; i < nr && c->used + need > target; i++) {
-			if (unlinkat(c->dirfd, v[i].name, 0) && errno != ENOENT)
+			bool gone = !unlinkat(c->dirfd, v[i].name, 0);
+
+			/* ENOENT: another run evicted it first */
+			if (!gone && errno != ENOENT)
 				continue;
 			c->used -= v[i].bytes;
-			c->stats.evicted++;
-			c->stats.evicted_bytes += v[i].bytes;
+			if (gone) {
+				c->stats.evicted++;
+				c->stats.evicted_bytes += v[i].bytes;
+			}
 		}
 	}
 	entries_free(v, nr);
+	return 0;
 }
 
 /* Room for a file of bytes within the cap, by evicting as needed; -ENOSPC when it alone is over. */
@@ -401,11 +411,9 @@ static int make_room(struct table_cache *c, uint64_t bytes)
 		c->stats.over_cap++;
 		return -ENOSPC;
 	}
-	if (!c->counted || c->used + bytes > c->max_bytes) {
-		/* counted again: other runs store and evict too */
-		evict(c, bytes);
-		c->counted = true;
-	}
+	/* counted again: other runs store and evict too */
+	if (!c->counted || c->used + bytes > c->max_bytes)
+		c->counted = !evict(c, bytes);
 	return 0;
 }
 

@@ -542,6 +542,7 @@ void unwind_procs__stats(const struct unwind_procs *u, struct unwind_procs_stats
 	if (u->cache)
 		table_cache__stats(u->cache, &cs);
 	st->evicted = cs.evicted;
+	st->over_cap = cs.over_cap;
 }
 
 void unwind_procs__free(struct unwind_procs *u)

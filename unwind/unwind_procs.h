@@ -33,6 +33,7 @@ struct unwind_procs_stats {
 	uint64_t shared;	/* files that are copies of one loaded: its rows */
 	uint64_t stored;	/* tables written to the cache */
 	uint64_t evicted;	/* cache entries removed for its cap */
+	uint64_t over_cap;	/* tables not stored: larger than the cache's cap */
 	uint64_t build_ns;	/* time spent building tables */
 	uint64_t debug_frame;	/* tables built with rows of a .debug_frame */
 };
