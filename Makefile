@@ -350,7 +350,8 @@ clean:
 FUZZ_SECONDS ?= 30
 FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi
-FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/elf_read.c symbols/ksyms.c \
+FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols/file_id.c \
+	symbols/elf_read.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/elf_symtab.c symbols/sym_nest.c symbols/rootfs.c symbols/perfmap.c \
 	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
 	unwind/cfi_check.c unwind/cfi_table.c
