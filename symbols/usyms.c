@@ -4,7 +4,7 @@
  * tables shared by all processes: creating and freeing it, and resolving
  * an address. The rest lives beside it, one concern a file:
  *   usyms_procs.c       process generations and the readings of their maps
- *   usyms_modules.c     mapped files and their symbol tables, shared by build-id
+ *   usyms_modules.c     mapped files and their symbol tables, shared by what they are read from
  *   usyms_jobs.c        the work handed to the loader thread
  *   usyms_fetch.c       debug files fetched from debuginfod, swapped in
  *   usyms_perfmaps.c    JIT perf maps, shared by the processes naming one file

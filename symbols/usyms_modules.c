@@ -401,8 +401,9 @@ static bool timespec_eq(struct timespec a, struct timespec b)
 /*
  * Is sb the file m was opened as? A write changes its mtime and ctime,
  * and nobody can set ctime back. A file merely touched counts as changed:
- * its new module shares the table of the old one through their build-id
- * (symfile__publish), so only a file without one is read again.
+ * its new module shares the table of the old one when both read alike
+ * (struct symfile_key: the same digest; under --lines, never: the stamp
+ * changed). (dev, ino) are the module's key, from the maps.
  */
 static bool module__same_stat(const struct module *m, const struct stat *sb)
 {
