@@ -2,8 +2,8 @@
 /*
  * usyms_modules.c - the files processes map, each once per run: a module
  * per (device, inode), opened through the process's own view of the file
- * system while it lives, and its symbol table, shared with every file of
- * files it would be read alike from (struct symfile_key).
+ * system while it lives, and its symbol table, shared with the files it
+ * would be read alike from (struct symfile_key), never by build-id.
  *
  * Mapped files are opened through the process's own view of the file
  * system, /proc/PID/root/<path>, so processes in other mount namespaces
