@@ -395,6 +395,7 @@ static bool try_candidate(const struct search *s, int fd, const struct stat *sb,
 	if (used) {
 		info->source = source;
 		snprintf(info->debug_path, sizeof(info->debug_path), "%s", path);
+		file_stamp__init(&info->debug_stamp, sb);
 	}
 	return used;
 }
@@ -545,6 +546,7 @@ static struct elf_symtab *load_symbols(Elf *elf, int fd, const char *path,
 		/* keep what the file itself has */
 		info->source = DEBUGINFO_NONE;
 		info->debug_path[0] = '\0';
+		memset(&info->debug_stamp, 0, sizeof(info->debug_stamp));
 		if (info->debug_fd >= 0)
 			close(info->debug_fd);
 		info->debug_fd = -1;
@@ -597,14 +599,11 @@ int debuginfo__find_debug_file(Elf *elf, int fd, const char *path,
 	return info->debug_fd >= 0 ? 0 : -ENOENT;
 }
 
-struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct debuginfo_opts *opts,
-				      struct debuginfo_info *info)
+struct elf_symtab *debuginfo__load_elf(Elf *elf, int fd, const char *path,
+				       const struct debuginfo_opts *opts, struct debuginfo_info *info)
 {
 	static const struct debuginfo_opts defaults;
 	struct debuginfo_info scratch;
-	struct elf_symtab *st;
-	Elf *elf;
-	int err;
 
 	if (!opts)
 		opts = &defaults;
@@ -612,10 +611,24 @@ struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct deb
 		info = &scratch;
 	memset(info, 0, sizeof(*info));
 	info->debug_fd = -1;
-	elf = elf_read__begin(fd, opts->budget);
+	return load_elf(elf, fd, path, opts, info);
+}
+
+struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct debuginfo_opts *opts,
+				      struct debuginfo_info *info)
+{
+	struct elf_symtab *st;
+	Elf *elf;
+	int err;
+
+	if (info) {
+		memset(info, 0, sizeof(*info));
+		info->debug_fd = -1;
+	}
+	elf = elf_read__begin(fd, opts ? opts->budget : NULL);
 	if (!elf)
 		return NULL;
-	st = load_elf(elf, fd, path, opts, info);
+	st = debuginfo__load_elf(elf, fd, path, opts, info);
 	err = errno;
 	elf_end(elf);
 	errno = err;

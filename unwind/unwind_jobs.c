@@ -3,6 +3,7 @@
  * unwind_jobs.c - one worker thread loading unwind tables (unwind_jobs.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <search.h>
@@ -226,20 +227,20 @@ bool unwind_jobs__wait_idle(struct unwind_jobs *j, int fd)
 }
 
 /* The cache at dir, or NULL (none asked for, or unusable: said on err). */
-static struct table_cache *open_cache(const char *dir, FILE *err_out)
+static struct table_cache *open_cache(const char *dir, uint64_t max_bytes, FILE *err_out)
 {
 	struct table_cache *c = NULL;
-	int err;
+	char why[PATH_MAX + 128];
 
 	if (!dir)
 		return NULL;
-	err = table_cache__open(dir, &c);
-	if (err) {
+	if (table_cache__open(dir, max_bytes, &c, why, sizeof(why))) {
 		/* a path from the command line: still no escapes to the terminal */
 		fputs("profile: unwind cache '", err_out);
 		escape__text(err_out, dir);
-		fprintf(err_out, "': %s; tables are built afresh\n",
-			err == -EPERM ? "not root's alone (owner, mode or a symlink)" : strerror(-err));
+		fputs("' refused: ", err_out);
+		escape__text(err_out, why);
+		fputs("; tables are built afresh\n", err_out);
 		return NULL;
 	}
 	return c;
@@ -248,7 +249,7 @@ static struct table_cache *open_cache(const char *dir, FILE *err_out)
 struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 				      const struct unwind_jobs_opts *opts, FILE *err_out)
 {
-	struct table_cache *c = open_cache(opts->cache_dir, err_out);
+	struct table_cache *c = open_cache(opts->cache_dir, opts->cache_max_bytes, err_out);
 	struct unwind_procs *u = unwind_procs__new(fds, "/proc", c);
 	struct unwind_jobs *j;
 	int err;

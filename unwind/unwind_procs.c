@@ -23,6 +23,7 @@
 #include "cfi_table.h"
 #include "debuginfo.h"
 #include "elf_read.h"
+#include "file_id.h"
 #include "fnv.h"
 #include "proc_maps.h"
 #include "proc_stat.h"
@@ -35,12 +36,9 @@
 /* A debug file found by .gnu_debuglink is checksummed whole: 256 MiB, ~0.1 s. */
 #define UNWIND_MAX_DEBUGLINK_CRC (256ull << 20)
 
-/* One file, by identity; its rows in the shared array once built. */
+/* One file, by its stamp; its rows in the shared array once built. */
 struct unwind_file {
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime;
+	struct file_stamp id;
 	int status;		/* 0: rows loaded; else why not (-ENOENT, -ENOSPC...) */
 	uint32_t first_row, nr_rows;
 	/* executable PT_LOADs: an offset in [off, off + filesz) is at vaddr - off + it */
@@ -81,17 +79,8 @@ struct unwind_procs {
 
 static int cmp_file(const void *a, const void *b)
 {
-	const struct unwind_file *x = a, *y = b;
-
-	if (x->dev != y->dev)
-		return (x->dev > y->dev) - (x->dev < y->dev);
-	if (x->ino != y->ino)
-		return (x->ino > y->ino) - (x->ino < y->ino);
-	if (x->size != y->size)
-		return (x->size > y->size) - (x->size < y->size);
-	if (x->mtime.tv_sec != y->mtime.tv_sec)
-		return (x->mtime.tv_sec > y->mtime.tv_sec) - (x->mtime.tv_sec < y->mtime.tv_sec);
-	return (x->mtime.tv_nsec > y->mtime.tv_nsec) - (x->mtime.tv_nsec < y->mtime.tv_nsec);
+	return file_stamp__cmp(&((const struct unwind_file *)a)->id,
+			       &((const struct unwind_file *)b)->id);
 }
 
 static uint64_t mono_ns(void)
@@ -195,16 +184,16 @@ static void debug_frame_notice(struct unwind_procs *u, const char *path, int err
 }
 
 /*
- * The table of the open file, with its debug file open at debug_fd (-1:
- * none): from the cache, else built (and stored). Only root's files are
- * cached: they are the ones every run meets (libc, the interpreters), and
- * a user cannot fill root's disk with tables. key NULL: the file has none.
+ * The table of elf, with debug its separate debug file (NULL: none): from
+ * the cache, else built (and stored). Only root's files' tables are
+ * stored: they are the ones every run meets (libc, the interpreters), and
+ * a user cannot fill root's disk with tables. key NULL: its digest could
+ * not be made (nor can the table, then).
  */
-static int table_of(struct unwind_procs *u, Elf *elf, int debug_fd, const struct stat *st,
+static int table_of(struct unwind_procs *u, Elf *elf, Elf *debug, const struct stat *st,
 		    const struct table_key *key, const char *path, struct cfi_table *t)
 {
 	bool cached = u->cache && key && st->st_uid == 0;
-	Elf *debug = NULL;
 	uint64_t t0;
 	int err;
 
@@ -213,14 +202,7 @@ static int table_of(struct unwind_procs *u, Elf *elf, int debug_fd, const struct
 		return 0;
 	}
 	t0 = mono_ns();
-	/* a debug file that is not ELF is no reason to go without .eh_frame */
-	if (debug_fd >= 0)
-		debug = elf_read__begin(debug_fd, &u->b);
 	err = cfi_table__build_debug(elf, debug, &u->b, t);
-	elf_end(debug);
-	/* a debug file that was not read leaves a table its key does not name */
-	if (debug_fd >= 0 && (!debug || t->debug_frame_err))
-		cached = false;
 	u->stats.build_ns += mono_ns() - t0;
 	if (err)
 		return err;
@@ -229,12 +211,13 @@ static int table_of(struct unwind_procs *u, Elf *elf, int debug_fd, const struct
 		u->stats.debug_frame++;
 	if (t->debug_frame_err)
 		debug_frame_notice(u, path, t->debug_frame_err);
-	if (cached && !table_cache__store(u->cache, key, t))
+	/* a .debug_frame left out (a budget, a run ending) is not what the key names */
+	if (cached && !t->debug_frame_err && !table_cache__store(u->cache, key, t))
 		u->stats.stored++;
 	return 0;
 }
 
-/* Rows already loaded for a file of the same key (a copy of it), or NULL. */
+/* Rows already loaded for a table of the same digest (a copy of the file), or NULL. */
 struct rows_by_key {
 	struct table_key key;
 	uint32_t first_row, nr_rows;
@@ -290,18 +273,18 @@ static int place_rows(struct unwind_procs *u, const struct cfi_table *t, struct 
 
 /*
  * f's table, of the file open at fd (path as pid maps it), in the rows
- * array: the rows of a copy of it already loaded (same build-id and
- * owner: each process of a container or a build tree may run its own
- * copy), else its own.
+ * array: the rows of a table of the same digest already loaded (each
+ * process of a container or a build tree may run its own copy of a file,
+ * and only a copy has the same sections), else its own.
  */
 static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
 		     const char *path, struct unwind_file *f)
 {
-	struct rows_by_key probe, **same;
+	struct rows_by_key probe, **same = NULL;
+	Elf *elf, *debug = NULL;
 	struct cfi_table t;
 	int err, debug_fd;
 	bool keyed;
-	Elf *elf;
 
 	elf = elf_read__begin(fd, &u->b);
 	if (!elf)
@@ -311,30 +294,31 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_
 		elf_end(elf);
 		return -ENODATA;
 	}
-	keyed = !table_key__from_fd(fd, &probe.key);
 	debug_fd = debug_file_of(u, elf, fd, pid, path);
-	if (keyed && debug_fd >= 0)
-		probe.key.flags |= TABLE_KEY_DEBUG_FILE;
-	same = keyed ? tfind(&probe, &u->by_key, cmp_rows_key) : NULL;
+	/* a debug file that is not ELF is no reason to go without .eh_frame */
+	if (debug_fd >= 0)
+		debug = elf_read__begin(debug_fd, &u->b);
+	keyed = !cfi_table__digest(elf, debug, &u->b, probe.key.digest);
+	if (keyed)
+		same = tfind(&probe, &u->by_key, cmp_rows_key);
 	if (same) {
-		if (debug_fd >= 0)
-			close(debug_fd);
-		elf_end(elf);
 		f->first_row = (*same)->first_row;
 		f->nr_rows = (*same)->nr_rows;
 		u->stats.shared++;
-		return 0;
+		err = 0;
+	} else {
+		err = table_of(u, elf, debug, st, keyed ? &probe.key : NULL, path, &t);
+		if (!err) {
+			err = place_rows(u, &t, f);
+			cfi_table__release(&t);
+		}
+		if (!err && keyed)
+			remember_rows(u, &probe.key, f);
 	}
-	err = table_of(u, elf, debug_fd, st, keyed ? &probe.key : NULL, path, &t);
+	elf_end(debug);
 	if (debug_fd >= 0)
 		close(debug_fd);
 	elf_end(elf);
-	if (err)
-		return err;
-	err = place_rows(u, &t, f);
-	cfi_table__release(&t);
-	if (!err && keyed)
-		remember_rows(u, &probe.key, f);
 	return err;
 }
 
@@ -377,10 +361,7 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 		close(fd);
 		return NULL;
 	}
-	key.dev = st.st_dev;
-	key.ino = st.st_ino;
-	key.size = st.st_size;
-	key.mtime = st.st_mtim;
+	file_stamp__init(&key.id, &st);
 	slot = tfind(&key, &u->files, cmp_file);
 	if (slot) {
 		close(fd);
@@ -771,8 +752,14 @@ void unwind_procs__cancel(struct unwind_procs *u)
 
 void unwind_procs__stats(const struct unwind_procs *u, struct unwind_procs_stats *st)
 {
+	struct table_cache_stats cs = { 0 };
+
 	*st = u->stats;
 	st->rows = u->next_row;
+	if (u->cache)
+		table_cache__stats(u->cache, &cs);
+	st->evicted = cs.evicted;
+	st->over_cap = cs.over_cap;
 }
 
 void unwind_procs__free(struct unwind_procs *u)

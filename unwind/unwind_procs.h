@@ -6,7 +6,8 @@
  * mappings pointing at them in "unwind_procs" (profile.h).
  *
  * A file is shared by every process that maps it (same device, inode,
- * size and mtime). The rows array is filled front to back and never
+ * size, mtime and ctime: file_id.h), and its rows by every file whose
+ * table has the same digest (cfi_table__digest()). The rows array is filled front to back and never
  * compacted within a run: a file whose table does not fit is walked by
  * frame pointers, and counted.
  */
@@ -31,6 +32,8 @@ struct unwind_procs_stats {
 	uint64_t from_cache;	/* tables read from the cache instead */
 	uint64_t shared;	/* files that are copies of one loaded: its rows */
 	uint64_t stored;	/* tables written to the cache */
+	uint64_t evicted;	/* cache entries removed for its cap */
+	uint64_t over_cap;	/* tables not stored: larger than the cache's cap */
 	uint64_t build_ns;	/* time spent building tables */
 	uint64_t debug_frame;	/* tables built with rows of a .debug_frame */
 	uint64_t unchanged;	/* readings that found the mappings as published */

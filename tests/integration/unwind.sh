@@ -131,8 +131,38 @@ t_cache_between_runs() {
 	$PROFILE -U -F 199 -f --unwind-cache-dir "$TMP/cache" -p "$pid" 1 > /dev/null 2> "$TMP/c4.err" ||
 		fail "profile exited $? with a refused cache" || return 1
 	kill "$pid"
-	grep -q "unwind cache '$TMP/cache': not root's alone" "$TMP/c4.err" ||
+	grep -q "unwind cache '$TMP/cache' refused: '$TMP/cache' can be written by other users" "$TMP/c4.err" ||
 		fail "a cache others can write was not refused: $(cat "$TMP/c4.err")" || return 1
+}
+
+# --unwind-cache-size: python3's tables fill a cache; a run of another
+# program under a cap of 1 MiB evicts the least recently used (counted
+# under -v), and the entries are within the cap after it.
+t_cache_cap() {
+	start /usr/bin/python3 -c 'while True: pass'
+	py=$LAST
+	start $W/hotspots_nofp 30
+	hs=$LAST
+	sleep 0.5
+	$PROFILE -U -F 99 -f -v --unwind-cache-dir "$TMP/capped" -p "$py" 1 > /dev/null 2> "$TMP/cap1.err" ||
+		fail "run 1: profile exited $?" || return 1
+	before=$(du -sk "$TMP/capped" | cut -f1)
+	stop "$py"
+	$PROFILE -U -F 199 -f -v --unwind-cache-dir "$TMP/capped" --unwind-cache-size 1 -p "$hs" 1 \
+		> "$TMP/cap2.folded" 2> "$TMP/cap2.err" || fail "run 2: profile exited $?" || return 1
+	stop "$hs"
+	after=$(find "$TMP/capped" -type f -printf '%s\n' | awk '{ n += $1 } END { print n + 0 }')
+	line=$(grep 'process readings' "$TMP/cap2.err")
+	evicted=$(echo "$line" | sed -E 's/.* ([0-9]+) evicted from the cache.*/\1/')
+	stored=$(echo "$line" | sed -E 's/.* ([0-9]+) stored.*/\1/')
+	echo "  ${before} KiB after run 1; run 2 under 1 MiB: $stored stored, $evicted evicted, $after bytes left"
+	[ "$before" -gt 1024 ] || fail "run 1 left only $before KiB: nothing to evict" || return 1
+	[ "$evicted" -gt 0 ] && [ "$stored" -gt 0 ] || fail "no eviction counted: $line" || return 1
+	[ "$after" -le 1048576 ] || fail "$after bytes left, over the cap" || return 1
+	all=$(sum_matching '^hotspots_nofp;' "$TMP/cap2.folded")
+	whole=$(sum_matching '^hotspots_nofp;_start;.*hot_[abc] [0-9]+$' "$TMP/cap2.folded")
+	[ "$all" -gt 50 ] && [ "$(pct "$whole" "$all")" -ge 90 ] ||
+		fail "run 2: $whole of $all samples whole: $(sort -t' ' -k2 -rn "$TMP/cap2.folded" | head -3)" || return 1
 }
 
 # The same stacks as the reference, `perf record --call-graph dwarf`
@@ -406,6 +436,7 @@ run_test "a signal handler's stack goes on through the signal frame" t_signal_fr
 run_test ".debug_frame of a debug file: whole stacks of code without unwind tables" t_debug_frame
 run_test "exec: the new image's tables" t_exec_loads_new_tables
 run_test "tables cached between runs, a damaged one rebuilt" t_cache_between_runs
+run_test "the table cache kept under --unwind-cache-size" t_cache_cap
 run_test "the same stacks as perf --call-graph dwarf" t_same_stacks_as_perf_dwarf
 run_test "copies of one binary share its rows" t_copies_share_rows
 run_test "dlclose, then dlopen of another library at its address: its own rows" t_dlopen_at_the_same_address

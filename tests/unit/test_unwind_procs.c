@@ -262,17 +262,31 @@ Test(unwind_procs, files_and_copies_share_rows)
 	free(copy);
 }
 
-/* Another user's file is walked by frame pointers (libdw is not safe on it). */
 /*
- * Another user's copy of a binary has rows of its own: the same build-id
- * is only a claim, and root's rows are never shared with a user's file.
+ * Rows are shared by what they are built from, not by owner nor build-id:
+ * a user's exact copy of root's file shares its rows (the same bytes make
+ * the same rows), and a root file that claims its build-id with another
+ * .eh_frame (a container's root, a FUSE mount) gets rows of its own.
  */
-Test(unwind_procs, other_users_copy_has_rows_of_its_own)
+Test(unwind_procs, rows_are_shared_by_what_they_are_built_from)
 {
 	struct unwind_procs_stats st;
-	struct unwind_proc *p, *q;
-	char *maps = NULL, *their_maps = NULL, *theirs = path_in(tmp, "theirs");
+	struct unwind_proc *p, *q, *r;
+	char *maps = NULL, *their_maps = NULL, *forged_maps = NULL, *cmd, id[128];
+	char *theirs = path_in(tmp, "theirs"), *forged = path_in(tmp, "forged");
+	char *src = write_in(tmp, "forged.c", "volatile int v;\n"
+			     "__attribute__((noipa)) int f(int n) { int a[64]; a[n & 63] = n; "
+			     "return a[(n + 1) & 63] + v; }\n"
+			     "int main(int c, char **x) { (void)x; return f(c); }\n");
+	FILE *pipe;
 
+	pipe = popen("readelf -n '" FIXTURE_UNWIND "' | awk '/Build ID:/ { print $3 }'", "r");
+	cr_assert_not_null(pipe);
+	cr_assert_eq(fscanf(pipe, "%127s", id), 1);
+	pclose(pipe);
+	cr_assert_neq(asprintf(&cmd, "gcc -O2 -Wl,--build-id=0x%s '%s' -o '%s'", id, src, forged),
+		      -1);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
 	start(1 << 16);
 	copy_file(FIXTURE_UNWIND, theirs);
 	cr_assert_eq(chown(theirs, 65534, 65534), 0, "chown: %s", strerror(errno));
@@ -280,19 +294,30 @@ Test(unwind_procs, other_users_copy_has_rows_of_its_own)
 	add_process(100, maps);
 	map_file(&their_maps, 101, theirs, EXE_BIAS);
 	add_process(101, their_maps);
+	map_file(&forged_maps, 102, forged, EXE_BIAS);
+	add_process(102, forged_maps);
 
 	p = must_entry(100);
 	q = must_entry(101);
+	r = must_entry(102);
+	cr_assert_eq(q->maps[0].first_row, p->maps[0].first_row, "a copy has rows of its own");
 	assert_rows_are(&q->maps[0], FIXTURE_UNWIND);
-	cr_assert_neq(q->maps[0].first_row, p->maps[0].first_row, "a user's file got root's rows");
+	cr_assert_neq(r->maps[0].first_row, p->maps[0].first_row, "the forged file got root's rows");
+	assert_rows_are(&r->maps[0], forged);
+	assert_rows_are(&p->maps[0], FIXTURE_UNWIND);
 	unwind_procs__stats(u, &st);
-	cr_assert_eq(st.shared, 0);
+	cr_assert_eq(st.shared, 1);
 	cr_assert_eq(st.built, 2);
 	free(p);
 	free(q);
+	free(r);
 	free(maps);
 	free(their_maps);
+	free(forged_maps);
 	free(theirs);
+	free(forged);
+	free(src);
+	free(cmd);
 }
 
 static int by_inode(const void *a, const void *b)
