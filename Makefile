@@ -279,6 +279,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
 	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
+	sh tests/integration/deps.sh
 
 test: unit integration
 
