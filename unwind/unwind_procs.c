@@ -25,6 +25,7 @@
 #include "elf_read.h"
 #include "file_id.h"
 #include "fnv.h"
+#include "go_runtime.h"
 #include "proc_maps.h"
 #include "proc_stat.h"
 #include "profile.h"
@@ -44,6 +45,8 @@ struct unwind_file {
 	/* executable PT_LOADs: an offset in [off, off + filesz) is at vaddr - off + it */
 	struct { uint64_t off, filesz, vaddr; } segs[MAX_EXEC_SEGS];
 	int nr_segs;
+	bool go;		/* a Go executable: its mappings are flagged (go_runtime.h) */
+	struct go_range go_text;
 };
 
 /*
@@ -217,28 +220,39 @@ static int table_of(struct unwind_procs *u, Elf *elf, Elf *debug, const struct s
 	return 0;
 }
 
-/* Rows already loaded for a table of the same digest (a copy of the file), or NULL. */
+/*
+ * Rows already loaded for a table of the same digest (a copy of the
+ * file), or NULL; a Go file's rows are also made from its function table
+ * (go_runtime.h), so its copies must have the same one too.
+ */
 struct rows_by_key {
 	struct table_key key;
+	uint8_t go_digest[SHA256_LEN];	/* zeros: not a Go file */
 	uint32_t first_row, nr_rows;
+	bool go;
+	struct go_range go_text;
 };
 
 static int cmp_rows_key(const void *a, const void *b)
 {
-	return memcmp(&((const struct rows_by_key *)a)->key, &((const struct rows_by_key *)b)->key,
-		      sizeof(struct table_key));
+	const struct rows_by_key *x = a, *y = b;
+	int c = memcmp(&x->key, &y->key, sizeof(x->key));
+
+	return c ? c : memcmp(x->go_digest, y->go_digest, sizeof(x->go_digest));
 }
 
-static void remember_rows(struct unwind_procs *u, const struct table_key *key,
+static void remember_rows(struct unwind_procs *u, const struct rows_by_key *probe,
 			  const struct unwind_file *f)
 {
 	struct rows_by_key *r = malloc(sizeof(*r));
 
 	if (!r)
 		return;
-	r->key = *key;
+	*r = *probe;
 	r->first_row = f->first_row;
 	r->nr_rows = f->nr_rows;
+	r->go = f->go;
+	r->go_text = f->go_text;
 	if (!tsearch(r, &u->by_key, cmp_rows_key))
 		free(r);
 }
@@ -271,57 +285,6 @@ static int place_rows(struct unwind_procs *u, const struct cfi_table *t, struct 
 	return 0;
 }
 
-/*
- * f's table, of the file open at fd (path as pid maps it), in the rows
- * array: the rows of a table of the same digest already loaded (each
- * process of a container or a build tree may run its own copy of a file,
- * and only a copy has the same sections), else its own.
- */
-static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
-		     const char *path, struct unwind_file *f)
-{
-	struct rows_by_key probe, **same = NULL;
-	Elf *elf, *debug = NULL;
-	struct cfi_table t;
-	int err, debug_fd;
-	bool keyed;
-
-	elf = elf_read__begin(fd, &u->b);
-	if (!elf)
-		return -errno;
-	read_segments(elf, f);
-	if (!f->nr_segs) {
-		elf_end(elf);
-		return -ENODATA;
-	}
-	debug_fd = debug_file_of(u, elf, fd, pid, path);
-	/* a debug file that is not ELF is no reason to go without .eh_frame */
-	if (debug_fd >= 0)
-		debug = elf_read__begin(debug_fd, &u->b);
-	keyed = !cfi_table__digest(elf, debug, &u->b, probe.key.digest);
-	if (keyed)
-		same = tfind(&probe, &u->by_key, cmp_rows_key);
-	if (same) {
-		f->first_row = (*same)->first_row;
-		f->nr_rows = (*same)->nr_rows;
-		u->stats.shared++;
-		err = 0;
-	} else {
-		err = table_of(u, elf, debug, st, keyed ? &probe.key : NULL, path, &t);
-		if (!err) {
-			err = place_rows(u, &t, f);
-			cfi_table__release(&t);
-		}
-		if (!err && keyed)
-			remember_rows(u, &probe.key, f);
-	}
-	elf_end(debug);
-	if (debug_fd >= 0)
-		close(debug_fd);
-	elf_end(elf);
-	return err;
-}
-
 /* Why f has no table, in words, for the notice. */
 static const char *why_no_table(int status)
 {
@@ -341,6 +304,103 @@ static const char *why_no_table(int status)
 	default:
 		return strerror(-status);
 	}
+}
+
+/*
+ * The table of a Go file (go_runtime.h), open as elf: its rows from
+ * .debug_frame, else, when it has none (-w) or it could not be read
+ * (err), from .gopclntab's pc-to-sp tables; and its roots as END rows.
+ * Returns 0 or -errno.
+ */
+static int go_table(struct unwind_procs *u, Elf *elf, const struct go_info *go, const char *path,
+		    int err, struct cfi_table *t)
+{
+	char why[320];
+
+	if (err == -ECANCELED || err == -ENOMEM)
+		return err;
+	if (err) {
+		if (err != -ENOENT && u->notice) {
+			snprintf(why, sizeof(why), "%s; a Go file: .gopclntab's tables instead",
+				 why_no_table(err));
+			u->notice(path, why, u->notice_ctx);
+		}
+		memset(t, 0, sizeof(*t));
+	}
+	/* without them the leaf goes by its frame pointer */
+	err = go_runtime__add_sp_rows(elf, &u->b, go, t);
+	if (err == -ECANCELED || err == -ENOMEM) {
+		cfi_table__release(t);
+		return err;
+	}
+	err = go_runtime__add_roots(go, t);
+	if (err)
+		cfi_table__release(t);
+	return err;
+}
+
+/*
+ * f's table, of the file open at fd (path as pid maps it), in the rows
+ * array: the rows of a table of the same digest already loaded (each
+ * process of a container or a build tree may run its own copy of a file,
+ * and only a copy has the same sections), else its own.
+ */
+static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
+		     const char *path, struct unwind_file *f)
+{
+	struct rows_by_key probe = { 0 }, **same = NULL;
+	Elf *elf, *debug = NULL;
+	struct cfi_table t;
+	struct go_info go;
+	int err, debug_fd;
+	bool keyed;
+
+	elf = elf_read__begin(fd, &u->b);
+	if (!elf)
+		return -errno;
+	read_segments(elf, f);
+	if (!f->nr_segs) {
+		elf_end(elf);
+		return -ENODATA;
+	}
+	debug_fd = debug_file_of(u, elf, fd, pid, path);
+	/* a debug file that is not ELF is no reason to go without .eh_frame */
+	if (debug_fd >= 0)
+		debug = elf_read__begin(debug_fd, &u->b);
+	keyed = !cfi_table__digest(elf, debug, &u->b, probe.key.digest);
+	err = go_runtime__read(elf, &u->b, &go);
+	f->go = !err;
+	/* 0, 0: all its mappings are Go's */
+	f->go_text = go.only_go ? (struct go_range){ 0, 0 } : go.text;
+	if (keyed && f->go)
+		keyed = !go_runtime__digest(elf, &u->b, &go, probe.go_digest);
+	if (keyed && err != -ECANCELED)
+		same = tfind(&probe, &u->by_key, cmp_rows_key);
+	if (err == -ECANCELED) {
+		/* the run is ending */
+	} else if (same) {
+		f->first_row = (*same)->first_row;
+		f->nr_rows = (*same)->nr_rows;
+		f->go = (*same)->go;
+		f->go_text = (*same)->go_text;
+		u->stats.shared++;
+		err = 0;
+	} else {
+		err = table_of(u, elf, debug, st, keyed ? &probe.key : NULL, path, &t);
+		if (f->go)
+			err = go_table(u, elf, &go, path, err, &t);
+		if (!err) {
+			err = place_rows(u, &t, f);
+			cfi_table__release(&t);
+		}
+		if (!err && keyed)
+			remember_rows(u, &probe, f);
+	}
+	elf_end(debug);
+	if (debug_fd >= 0)
+		close(debug_fd);
+	elf_end(elf);
+	return err;
 }
 
 /* The file of mapping e of pid, its table built the first time it is met. */
@@ -427,18 +487,28 @@ static bool too_many_copies(const struct map_entry *e, const struct kept_file *k
 	return n >= UNWIND_MAPS_PER_FILE;
 }
 
-/* Mapping e of pid into m, with its file's table where it has one. */
-static void add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entry *e,
-			struct unwind_map *m)
+/*
+ * Mapping e of pid into m, with its file's table where it has one; a Go
+ * file's may take up to room entries (go_runtime__map). Returns how many.
+ */
+static size_t add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entry *e,
+			  struct unwind_map *m, size_t room)
 {
 	const struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) : NULL;
+	static const struct go_range all;
+	bool placed;
 
 	m->start = e->start;
 	m->len = (__u32)(e->end - e->start);
-	if (!f || f->status || !mapping_bias(f, e, &m->bias))
-		return;
-	m->first_row = f->first_row;
-	m->nr_rows = f->nr_rows;
+	if (!f)
+		return 1;
+	placed = mapping_bias(f, e, &m->bias);
+	if (!f->status && placed) {
+		m->first_row = f->first_row;
+		m->nr_rows = f->nr_rows;
+	}
+	/* without rows its frames go by frame pointers, and may switch stacks */
+	return f->go ? go_runtime__map(placed ? &f->go_text : &all, m, room) : 1;
 }
 
 /*
@@ -475,9 +545,13 @@ static int fill_proc(struct unwind_procs *u, pid_t pid, struct unwind_proc_big *
 		     e.end - e.start > UINT32_MAX)) {
 			*partial = true;
 		} else if (map_entry__is_exec(&e)) {
-			kept[p->nr] = (struct kept_file){ e.inode, e.dev_major, e.dev_minor };
-			add_mapping(u, pid, &e, &p->maps[p->nr]);
-			p->nr++;
+			size_t n = add_mapping(u, pid, &e, &p->maps[p->nr], UNWIND_MAX_MAPS_BIG - p->nr);
+
+			/* a Go file's parts are one mapping of it */
+			for (size_t i = 0; i < n; i++)
+				kept[p->nr + i] = i ? (struct kept_file){ 0 }
+						    : (struct kept_file){ e.inode, e.dev_major, e.dev_minor };
+			p->nr += (uint32_t)n;
 		}
 		map_entry__release(&e);
 	}

@@ -5,6 +5,10 @@
  * copied once into the shared "unwind_rows" array, and each process's
  * mappings pointing at them in "unwind_procs" (profile.h).
  *
+ * A Go executable's table has its stack roots as END rows, and rows from
+ * .gopclntab where it has no .debug_frame; its mappings are flagged
+ * UNWIND_MAP_GO (go_runtime.h).
+ *
  * A file is shared by every process that maps it (same device, inode,
  * size, mtime and ctime: file_id.h), and its rows by every file whose
  * table has the same digest (cfi_table__digest()). The rows array is filled front to back and never
