@@ -427,6 +427,161 @@ t_zombies_leave_no_entries() {
 	[ "$left" -le 2 ] || fail "$left entries of children that are gone" || return 1
 }
 
+# go_build OUT [LDFLAGS]: tests/workloads/gochurn.go built with Debian's Go,
+# offline (no module, no proxy, no toolchain download), its cache under
+# build/ so that later runs reuse the compiled runtime.
+go_build() {
+	env HOME="$TMP/gohome" GOCACHE="$PWD/build/go-cache" GOPATH="$TMP/gopath" GOFLAGS=-mod=mod \
+		GO111MODULE=off GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=0 \
+		go build -ldflags "${2:-}" -o "$1" tests/workloads/gochurn.go > "$TMP/gobuild.err" 2>&1 ||
+		fail "go build: $(tail -3 "$TMP/gobuild.err")"
+}
+
+GO_ROOT='runtime\.(goexit|mstart|rt0_go)(\.abi0)?'
+
+# go_stacks FILE COMM LABEL [ABOVE%]: a folded profile of gochurn held to
+# what Go's frame pointers give: >= 90% of its samples start at a root
+# (goexit, mstart, rt0_go) with nothing above it, no root below another
+# frame (but ABOVE% of the samples, default 0: system-wide, a process's
+# first samples go by frame pointers alone, before its tables are in),
+# and the GC's system stacks (systemstack) go on to the goroutine under
+# them.
+go_stacks() {
+	all=$(sum_matching "^$2;" "$1")
+	rooted=$(sum_matching "^$2;$GO_ROOT[; ]" "$1")
+	above=$(sum_matching "^$2;.+;$GO_ROOT[; ]" "$1")
+	sys=$(sum_matching "^$2;(.*;)?runtime\.systemstack\.abi0;" "$1")
+	sys_rooted=$(sum_matching "^$2;$GO_ROOT;.*runtime\.systemstack\.abi0;" "$1")
+	echo "  $3: $rooted of $all samples from a root, $above with a frame above one; systemstack: $sys_rooted of $sys from a root"
+	[ "$all" -gt 300 ] || fail "$3: only $all samples" || return 1
+	[ "$sys" -gt 20 ] || fail "$3: only $sys samples on the GC's system stack: not the workload meant" || return 1
+	[ "$(pct "$rooted" "$all")" -ge 90 ] ||
+		fail "$3: stacks not from a root: $(grep "^$2;" "$1" | grep -Ev "^$2;$GO_ROOT;" | sort -t' ' -k2 -rn | head -3)" || return 1
+	[ $((above * 100)) -le $((all * ${4:-0})) ] ||
+		fail "$3: frames above a root: $(grep -E "^$2;.+;$GO_ROOT;" "$1" | head -2)" || return 1
+	[ "$(pct "$sys_rooted" "$sys")" -ge 90 ] ||
+		fail "$3: system stacks cut: $(grep "^$2;.*systemstack" "$1" | grep -Ev "^$2;$GO_ROOT;" | sort -t' ' -k2 -rn | head -3)" || return 1
+}
+
+# The frames around each systemstack: "caller;runtime.systemstack.abi0;callee", by count
+go_switches() {
+	grep "^$2;" "$1" | awk '{ n = $NF; sub(/ [0-9]+$/, "")
+		k = split($0, f, ";")
+		for (i = 3; i < k; i++) if (f[i] == "runtime.systemstack.abi0") c[f[i - 1] ";" f[i] ";" f[i + 1]] += n }
+		END { for (s in c) print c[s], s }' | sort -rn
+}
+
+# A Go program (Debian's Go, frame pointers on, its own stacks switched by
+# its runtime): its goroutines' stacks end at runtime.goexit, the GC's
+# system stacks go on through systemstack into the goroutine that called
+# it as perf -g has them, system-wide and with -p; and the leaf keeps its
+# caller (spinHot has no frame: frame pointers skip worker).
+t_go_stacks() {
+	go_build "$TMP/gochurn" || return 1
+	start "$TMP/gochurn" 30
+	pid=$LAST
+	sleep 0.5
+	$PROFILE -U -F 499 -f 3 > "$TMP/go.sw.folded" 2> "$TMP/go.sw.err" &
+	prof=$!
+	perf record -q -a -F 499 -g -o "$TMP/go.perf.data" -- sleep 2 2> "$TMP/go.perf.err" ||
+		fail "perf record failed: $(tail -1 "$TMP/go.perf.err")" || return 1
+	wait "$prof" || fail "profile exited $?: $(tail -2 "$TMP/go.sw.err")" || return 1
+	$PROFILE -U -F 499 -f -p "$pid" 2 > "$TMP/go.p.folded" 2> "$TMP/go.p.err" ||
+		fail "profile -p exited $?: $(tail -2 "$TMP/go.p.err")" || return 1
+	$PROFILE -U -F 499 -f --call-graph fp -p "$pid" 1 > "$TMP/go.fp.folded" 2> "$TMP/go.fp.err" ||
+		fail "profile --call-graph fp exited $?: $(tail -2 "$TMP/go.fp.err")" || return 1
+	stop "$pid"
+	# its user frames (a frame line ends with its file in parentheses)
+	perf script -i "$TMP/go.perf.data" 2> /dev/null | grep -v '(\[kernel\.kallsyms\])$' |
+		awk -f bench/fold-perf.awk | grep '^gochurn;' > "$TMP/go.perf.folded"
+	go_stacks "$TMP/go.sw.folded" gochurn system-wide 1 || return 1
+	go_stacks "$TMP/go.p.folded" gochurn "-p" || return 1
+	# perf -g has the same frames on either side of systemstack (its caller's
+	# frame is skipped: systemstack has none), ours' heaviest among them
+	go_switches "$TMP/go.perf.folded" gochurn | cut -d' ' -f2 > "$TMP/go.perf.sw"
+	[ -s "$TMP/go.perf.sw" ] || fail "perf -g saw no systemstack: $(head -2 "$TMP/go.perf.folded")" || return 1
+	go_switches "$TMP/go.p.folded" gochurn | head -3 | while read -r n s; do
+		echo "  $n x $s"
+		grep -qxF "$s" "$TMP/go.perf.sw" || { fail "perf -g has no $s"; return 1; }
+	done || return 1
+	spin=$(sum_matching ';main\.spinHot [0-9]+$' "$TMP/go.p.folded")
+	caller=$(sum_matching ';main\.worker;main\.spinHot [0-9]+$' "$TMP/go.p.folded")
+	fp_spin=$(sum_matching ';main\.spinHot [0-9]+$' "$TMP/go.fp.folded")
+	fp_caller=$(sum_matching ';main\.worker;main\.spinHot [0-9]+$' "$TMP/go.fp.folded")
+	perf_spin=$(sum_matching ';main\.spinHot [0-9]+$' "$TMP/go.perf.folded")
+	perf_caller=$(sum_matching ';main\.worker;main\.spinHot [0-9]+$' "$TMP/go.perf.folded")
+	echo "  spinHot under worker: $caller of $spin; by frame pointers $fp_caller of $fp_spin; perf -g $perf_caller of $perf_spin"
+	[ "$spin" -gt 50 ] && [ "$fp_spin" -gt 20 ] || fail "too few samples in spinHot" || return 1
+	[ "$(pct "$caller" "$spin")" -ge 90 ] || fail "the leaf lost its caller: $(grep 'spinHot [0-9]' "$TMP/go.p.folded" | head -2)" || return 1
+	[ "$(pct "$fp_caller" "$fp_spin")" -lt 50 ] || fail "frame pointers kept worker: spinHot has a frame" || return 1
+}
+
+# pprof_fold PROF BINARY COMM: the stacks of the pprof file PROF folded as
+# "COMM;root;...;leaf count", named by the addresses go tool pprof -raw
+# gives and BINARY's symbols (nm; a caller's at its return address - 1):
+# the frames of a stripped file, named by the same text unstripped.
+pprof_fold() {
+	nm -n --defined-only "$2" | awk '$2 ~ /^[tT]$/ { print $1, $3 }' > "$TMP/pf.syms"
+	env HOME="$TMP/gohome" GOCACHE="$PWD/build/go-cache" GOTOOLCHAIN=local GOPROXY=off \
+		go tool pprof -raw "$1" 2> "$TMP/pf.err" | awk -v comm="$3" -v syms="$TMP/pf.syms" '
+		function hex(s,    v, i, c) {
+			v = 0
+			s = tolower(s); sub(/^0x/, "", s)
+			for (i = 1; i <= length(s); i++) {
+				c = index("0123456789abcdef", substr(s, i, 1)) - 1
+				v = v * 16 + c
+			}
+			return v
+		}
+		function name_of(a,    lo, hi, mid) {
+			lo = 1; hi = ns
+			if (!ns || a < at[1]) return "[unknown]"
+			while (lo < hi) { mid = int((lo + hi + 1) / 2); if (at[mid] <= a) lo = mid; else hi = mid - 1 }
+			return nm[lo]
+		}
+		BEGIN { while ((getline l < syms) > 0) { split(l, f, " "); ns++; at[ns] = hex(f[1]); nm[ns] = f[2] } }
+		/^Locations/ { part = "loc"; next }
+		/^Mappings/ { part = "" }
+		part == "loc" && $1 ~ /^[0-9]+:$/ { sub(/:/, "", $1); addr[$1] = hex($2); next }
+		$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+:$/ { split($0, f, ":"); count[++nst] = $1; ids[nst] = f[2] }
+		END {
+			for (k = 1; k <= nst; k++) {
+				n = split(ids[k], id, " ")
+				s = ""
+				for (i = n; i >= 1; i--)
+					s = s ";" name_of(i == 1 ? addr[id[i]] : addr[id[i]] - 1)
+				c[comm s] += count[k]
+			}
+			for (s in c) print s, c[s]
+		}'
+}
+
+# The same program stripped by its linker (-s -w: no .symtab, no
+# .debug_frame, no debug file anywhere): its roots come from .gopclntab's
+# function table, its leaf's rows from its pc-to-sp tables. Its frames
+# are named from the same text unstripped (the same build-id, so the
+# same addresses), through the addresses in a pprof file.
+t_go_stripped() {
+	id=0123456789abcdef0123456789abcdef01234567
+	go_build "$TMP/gochurn.full" "-B 0x$id" || return 1
+	go_build "$TMP/gostrip" "-s -w -B 0x$id" || return 1
+	! readelf -S "$TMP/gostrip" | grep -Eq '\.symtab|\.debug_frame' || fail "not stripped" || return 1
+	start "$TMP/gostrip" 30
+	pid=$LAST
+	sleep 0.5
+	$PROFILE -U -F 499 --format pprof -o "$TMP/gos.pb.gz" -p "$pid" 2 2> "$TMP/gos.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/gos.err")" || return 1
+	stop "$pid"
+	pprof_fold "$TMP/gos.pb.gz" "$TMP/gochurn.full" gostrip > "$TMP/gos.folded"
+	[ -s "$TMP/gos.folded" ] || fail "no stacks from go tool pprof: $(head -2 "$TMP/pf.err")" || return 1
+	go_stacks "$TMP/gos.folded" gostrip stripped || return 1
+	spin=$(sum_matching ';main\.spinHot [0-9]+$' "$TMP/gos.folded")
+	caller=$(sum_matching ';main\.worker;main\.spinHot [0-9]+$' "$TMP/gos.folded")
+	echo "  spinHot under worker: $caller of $spin"
+	[ "$spin" -gt 50 ] || fail "too few samples in spinHot" || return 1
+	[ "$(pct "$caller" "$spin")" -ge 90 ] || fail "the leaf lost its caller: $(grep 'spinHot [0-9]' "$TMP/gos.folded" | head -2)" || return 1
+}
+
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
 run_test "gcc -fno-omit-frame-pointer: the frameless leaf's caller kept" t_frameless_leaves
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
@@ -443,4 +598,6 @@ run_test "dlclose, then dlopen of another library at its address: its own rows" 
 run_test "150 libraries: libc and ld.so keep their tables" t_many_libraries
 run_test "a recursion deeper than the walk: --perf-max-stack-depth frames, [truncated]" t_depth_limit
 run_test "children reaped late leave no entry behind" t_zombies_leave_no_entries
+run_test "Go: stacks from runtime.goexit, through the GC's system stacks, like perf -g" t_go_stacks
+run_test "Go, stripped (-s -w): stacks still end at runtime.goexit" t_go_stripped
 finish

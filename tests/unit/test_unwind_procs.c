@@ -15,7 +15,9 @@
 
 #include "budget.h"
 #include "cfi_table.h"
+#include "elf_read.h"
 #include "fake_proc.h"
+#include "go_runtime.h"
 #include "profile.h"
 #include "sym_fixtures.h"
 #include "unwind_procs.h"
@@ -815,5 +817,98 @@ Test(unwind_procs, sweep_deletes_entries_of_processes_gone)
 	cr_assert_not(has_entry(101));
 	cr_assert_not(has_entry(102));
 	cr_assert_not(has_entry(103));
+	free(maps);
+}
+
+/*
+ * A Go file's mapping is flagged UNWIND_MAP_GO. Stripped by Go's linker
+ * (-s -w: no .debug_frame, no .symtab), its rows come from .gopclntab's
+ * pc-to-sp tables: the very rows of Go's .debug_frame in the same build
+ * unstripped (which the linker writes from those tables), with END rows
+ * where nm has runtime.goexit, mstart and rt0_go.
+ */
+Test(unwind_procs, go_stripped_gets_its_rows_and_roots)
+{
+	static const char *const roots[] = {
+		"runtime.rt0_go.abi0", "runtime.mstart.abi0", "runtime.goexit.abi0",
+	};
+	struct unwind_proc *p;
+	struct cfi_table t;
+	struct go_info g;
+	char *maps = NULL;
+	Elf *elf;
+	int fd;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_DIR "/fixture_go_stripped", 0);
+	add_process(100, maps);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 1);
+	cr_assert_eq(p->maps[0].flags, UNWIND_MAP_GO);
+
+	table_of(FIXTURE_DIR "/fixture_go", &t);
+	fd = open(FIXTURE_DIR "/fixture_go", O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0);
+	elf = elf_read__begin(fd, NULL);
+	cr_assert_not_null(elf);
+	cr_assert_eq(go_runtime__read(elf, NULL, &g), 0);
+	elf_end(elf);
+	close(fd);
+	cr_assert_eq(go_runtime__add_roots(&g, &t), 0);
+	cr_assert_eq(p->maps[0].nr_rows, t.nr, "%u rows, .debug_frame's and the roots' %zu",
+		     p->maps[0].nr_rows, t.nr);
+	for (__u32 i = 0; i < t.nr; i++) {
+		__u32 idx = p->maps[0].first_row + i;
+		struct unwind_row row;
+
+		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
+		cr_assert_eq(memcmp(&row, &t.rows[i], sizeof(row)), 0, "row %u at %#x differs", i,
+			     t.rows[i].pc);
+	}
+	for (int i = 0; i < 3; i++) {
+		const struct unwind_row *r;
+		uint64_t addr, size;
+
+		nm_symbol(FIXTURE_DIR "/fixture_go", roots[i], &addr, &size);
+		r = cfi_table__find(&t, (uint32_t)addr);
+		cr_assert(r && r->pc == addr && r->cfa_rule == UNW_CFA_END, "%s", roots[i]);
+	}
+	cfi_table__release(&t);
+	free(p);
+	free(maps);
+}
+
+/* C's files are not flagged; cgo's C code beside the Go text is left out of the flag. */
+Test(unwind_procs, go_flag_on_go_text_only)
+{
+	struct unwind_proc *p;
+	char *maps = NULL;
+	uint64_t addr, size;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_DIR "/fixture_go_cgo", 0);
+	add_process(100, maps);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 3, "%u entries", p->nr);
+	cr_assert(!p->maps[0].flags && p->maps[1].flags == UNWIND_MAP_GO && !p->maps[2].flags);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_gt(p->maps[i].nr_rows, 0);
+		cr_assert_eq(p->maps[i].first_row, p->maps[0].first_row);
+		if (i)
+			cr_assert_eq(p->maps[i].start, p->maps[i - 1].start + p->maps[i - 1].len);
+	}
+	nm_symbol(FIXTURE_DIR "/fixture_go_cgo", "fixture_c_spin", &addr, &size);
+	cr_assert_geq(addr, p->maps[2].start);
+	nm_symbol(FIXTURE_DIR "/fixture_go_cgo", "main.main", &addr, &size);
+	cr_assert(addr - p->maps[1].start < p->maps[1].len);
+	free(p);
+	free(maps);
+
+	maps = NULL;
+	map_file(&maps, 101, FIXTURE_UNWIND, EXE_BIAS);
+	add_process(101, maps);
+	p = must_entry(101);
+	cr_assert_eq(p->maps[0].flags, 0);
+	free(p);
 	free(maps);
 }
