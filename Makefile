@@ -84,7 +84,8 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 	$(OUTPUT)/fixtures/fixture_cxx $(OUTPUT)/fixtures/fixture_inline \
 	$(OUTPUT)/fixtures/fixture_unwind \
 	$(OUTPUT)/fixtures/fixture_go $(OUTPUT)/fixtures/fixture_go_stripped \
-	$(OUTPUT)/fixtures/fixture_go_pie $(OUTPUT)/fixtures/fixture_go_cgo
+	$(OUTPUT)/fixtures/fixture_go_pie $(OUTPUT)/fixtures/fixture_go_cgo \
+	$(OUTPUT)/fixtures/fixture_go_pie_stripped
 # tests/integration/run.sh runs them from build/workloads, whatever OUTPUT is
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/shortlived build/workloads/badfp \
@@ -217,8 +218,9 @@ $(OUTPUT)/fixtures/fixture_unwind: tests/fixtures/fixture_unwind.c | $(OUTPUT)/f
 # Go executables (unwind/go_runtime.c), with Debian's Go and no network:
 # as go builds by default; stripped by its linker (-s -w: no .symtab, no
 # .debug_frame; the first one's build-id, so the same text); a PIE (its
-# function table in .data.rel.ro); cgo's, C code linked beside the Go
-# text by gcc. The Go cache is kept under build/ for the next builds.
+# function table in .data.rel.ro), and the same stripped (no unwind
+# information either, another function table); cgo's, C code linked
+# beside the Go text by gcc. The Go cache is kept under build/ for the next builds.
 GO_ENV := HOME=$(abspath $(OUTPUT))/go-home GOCACHE=$(abspath build/go-cache) \
 	GOPATH=$(abspath $(OUTPUT))/go-path GOFLAGS=-mod=mod GO111MODULE=off GOPROXY=off \
 	GOTOOLCHAIN=local
@@ -232,6 +234,9 @@ $(OUTPUT)/fixtures/fixture_go_stripped: tests/fixtures/fixture_go.go | $(OUTPUT)
 $(OUTPUT)/fixtures/fixture_go_pie: tests/fixtures/fixture_go.go | $(OUTPUT)/fixtures
 	$(call msg,GO,$@)
 	$(Q)env $(GO_ENV) CGO_ENABLED=0 go build -buildmode=pie -o $@ $<
+$(OUTPUT)/fixtures/fixture_go_pie_stripped: tests/fixtures/fixture_go.go | $(OUTPUT)/fixtures
+	$(call msg,GO,$@)
+	$(Q)env $(GO_ENV) CGO_ENABLED=0 go build -buildmode=pie -ldflags '-s -w' -o $@ $<
 $(OUTPUT)/fixtures/fixture_go_cgo: tests/fixtures/fixture_go_cgo.go | $(OUTPUT)/fixtures
 	$(call msg,GO,$@)
 	$(Q)env $(GO_ENV) CGO_ENABLED=1 CC=gcc go build -o $@ $<

@@ -912,3 +912,45 @@ Test(unwind_procs, go_flag_on_go_text_only)
 	free(p);
 	free(maps);
 }
+
+/*
+ * Two Go files stripped by their linker have the same unwind information
+ * (none), not the same function table: neither shares the other's rows.
+ * A copy of one shares them.
+ */
+Test(unwind_procs, go_files_share_rows_only_with_their_copies)
+{
+	struct unwind_procs_stats st;
+	struct unwind_proc *a, *b, *c;
+	char *maps = NULL, *copy = path_in(proc_root, "copy/fixture_go_stripped");
+	size_t len;
+	char *bytes = read_whole(FIXTURE_DIR "/fixture_go_stripped", &len);
+
+	write_bytes(copy, bytes, len);
+	free(bytes);
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_DIR "/fixture_go_stripped", 0);
+	add_process(100, maps);
+	free(maps);
+	maps = NULL;
+	map_file(&maps, 101, FIXTURE_DIR "/fixture_go_pie_stripped", 0);
+	add_process(101, maps);
+	free(maps);
+	maps = NULL;
+	map_file(&maps, 102, copy, 0);
+	add_process(102, maps);
+	a = must_entry(100);
+	b = must_entry(101);
+	c = must_entry(102);
+	cr_assert(a->maps[0].nr_rows && b->maps[0].nr_rows);
+	cr_assert_neq(a->maps[0].first_row, b->maps[0].first_row, "another Go file's rows");
+	cr_assert_eq(c->maps[0].first_row, a->maps[0].first_row, "a copy's rows not shared");
+	cr_assert_eq(c->maps[0].flags, UNWIND_MAP_GO);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.shared, 1);
+	free(a);
+	free(b);
+	free(c);
+	free(maps);
+	free(copy);
+}
