@@ -10,6 +10,8 @@ set -u
 
 SUITE=service
 . "$(dirname "$0")/lib.sh"
+# a signal must still run the EXIT trap: it ends the manager, removes its cgroups
+trap 'exit 1' INT TERM HUP
 
 # The most `systemd-analyze security` may score the unit (0 safe, 10
 # unsafe): 2.9 now, 9.6 before the hardening. What stays exposed is what
@@ -22,7 +24,6 @@ MAX_EXPOSURE=2.9
 UNIT_CAPBND=000001c400080004
 
 SD=$TMP/sd
-MANAGER=
 CG_DIRS=
 
 # install_units: `make install` into $TMP/root, and in $TMP/units the
@@ -92,11 +93,24 @@ t_unit_exposure() {
 
 # --- the unit run by systemd -------------------------------------------------
 
+# What is left in the manager's cgroups (all of it started here) is
+# ended, and the cgroups removed.
 cleanup_extra() {
-	[ -n "$MANAGER" ] && kill "$MANAGER" 2>/dev/null
 	for d in $CG_DIRS; do
-		[ -d "$d" ] && find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+		[ -d "$d" ] || continue
+		for p in $(find "$d" -name cgroup.procs -exec cat {} +); do
+			kill "$p" 2>/dev/null
+		done
 	done
+	for d in $CG_DIRS; do
+		for i in $(seq 50); do
+			[ -d "$d" ] || break
+			find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+			sleep 0.1
+		done
+		[ ! -d "$d" ] || echo "  cgroup $d left: $(find "$d" -name cgroup.procs -exec cat {} +)"
+	done
+	CG_DIRS=
 }
 
 # The namespace the manager runs in (ns.sh, run by unshare -m):
@@ -139,7 +153,6 @@ env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root XDG_RUNTIME_DIR=/run/system
 	XDG_CONFIG_HOME=/var/lib XDG_CACHE_HOME=/var/cache \
 	SYSTEMD_IGNORE_CHROOT=1 /lib/systemd/systemd --user --unit=profile-test.target \
 	> "$SD/manager.log" 2>&1 &
-echo $! > "$SD/manager.pid"
 sh "$SD/in_ns.sh" "$SD"
 rc=$?
 kill $home $tmp $sys
@@ -254,14 +267,12 @@ run_unit() {
 		"$SD/ns.sh" "$SD" "$(cd "$(dirname "$PROFILE")" && pwd)/$(basename "$PROFILE")" \
 		"$(pwd)/$W" > "$SD/ns.log" 2>&1
 	rc=$?
-	MANAGER=$(cat "$SD/manager.pid" 2>/dev/null)
-	# the manager exits on `systemctl --user exit`; its cgroups go with it
+	# the manager exits on `systemctl --user exit`
 	for i in $(seq 50); do
-		kill -0 "$MANAGER" 2>/dev/null || break
+		[ -z "$(find $CG_DIRS -name cgroup.procs -exec cat {} + 2>/dev/null)" ] && break
 		sleep 0.1
 	done
 	cleanup_extra
-	MANAGER=
 	[ "$rc" -eq 0 ] || fail "the user manager: $(cat "$SD/why" "$SD/ns.log" 2>/dev/null | tail -3)" || return 1
 	echo "  $(tr '\n' ' ' < "$SD/result")"
 	echo "  running: $(tr '\t\n' '  ' < "$SD/status")/ mounted $(cat "$SD/rootfs")"
