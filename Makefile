@@ -306,6 +306,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/service.sh
 	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
 	sh tests/integration/deps.sh
 
@@ -318,6 +319,7 @@ integration-shipped: profile $(WORKLOADS) | deps-test
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/symbols.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/processes.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/hostile.sh
+	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/service.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/package.sh
 
 # What the tests run, so that it can be built two jobs at a time before

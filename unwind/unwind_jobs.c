@@ -246,6 +246,16 @@ static struct table_cache *open_cache(const char *dir, uint64_t max_bytes, FILE 
 	return c;
 }
 
+/* From the worker, once: one line, not mixed with the main thread's. */
+static void say_denied(void *ctx)
+{
+	FILE *f = ctx;
+
+	flockfile(f);
+	fprintf(f, "profile: unwind tables need CAP_CHECKPOINT_RESTORE (/proc/PID/map_files refuses to open files without it): user stacks are walked by frame pointers\n");
+	funlockfile(f);
+}
+
 struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 				      const struct unwind_jobs_opts *opts, FILE *err_out)
 {
@@ -256,6 +266,7 @@ struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 
 	if (u) {
 		unwind_procs__set_notice(u, opts->notice, NULL);
+		unwind_procs__set_denied(u, say_denied, err_out);
 		unwind_procs__set_debug_dirs(u, opts->debug_dirs, opts->nr_debug_dirs);
 	}
 	j = u ? unwind_jobs__start(u) : NULL;

@@ -36,7 +36,8 @@ struct unwind_jobs_opts {
 
 /*
  * The worker over the unwind maps (sampler__unwind_maps()), as opts say.
- * A cache it cannot use, or a failure, is said in one line on err_out;
+ * A cache it cannot use, files /proc/PID/map_files refuses to open (once:
+ * unwind_procs__set_denied), or a failure, is said in one line on err_out;
  * the failure returns NULL with errno, and user stacks are then walked by
  * frame pointers.
  */

@@ -78,6 +78,8 @@ struct unwind_procs {
 	struct unwind_procs_stats stats;
 	unwind_notice_fn notice;	/* NULL: none */
 	void *notice_ctx;
+	unwind_denied_fn denied;	/* NULL: none */
+	void *denied_ctx;
 };
 
 static int cmp_file(const void *a, const void *b)
@@ -403,6 +405,17 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_
 	return err;
 }
 
+/*
+ * map_files opens nothing without CAP_CHECKPOINT_RESTORE (or
+ * CAP_SYS_ADMIN): EPERM for every file of every process, and a run that
+ * builds no table at all must say why, once.
+ */
+static void map_files_denied(struct unwind_procs *u)
+{
+	if (!u->stats.denied++ && u->denied)
+		u->denied(u->denied_ctx);
+}
+
 /* The file of mapping e of pid, its table built the first time it is met. */
 static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 					 const struct map_entry *e)
@@ -415,8 +428,11 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
 		 (unsigned long long)e->start, (unsigned long long)e->end);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		if (errno == EPERM)
+			map_files_denied(u);
 		return NULL;
+	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return NULL;
@@ -804,6 +820,12 @@ void unwind_procs__set_notice(struct unwind_procs *u, unwind_notice_fn fn, void 
 {
 	u->notice = fn;
 	u->notice_ctx = ctx;
+}
+
+void unwind_procs__set_denied(struct unwind_procs *u, unwind_denied_fn fn, void *ctx)
+{
+	u->denied = fn;
+	u->denied_ctx = ctx;
 }
 
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid)

@@ -45,6 +45,7 @@ struct unwind_procs_stats {
 	uint64_t big_full;	/* ... because the map of big entries was full */
 	uint64_t procs_full;	/* processes given no entry: the map was full */
 	uint64_t swept;		/* entries of processes gone, deleted by the sweep */
+	uint64_t denied;	/* mappings whose file /proc/PID/map_files refused (EPERM) */
 };
 
 /* The BPF maps tables go to (sampler__unwind_maps). */
@@ -93,6 +94,16 @@ size_t unwind_procs__sweep(struct unwind_procs *u);
  */
 typedef void (*unwind_notice_fn)(const char *path, const char *why, void *ctx);
 void unwind_procs__set_notice(struct unwind_procs *u, unwind_notice_fn fn, void *ctx);
+
+/*
+ * Told once, from the thread that reads it, the first time
+ * /proc/PID/map_files refuses to open a file (EPERM): it needs
+ * CAP_CHECKPOINT_RESTORE (or CAP_SYS_ADMIN), and without it no file gets a
+ * table, so every stack is walked by frame pointers. Each refusal is
+ * counted (stats.denied).
+ */
+typedef void (*unwind_denied_fn)(void *ctx);
+void unwind_procs__set_denied(struct unwind_procs *u, unwind_denied_fn fn, void *ctx);
 
 /*
  * Where separate debug files are looked for (--debug-dir, debuginfo.h;
