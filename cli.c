@@ -44,6 +44,7 @@ enum {
 	OPT_DEBUGINFOD_MAX_USER_FILES,
 	OPT_NO_DEBUGINFOD,
 	OPT_REPLACE,
+	OPT_UNWIND_CACHE_SIZE,
 };
 
 static const char usage[] =
@@ -72,6 +73,8 @@ static const char usage[] =
 "                            or -L 1048576)\n"
 "      --unwind-cache-dir=DIR  keep root's files' unwind tables there between runs\n"
 "                            (default /var/cache/profile/unwind)\n"
+"      --unwind-cache-size=MIB  evict the least recently used tables past MIB\n"
+"                            (default 256)\n"
 "      --no-unwind-cache     build every unwind table afresh, keep none\n"
 "  -o, --output=FILE         write the profile to FILE (a regular file atomically, mode 0600;\n"
 "                            a device, FIFO or /dev/stdout in place; strftime patterns with -i)\n"
@@ -213,6 +216,7 @@ static void env__init(struct profile_env *env)
 	env->dwarf = true;
 	env->unwind_storage_size = 0;	/* by what is profiled, once parsed */
 	env->unwind_cache_dir = DEFAULT_UNWIND_CACHE_DIR;
+	env->unwind_cache_size = DEFAULT_UNWIND_CACHE_MIB;
 }
 
 static int check_conflicts(struct profile_env *env, FILE *err)
@@ -289,6 +293,8 @@ static const struct number_opt number_opts[] = {
 	{ "keep", OPT_KEEP, "keep", 1, 1000000, ENV_LONG(keep) },
 	{ "debuginfod-deadline", OPT_DEBUGINFOD_DEADLINE, "debuginfod deadline", 0,
 	  MAX_DEBUGINFOD_DEADLINE, ENV_LONG(debuginfod_deadline) },
+	{ "unwind-cache-size", OPT_UNWIND_CACHE_SIZE, "unwind cache size", 1,
+	  MAX_UNWIND_CACHE_MIB, ENV_LONG(unwind_cache_size) },
 	{ "debuginfod-max-files", OPT_DEBUGINFOD_MAX_FILES, "debuginfod max files", 1,
 	  MAX_DEBUGINFOD_FILES, ENV_LONG(debuginfod_max_files) },
 	{ "debuginfod-max-user-files", OPT_DEBUGINFOD_MAX_USER_FILES, "debuginfod max user files",

@@ -23,6 +23,9 @@
 #define DEFAULT_UNWIND_STORAGE_ALL (1 << 22)
 #define MAX_UNWIND_STORAGE (1 << 26)
 #define DEFAULT_UNWIND_CACHE_DIR "/var/cache/profile/unwind"
+/* The table cache's entries at most, MiB: five times the most seen (README) */
+#define DEFAULT_UNWIND_CACHE_MIB 256
+#define MAX_UNWIND_CACHE_MIB (1 << 20)
 #define DEFAULT_HASH_STORAGE 40960
 #define DEFAULT_MAX_STACK_DEPTH 127
 /*
@@ -76,6 +79,7 @@ struct profile_env {
 	bool dwarf;		/* --call-graph dwarf (default): user stacks by unwind tables */
 	long unwind_storage_size;	/* rows of unwind tables the BPF side holds */
 	const char *unwind_cache_dir;	/* tables kept between runs; NULL: none */
+	long unwind_cache_size;		/* MiB the cache's entries may take at most */
 	/* output */
 	enum output_format format;	/* folded == (format == FORMAT_FOLDED) */
 	const char *output;	/* -o FILE (may hold strftime patterns), NULL: stdout */

@@ -558,6 +558,7 @@ static void setup_unwind(struct run *run)
 	const struct profile_env *env = run->env;
 	const struct unwind_jobs_opts opts = {
 		.cache_dir = env->unwind_cache_dir,
+		.cache_max_bytes = (uint64_t)env->unwind_cache_size << 20,
 		.debug_dirs = env->debug_dirs,
 		.nr_debug_dirs = env->nr_debug_dirs,
 		.notice = env->verbose ? on_notice : NULL,

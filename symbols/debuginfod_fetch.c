@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "cache_dir.h"
 #include "debuginfod_child.h"
 #include "debuginfod_fetch.h"
 #include "loader.h"
@@ -394,69 +395,6 @@ int debuginfod_fetch__cache_dir(const char *cache_path, const char *xdg, const c
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-int debuginfod_fetch__check_cache_dir(const char *dir, uid_t uid, char *why, size_t size)
-{
-	char path[PATH_MAX];
-	bool child_exists = false;
-	struct stat sb;
-	char *slash;
-
-	if (dir[0] != '/') {
-		snprintf(why, size, "cache '%s' is not an absolute path", dir);
-		return -EPERM;
-	}
-	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
-		snprintf(why, size, "cache path too long");
-		return -EPERM;
-	}
-	for (;;) {
-		if (lstat(path, &sb) == 0) {
-			bool ours = sb.st_uid == 0 || sb.st_uid == uid;
-			bool sticky_root = sb.st_uid == 0 && (sb.st_mode & S_ISVTX);
-
-			if (!S_ISDIR(sb.st_mode) || !ours ||
-			    ((sb.st_mode & (S_IWGRP | S_IWOTH)) && !(sticky_root && child_exists))) {
-				snprintf(why, size, "'%s' %s: not a safe cache for root", path,
-					 !S_ISDIR(sb.st_mode) ? "is not a directory" :
-					 !ours ? "belongs to another user" :
-						 "can be written by other users");
-				return -EPERM;
-			}
-			child_exists = true;
-		} else if (errno != ENOENT || child_exists) {
-			snprintf(why, size, "cannot check '%s': %s", path, strerror(errno));
-			return -EPERM;
-		}
-		if (!strcmp(path, "/"))
-			return 0;
-		slash = strrchr(path, '/');
-		if (slash == path)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-	}
-}
-
-int debuginfod_fetch__make_cache_dir(const char *dir)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	for (char *p = path + 1;; p++) {
-		bool end = !*p;
-
-		if (*p != '/' && !end)
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0700) && errno != EEXIST)
-			return -errno;
-		if (end)
-			return 0;
-		*p = '/';
-	}
-}
-
 void debuginfod_fetch__max_size(const char *user, uint64_t max_bytes, char *buf, size_t size)
 {
 	unsigned long long v = 0;
@@ -488,11 +426,9 @@ int debuginfod_fetch__setup_env(const char *const *urls, size_t nr, uint64_t max
 	if (err)
 		snprintf(why, size, "no cache directory (set DEBUGINFOD_CACHE_PATH)");
 	else
-		err = debuginfod_fetch__check_cache_dir(dir, geteuid(), why, size);
-	if (!err && debuginfod_fetch__make_cache_dir(dir)) {
-		snprintf(why, size, "cannot make the cache '%s': %s", dir, strerror(errno));
-		err = -EPERM;
-	}
+		err = cache_dir__check(dir, geteuid(), why, size);
+	if (!err && (err = cache_dir__make(dir, 0700, 0700)))
+		snprintf(why, size, "cannot make the cache '%s': %s", dir, strerror(-err));
 	if (err) {
 		free(servers);
 		return -EPERM;

@@ -170,22 +170,6 @@ int debuginfod_fetch__cache_dir(const char *cache_path, const char *xdg, const c
 				char *buf, size_t size);
 
 /*
- * Is dir safe as root's cache: every existing directory from it up to /
- * owned by root or uid and writable by nobody else, except a sticky
- * directory of root's (/tmp) holding an existing one of ours. A file
- * planted there would be taken for a library's debug file. 0, or -EPERM
- * with why set.
- */
-int debuginfod_fetch__check_cache_dir(const char *dir, uid_t uid, char *why, size_t size);
-
-/*
- * Make dir and the directories above it that are missing, mode 0700
- * (libdebuginfod makes only the last one): after the check above, so
- * only below directories nobody else can write. 0 or -errno.
- */
-int debuginfod_fetch__make_cache_dir(const char *dir);
-
-/*
  * DEBUGINFOD_MAXSIZE to set: the user's value (user, may be NULL) when it
  * is a positive number no larger than max_bytes, else max_bytes, in
  * decimal into buf.
@@ -202,10 +186,10 @@ struct debuginfod_setup {
  * libdebuginfod's environment for this run, set before any thread reads
  * it: DEBUGINFOD_URLS to the servers (urls, else the environment's),
  * DEBUGINFOD_CACHE_PATH to the cache (debuginfod_fetch__cache_dir())
- * checked and made, and DEBUGINFOD_MAXSIZE within max_bytes; both into
- * *out. Returns 0 when debug files may be fetched; -ENOENT with no
- * servers; -EPERM when the cache is not safe for us, why saying so;
- * -errno.
+ * checked and made (cache_dir.h), and DEBUGINFOD_MAXSIZE within
+ * max_bytes; both into *out. Returns 0 when debug files may be fetched;
+ * -ENOENT with no servers; -EPERM when the cache is not safe for us, why
+ * saying so; -errno.
  */
 int debuginfod_fetch__setup_env(const char *const *urls, size_t nr, uint64_t max_bytes,
 				struct debuginfod_setup *out, char *why, size_t size);

@@ -25,6 +25,7 @@
 #include "cfi_check.h"
 #include "cfi_table.h"
 #include "elf_read.h"
+#include "file_id.h"
 
 /* DWARF register numbers of x86-64 (psABI): rbp, rsp, return address. */
 #define X86_REG_RBP 6
@@ -1073,6 +1074,57 @@ int cfi_table__build_debug(Elf *elf, Elf *debug, const struct budget *b, struct 
 int cfi_table__build_libdw(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t)
 {
 	return build(elf, debug, b, t, true);
+}
+
+/* What check_machine() reads. */
+static int add_machine(struct sha256 *s, Elf *elf)
+{
+	GElf_Ehdr ehdr;
+
+	if (!gelf_getehdr(elf, &ehdr))
+		return -ENOEXEC;
+	sha256__update(s, ehdr.e_ident, EI_NIDENT);
+	sha256__u64(s, ehdr.e_machine);
+	return 0;
+}
+
+/* Section name of elf as list_section() finds it, or a mark that there is none. */
+static int add_named(struct sha256 *s, Elf *elf, const char *name, const struct budget *b)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = find_section(elf, name, &shdr);
+
+	sha256__u64(s, scn ? 1 : 0);
+	return scn ? file_id__add_section(s, scn, name, b) : 0;
+}
+
+int cfi_table__digest(Elf *elf, Elf *debug, const struct budget *b, uint8_t out[SHA256_LEN])
+{
+	static const char tag[] = "profile: unwind table rows";
+	GElf_Shdr shdr;
+	struct sha256 s;
+	int err;
+
+	sha256__init(&s);
+	sha256__update(&s, tag, sizeof(tag));
+	sha256__u64(&s, CFI_TABLE_ROWS_VERSION);
+	err = add_machine(&s, elf);
+	if (!err)
+		err = add_named(&s, elf, ".eh_frame", b);
+	/* list_debug_frame(): the file's own .debug_frame, else debug's */
+	if (!err && (find_section(elf, ".debug_frame", &shdr) || !debug)) {
+		sha256__u64(&s, 1);
+		err = add_named(&s, elf, ".debug_frame", b);
+	} else if (!err) {
+		sha256__u64(&s, 2);
+		err = add_machine(&s, debug);
+		if (!err)
+			err = add_named(&s, debug, ".debug_frame", b);
+	}
+	if (err)
+		return err;
+	sha256__final(&s, out);
+	return 0;
 }
 
 bool cfi_table__has_debug_frame(Elf *elf)

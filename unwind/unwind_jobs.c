@@ -3,6 +3,7 @@
  * unwind_jobs.c - one worker thread loading unwind tables (unwind_jobs.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <search.h>
@@ -226,35 +227,46 @@ bool unwind_jobs__wait_idle(struct unwind_jobs *j, int fd)
 }
 
 /* The cache at dir, or NULL (none asked for, or unusable: said on err). */
-static struct table_cache *open_cache(const char *dir, FILE *err_out)
+static struct table_cache *open_cache(const char *dir, uint64_t max_bytes, FILE *err_out)
 {
 	struct table_cache *c = NULL;
-	int err;
+	char why[PATH_MAX + 128];
 
 	if (!dir)
 		return NULL;
-	err = table_cache__open(dir, &c);
-	if (err) {
+	if (table_cache__open(dir, max_bytes, &c, why, sizeof(why))) {
 		/* a path from the command line: still no escapes to the terminal */
 		fputs("profile: unwind cache '", err_out);
 		escape__text(err_out, dir);
-		fprintf(err_out, "': %s; tables are built afresh\n",
-			err == -EPERM ? "not root's alone (owner, mode or a symlink)" : strerror(-err));
+		fputs("' refused: ", err_out);
+		escape__text(err_out, why);
+		fputs("; tables are built afresh\n", err_out);
 		return NULL;
 	}
 	return c;
 }
 
+/* From the worker, once: one line, not mixed with the main thread's. */
+static void say_denied(void *ctx)
+{
+	FILE *f = ctx;
+
+	flockfile(f);
+	fprintf(f, "profile: unwind tables need CAP_CHECKPOINT_RESTORE (/proc/PID/map_files refuses to open files without it): user stacks are walked by frame pointers\n");
+	funlockfile(f);
+}
+
 struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 				      const struct unwind_jobs_opts *opts, FILE *err_out)
 {
-	struct table_cache *c = open_cache(opts->cache_dir, err_out);
+	struct table_cache *c = open_cache(opts->cache_dir, opts->cache_max_bytes, err_out);
 	struct unwind_procs *u = unwind_procs__new(fds, "/proc", c);
 	struct unwind_jobs *j;
 	int err;
 
 	if (u) {
 		unwind_procs__set_notice(u, opts->notice, NULL);
+		unwind_procs__set_denied(u, say_denied, err_out);
 		unwind_procs__set_debug_dirs(u, opts->debug_dirs, opts->nr_debug_dirs);
 	}
 	j = u ? unwind_jobs__start(u) : NULL;

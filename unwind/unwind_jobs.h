@@ -28,6 +28,7 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u);
 void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid);
 struct unwind_jobs_opts {
 	const char *cache_dir;		/* the table cache; NULL: none */
+	uint64_t cache_max_bytes;	/* its entries' bytes at most (--unwind-cache-size) */
 	const char *const *debug_dirs;	/* --debug-dir (unwind_procs__set_debug_dirs) */
 	size_t nr_debug_dirs;
 	unwind_notice_fn notice;	/* told of the files left without a table; NULL: none */
@@ -35,7 +36,8 @@ struct unwind_jobs_opts {
 
 /*
  * The worker over the unwind maps (sampler__unwind_maps()), as opts say.
- * A cache it cannot use, or a failure, is said in one line on err_out;
+ * A cache it cannot use, files /proc/PID/map_files refuses to open (once:
+ * unwind_procs__set_denied), or a failure, is said in one line on err_out;
  * the failure returns NULL with errno, and user stacks are then walked by
  * frame pointers.
  */

@@ -660,46 +660,6 @@ t_keep_swapped_dir() {
 		fail "want the new profile alone in $d/out.moved: $(ls "$d/out.moved")"
 }
 
-# make install puts the snapshot service, its timer and /etc/default/profile
-# in place; systemd-analyze verifies the units; the service's command, with
-# the default file's settings, writes a snapshot and keeps KEEP of them.
-t_snapshot_units() {
-	root=$TMP/root
-	make -s install DESTDIR="$root" PREFIX=/usr > "$TMP/inst.log" 2>&1 ||
-		fail "make install: $(tail -3 "$TMP/inst.log")" || return 1
-	for f in usr/sbin/profile usr/share/man/man8/profile.8 etc/default/profile \
-		usr/share/bash-completion/completions/profile \
-		usr/lib/systemd/system/profile-snapshot.service usr/lib/systemd/system/profile-snapshot.timer; do
-		[ -f "$root/$f" ] || fail "make install left out $f" || return 1
-	done
-	grep -q '^ExecStart=/usr/sbin/profile ' "$root/usr/lib/systemd/system/profile-snapshot.service" ||
-		fail "ExecStart is not the installed binary" || return 1
-	# the units as installed, but for the binary under test
-	mkdir -p "$TMP/units"
-	sed "s|^ExecStart=/usr/sbin/profile |ExecStart=$(cd "$(dirname "$PROFILE")" && pwd)/profile |" \
-		"$root/usr/lib/systemd/system/profile-snapshot.service" > "$TMP/units/profile-snapshot.service"
-	cp "$root/usr/lib/systemd/system/profile-snapshot.timer" "$TMP/units/"
-	systemd-analyze verify --man=no "$TMP/units/profile-snapshot.service" \
-		"$TMP/units/profile-snapshot.timer" > "$TMP/verify.log" 2>&1 ||
-		fail "systemd-analyze verify: $(cat "$TMP/verify.log")" || return 1
-	# ExecStart as systemd runs it: the default file's settings, %% as %
-	cmd=$(sed -n 's/^ExecStart=//p' "$TMP/units/profile-snapshot.service" | sed 's/%%/%/g')
-	for run in 1 2 3; do
-		(
-			. "$root/etc/default/profile"
-			DURATION=1 DIR=$TMP/snapshots KEEP=2
-			mkdir -p "$DIR"
-			eval "$cmd"
-		) 2> "$TMP/snap.err" || fail "snapshot $run: $(cat "$TMP/snap.err")" || return 1
-		sleep 1
-	done
-	n=$(ls "$TMP/snapshots" | grep -c '\.pb\.gz$')
-	echo "  snapshots left: $(ls "$TMP/snapshots" | tr '\n' ' ')"
-	[ "$n" -eq 2 ] || fail "$n snapshots kept, want KEEP=2" || return 1
-	gzip -t "$TMP/snapshots/$(ls "$TMP/snapshots" | head -1)" ||
-		fail "the snapshot is not pprof's gzip" || return 1
-}
-
 t_help_and_version() {
 	$PROFILE --help | grep -q -- '--stack-storage-size' || fail "--help" || return 1
 	$PROFILE --version | grep -Eq '^profile [0-9]' || fail "--version" || return 1
@@ -769,7 +729,6 @@ run_test "bad input: one line, exit 2" t_bad_input
 run_test "a status line on a terminal, none elsewhere" t_progress_on_a_terminal
 run_test "--keep: the newest of the pattern's files stay, nothing else goes" t_keep
 run_test "--keep: a directory swapped for a symlink after the write: nothing goes there" t_keep_swapped_dir
-run_test "make install: snapshot units verified, their command keeps KEEP" t_snapshot_units
 run_test "--help and --version" t_help_and_version
 run_test "unprivileged: one line, exit 1" t_unprivileged
 run_test "-e: cpu-clock by default, cycles on request or one line" t_event

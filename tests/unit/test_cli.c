@@ -336,7 +336,7 @@ Test(cli_parse, every_long_option_in_the_help_is_known)
 	help = strdup(r.out);
 	cr_assert_not_null(help);
 	n = try_long_options(help, "  --") + try_long_options(help, ", --");
-	cr_assert_eq(n, 36, "%zu long options in the help", n);
+	cr_assert_eq(n, 37, "%zu long options in the help", n);
 	free(help);
 }
 
@@ -702,6 +702,20 @@ Test(cli_parse, call_graph_modes_are_checked)
 {
 	ASSERT_USAGE("unknown call graph mode 'lbr'", "--call-graph", "lbr");
 	ASSERT_USAGE("unwind storage size '0' out of range", "--unwind-storage-size", "0");
+}
+
+Test(cli_parse, unwind_cache_size)
+{
+	PARSE_OK("-F", "99");
+	cr_assert_eq(r.env.unwind_cache_size, DEFAULT_UNWIND_CACHE_MIB);
+	PARSE_OK("--unwind-cache-size=1");
+	cr_assert_eq(r.env.unwind_cache_size, 1);
+	PARSE_OK("--unwind-cache-size", "1048576");
+	cr_assert_eq(r.env.unwind_cache_size, MAX_UNWIND_CACHE_MIB);
+	ASSERT_USAGE("unwind cache size '0' out of range", "--unwind-cache-size=0");
+	ASSERT_USAGE("unwind cache size '1048577' out of range", "--unwind-cache-size=1048577");
+	ASSERT_USAGE("invalid unwind cache size '64M'", "--unwind-cache-size=64M");
+	ASSERT_USAGE("invalid unwind cache size ''", "--unwind-cache-size=");
 }
 
 Test(cli_parse, debuginfod_defaults_and_options)

@@ -300,62 +300,6 @@ Test(debuginfod_fetch, cache_dir_as_libdebuginfod_chooses_it)
 	rm_rf(tmp);
 }
 
-Test(debuginfod_fetch, cache_dir_must_be_safe_for_root)
-{
-	char *tmp = make_tmpdir(), *open_dir = path_in(tmp, "open"), *cache;
-	char why[512];
-	uid_t uid = geteuid();
-
-	/* ours, or not there yet below a directory of ours */
-	cr_assert_eq(debuginfod_fetch__check_cache_dir(tmp, uid, why, sizeof(why)), 0, "%s", why);
-	cache = path_in(tmp, "not/yet");
-	cr_assert_eq(debuginfod_fetch__check_cache_dir(cache, uid, why, sizeof(why)), 0, "%s", why);
-	free(cache);
-	/* anyone may write there */
-	cr_assert_eq(mkdir(open_dir, 0777), 0);
-	cr_assert_eq(chmod(open_dir, 0777), 0);
-	cache = path_in(open_dir, "cache");
-	cr_assert_eq(debuginfod_fetch__check_cache_dir(cache, uid, why, sizeof(why)), -EPERM);
-	cr_assert(strstr(why, "can be written by other users"), "%s", why);
-	free(cache);
-	/* /tmp itself: sticky, root's, but the cache not there yet: anyone could make it */
-	cr_assert_eq(debuginfod_fetch__check_cache_dir("/tmp/profile-no-such-cache", uid, why,
-						       sizeof(why)), -EPERM);
-	cr_assert_eq(debuginfod_fetch__check_cache_dir("relative", uid, why, sizeof(why)), -EPERM);
-	if (uid == 0) {
-		/* another user's */
-		cr_assert_eq(chown(open_dir, 65534, 65534), 0);
-		cr_assert_eq(chmod(open_dir, 0755), 0);
-		cr_assert_eq(debuginfod_fetch__check_cache_dir(open_dir, uid, why, sizeof(why)), -EPERM);
-		cr_assert(strstr(why, "belongs to another user"), "%s", why);
-	}
-	free(open_dir);
-	rm_rf(tmp);
-}
-
-Test(debuginfod_fetch, missing_cache_dirs_are_made_ours_alone)
-{
-	char *tmp = make_tmpdir(), *deep = malloc(strlen(tmp) + 16), *leaf;
-	struct stat sb;
-	char why[512];
-
-	cr_assert_not_null(deep);
-	sprintf(deep, "%s/a/b/c", tmp);
-	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), 0);
-	cr_assert_eq(stat(deep, &sb), 0);
-	cr_assert(S_ISDIR(sb.st_mode));
-	cr_assert_eq(sb.st_mode & 0777, 0700, "%o", sb.st_mode & 0777);
-	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), 0, "made already");
-	cr_assert_eq(debuginfod_fetch__check_cache_dir(deep, geteuid(), why, sizeof(why)), 0, "%s", why);
-	leaf = path_in(tmp, "file");
-	write_text(leaf, "x");
-	sprintf(deep, "%s/file/x", tmp);
-	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), -ENOTDIR);
-	free(leaf);
-	free(deep);
-	rm_rf(tmp);
-}
-
 Test(debuginfod_fetch, max_size_within_the_budget)
 {
 	char buf[32];

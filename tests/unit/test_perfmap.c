@@ -331,3 +331,25 @@ Test(perfmap, refresh_rereads_only_a_changed_file)
 	perfmap__free(pm);
 	free(path);
 }
+
+/* Rewritten in place to the same size, its old mtime put back: ctime tells. */
+Test(perfmap, refresh_rereads_a_file_whose_mtime_was_put_back)
+{
+	struct perfmap *pm = NULL;
+	struct timespec times[2] = { { .tv_nsec = UTIME_OMIT } };
+	struct stat before;
+	char *path;
+
+	path = fake_jit(getuid(), "7f0000001000 40 aaaaa\n");
+	cr_assert_eq(perfmap__refresh_pid(&pm, proc_root, 42), 0);
+	assert_name(pm, 0x7f0000001000, "aaaaa");
+	cr_assert_eq(stat(path, &before), 0);
+	usleep(20 * 1000);
+	write_text(path, "7f0000001000 40 bbbbb\n");
+	times[1] = before.st_mtim;
+	cr_assert_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+	cr_assert_eq(perfmap__refresh_pid(&pm, proc_root, 42), 0);
+	assert_name(pm, 0x7f0000001000, "bbbbb");
+	perfmap__free(pm);
+	free(path);
+}

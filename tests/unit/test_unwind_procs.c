@@ -15,7 +15,9 @@
 
 #include "budget.h"
 #include "cfi_table.h"
+#include "elf_read.h"
 #include "fake_proc.h"
+#include "go_runtime.h"
 #include "profile.h"
 #include "sym_fixtures.h"
 #include "unwind_procs.h"
@@ -262,17 +264,31 @@ Test(unwind_procs, files_and_copies_share_rows)
 	free(copy);
 }
 
-/* Another user's file is walked by frame pointers (libdw is not safe on it). */
 /*
- * Another user's copy of a binary has rows of its own: the same build-id
- * is only a claim, and root's rows are never shared with a user's file.
+ * Rows are shared by what they are built from, not by owner nor build-id:
+ * a user's exact copy of root's file shares its rows (the same bytes make
+ * the same rows), and a root file that claims its build-id with another
+ * .eh_frame (a container's root, a FUSE mount) gets rows of its own.
  */
-Test(unwind_procs, other_users_copy_has_rows_of_its_own)
+Test(unwind_procs, rows_are_shared_by_what_they_are_built_from)
 {
 	struct unwind_procs_stats st;
-	struct unwind_proc *p, *q;
-	char *maps = NULL, *their_maps = NULL, *theirs = path_in(tmp, "theirs");
+	struct unwind_proc *p, *q, *r;
+	char *maps = NULL, *their_maps = NULL, *forged_maps = NULL, *cmd, id[128];
+	char *theirs = path_in(tmp, "theirs"), *forged = path_in(tmp, "forged");
+	char *src = write_in(tmp, "forged.c", "volatile int v;\n"
+			     "__attribute__((noipa)) int f(int n) { int a[64]; a[n & 63] = n; "
+			     "return a[(n + 1) & 63] + v; }\n"
+			     "int main(int c, char **x) { (void)x; return f(c); }\n");
+	FILE *pipe;
 
+	pipe = popen("readelf -n '" FIXTURE_UNWIND "' | awk '/Build ID:/ { print $3 }'", "r");
+	cr_assert_not_null(pipe);
+	cr_assert_eq(fscanf(pipe, "%127s", id), 1);
+	pclose(pipe);
+	cr_assert_neq(asprintf(&cmd, "gcc -O2 -Wl,--build-id=0x%s '%s' -o '%s'", id, src, forged),
+		      -1);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
 	start(1 << 16);
 	copy_file(FIXTURE_UNWIND, theirs);
 	cr_assert_eq(chown(theirs, 65534, 65534), 0, "chown: %s", strerror(errno));
@@ -280,19 +296,30 @@ Test(unwind_procs, other_users_copy_has_rows_of_its_own)
 	add_process(100, maps);
 	map_file(&their_maps, 101, theirs, EXE_BIAS);
 	add_process(101, their_maps);
+	map_file(&forged_maps, 102, forged, EXE_BIAS);
+	add_process(102, forged_maps);
 
 	p = must_entry(100);
 	q = must_entry(101);
+	r = must_entry(102);
+	cr_assert_eq(q->maps[0].first_row, p->maps[0].first_row, "a copy has rows of its own");
 	assert_rows_are(&q->maps[0], FIXTURE_UNWIND);
-	cr_assert_neq(q->maps[0].first_row, p->maps[0].first_row, "a user's file got root's rows");
+	cr_assert_neq(r->maps[0].first_row, p->maps[0].first_row, "the forged file got root's rows");
+	assert_rows_are(&r->maps[0], forged);
+	assert_rows_are(&p->maps[0], FIXTURE_UNWIND);
 	unwind_procs__stats(u, &st);
-	cr_assert_eq(st.shared, 0);
+	cr_assert_eq(st.shared, 1);
 	cr_assert_eq(st.built, 2);
 	free(p);
 	free(q);
+	free(r);
 	free(maps);
 	free(their_maps);
+	free(forged_maps);
 	free(theirs);
+	free(forged);
+	free(src);
+	free(cmd);
 }
 
 static int by_inode(const void *a, const void *b)
@@ -791,4 +818,139 @@ Test(unwind_procs, sweep_deletes_entries_of_processes_gone)
 	cr_assert_not(has_entry(102));
 	cr_assert_not(has_entry(103));
 	free(maps);
+}
+
+/*
+ * A Go file's mapping is flagged UNWIND_MAP_GO. Stripped by Go's linker
+ * (-s -w: no .debug_frame, no .symtab), its rows come from .gopclntab's
+ * pc-to-sp tables: the very rows of Go's .debug_frame in the same build
+ * unstripped (which the linker writes from those tables), with END rows
+ * where nm has runtime.goexit, mstart and rt0_go.
+ */
+Test(unwind_procs, go_stripped_gets_its_rows_and_roots)
+{
+	static const char *const roots[] = {
+		"runtime.rt0_go.abi0", "runtime.mstart.abi0", "runtime.goexit.abi0",
+	};
+	struct unwind_proc *p;
+	struct cfi_table t;
+	struct go_info g;
+	char *maps = NULL;
+	Elf *elf;
+	int fd;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_DIR "/fixture_go_stripped", 0);
+	add_process(100, maps);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 1);
+	cr_assert_eq(p->maps[0].flags, UNWIND_MAP_GO);
+
+	table_of(FIXTURE_DIR "/fixture_go", &t);
+	fd = open(FIXTURE_DIR "/fixture_go", O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0);
+	elf = elf_read__begin(fd, NULL);
+	cr_assert_not_null(elf);
+	cr_assert_eq(go_runtime__read(elf, NULL, &g), 0);
+	elf_end(elf);
+	close(fd);
+	cr_assert_eq(go_runtime__add_roots(&g, &t), 0);
+	cr_assert_eq(p->maps[0].nr_rows, t.nr, "%u rows, .debug_frame's and the roots' %zu",
+		     p->maps[0].nr_rows, t.nr);
+	for (__u32 i = 0; i < t.nr; i++) {
+		__u32 idx = p->maps[0].first_row + i;
+		struct unwind_row row;
+
+		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
+		cr_assert_eq(memcmp(&row, &t.rows[i], sizeof(row)), 0, "row %u at %#x differs", i,
+			     t.rows[i].pc);
+	}
+	for (int i = 0; i < 3; i++) {
+		const struct unwind_row *r;
+		uint64_t addr, size;
+
+		nm_symbol(FIXTURE_DIR "/fixture_go", roots[i], &addr, &size);
+		r = cfi_table__find(&t, (uint32_t)addr);
+		cr_assert(r && r->pc == addr && r->cfa_rule == UNW_CFA_END, "%s", roots[i]);
+	}
+	cfi_table__release(&t);
+	free(p);
+	free(maps);
+}
+
+/* C's files are not flagged; cgo's C code beside the Go text is left out of the flag. */
+Test(unwind_procs, go_flag_on_go_text_only)
+{
+	struct unwind_proc *p;
+	char *maps = NULL;
+	uint64_t addr, size;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_DIR "/fixture_go_cgo", 0);
+	add_process(100, maps);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 3, "%u entries", p->nr);
+	cr_assert(!p->maps[0].flags && p->maps[1].flags == UNWIND_MAP_GO && !p->maps[2].flags);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_gt(p->maps[i].nr_rows, 0);
+		cr_assert_eq(p->maps[i].first_row, p->maps[0].first_row);
+		if (i)
+			cr_assert_eq(p->maps[i].start, p->maps[i - 1].start + p->maps[i - 1].len);
+	}
+	nm_symbol(FIXTURE_DIR "/fixture_go_cgo", "fixture_c_spin", &addr, &size);
+	cr_assert_geq(addr, p->maps[2].start);
+	nm_symbol(FIXTURE_DIR "/fixture_go_cgo", "main.main", &addr, &size);
+	cr_assert(addr - p->maps[1].start < p->maps[1].len);
+	free(p);
+	free(maps);
+
+	maps = NULL;
+	map_file(&maps, 101, FIXTURE_UNWIND, EXE_BIAS);
+	add_process(101, maps);
+	p = must_entry(101);
+	cr_assert_eq(p->maps[0].flags, 0);
+	free(p);
+	free(maps);
+}
+
+/*
+ * Two Go files stripped by their linker have the same unwind information
+ * (none), not the same function table: neither shares the other's rows.
+ * A copy of one shares them.
+ */
+Test(unwind_procs, go_files_share_rows_only_with_their_copies)
+{
+	struct unwind_procs_stats st;
+	struct unwind_proc *a, *b, *c;
+	char *maps = NULL, *copy = path_in(proc_root, "copy/fixture_go_stripped");
+	size_t len;
+	char *bytes = read_whole(FIXTURE_DIR "/fixture_go_stripped", &len);
+
+	write_bytes(copy, bytes, len);
+	free(bytes);
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_DIR "/fixture_go_stripped", 0);
+	add_process(100, maps);
+	free(maps);
+	maps = NULL;
+	map_file(&maps, 101, FIXTURE_DIR "/fixture_go_pie_stripped", 0);
+	add_process(101, maps);
+	free(maps);
+	maps = NULL;
+	map_file(&maps, 102, copy, 0);
+	add_process(102, maps);
+	a = must_entry(100);
+	b = must_entry(101);
+	c = must_entry(102);
+	cr_assert(a->maps[0].nr_rows && b->maps[0].nr_rows);
+	cr_assert_neq(a->maps[0].first_row, b->maps[0].first_row, "another Go file's rows");
+	cr_assert_eq(c->maps[0].first_row, a->maps[0].first_row, "a copy's rows not shared");
+	cr_assert_eq(c->maps[0].flags, UNWIND_MAP_GO);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.shared, 1);
+	free(a);
+	free(b);
+	free(c);
+	free(maps);
+	free(copy);
 }
