@@ -92,7 +92,8 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/hotspots_nofp build/workloads/hotspots_gccfp \
 	build/workloads/hotspots_debugframe build/workloads/sigburn \
 	build/workloads/dlswap build/workloads/libswap_a.so build/workloads/libswap_b.so \
-	build/workloads/manylibs build/workloads/deeprec
+	build/workloads/manylibs build/workloads/deeprec build/workloads/drapburn \
+	build/workloads/vforkburn
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -244,7 +245,8 @@ build/workloads/sigburn: tests/workloads/sigburn.c | build/workloads
 # Libraries swapped at one address, and many mappings: as Debian builds,
 # no frame pointers, so the walk needs the right tables.
 NOFP_CFLAGS := -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls
-build/workloads/dlswap build/workloads/manylibs build/workloads/deeprec: build/workloads/%: tests/workloads/%.c | build/workloads
+build/workloads/dlswap build/workloads/manylibs build/workloads/deeprec build/workloads/drapburn \
+		build/workloads/vforkburn: build/workloads/%: tests/workloads/%.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc $(NOFP_CFLAGS) $(DEPFLAGS) $< -o $@
 build/workloads/libswap_a.so: tests/workloads/libswap.c | build/workloads

@@ -12,8 +12,9 @@ BUILD_PACKAGES="make gcc clang llvm bpftool libbpf-dev linux-libc-dev libelf-dev
 DEB_PACKAGES="dpkg-dev debhelper"
 # what the tests, fixtures, fuzzers and output checks use on top; the
 # package test (tests/integration/package.sh) builds the .deb, runs lintian
-# and installs it in a chroot made by mmdebstrap
-TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd $DEB_PACKAGES lintian mmdebstrap eatmydata bash-completion man-db strace npm debuginfod"
+# and installs it in a chroot made by mmdebstrap; the unwinder's tests run
+# Debian's openssl and build static programs with musl-gcc
+TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd $DEB_PACKAGES lintian mmdebstrap eatmydata bash-completion man-db strace npm debuginfod openssl musl-tools"
 
 case "${1:-build}" in
 build) PACKAGES=$BUILD_PACKAGES ;;

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,14 +45,16 @@
 #define CFI_WORK_MIN (64ull << 20)
 #define CFI_WORK_MAX (1ull << 30)
 
-enum fast_reg { FR_SAME, FR_UNDEF, FR_OFFSET };
-enum fast_cfa { FC_NONE, FC_REG, FC_PLT };
+/* a register saved at cfa + off, at rbp + off, or held in register off */
+enum fast_reg { FR_SAME, FR_UNDEF, FR_OFFSET, FR_AT_FP, FR_REG };
+enum fast_cfa { FC_NONE, FC_REG, FC_PLT, FC_DEREF };
 
 struct fast_state {
 	uint8_t cfa;		/* enum fast_cfa */
 	uint8_t rbp, ra;	/* enum fast_reg */
 	uint64_t cfa_reg;
 	int64_t cfa_off;	/* FC_PLT: its K */
+	int64_t cfa_add;	/* FC_DEREF: added to the word read */
 	int64_t rbp_off, ra_off;
 };
 
@@ -357,7 +360,60 @@ static bool fits32(int64_t v, int32_t *out)
 	return true;
 }
 
-/* The CFA rule: a register plus an offset, or the PLT's expression. */
+/*
+ * The canonical rows, made the same way from libdw's rules and the
+ * linear interpreter's. cfa = reg + off: sp and fp have rules of their
+ * own, the other registers a rule that reads them at interrupted frames.
+ */
+static bool set_cfa_reg(struct unwind_row *r, uint64_t reg, int64_t off)
+{
+	if (reg >= UNW_NR_REGS || !fits32(off, &r->cfa_off))
+		return false;
+	r->cfa_rule = reg == X86_REG_RSP ? UNW_CFA_SP : reg == X86_REG_RBP ? UNW_CFA_FP : UNW_CFA_REG;
+	r->cfa_reg = r->cfa_rule == UNW_CFA_REG ? (uint8_t)reg : 0;
+	return true;
+}
+
+/* cfa = *(reg + off) + add */
+static bool set_cfa_deref(struct unwind_row *r, uint64_t reg, int64_t off, int64_t add)
+{
+	if (reg >= UNW_NR_REGS || !fits16(off, &r->deref_off) || !fits16(add, &r->deref_add))
+		return false;
+	r->cfa_rule = UNW_CFA_DEREF;
+	r->cfa_reg = (uint8_t)reg;
+	return true;
+}
+
+/* The return address in a register (not sp: that would be the CFA) */
+static bool set_ra_reg(struct unwind_row *r, uint64_t reg)
+{
+	if (reg >= UNW_NR_REGS || reg == X86_REG_RSP)
+		return false;
+	r->ra_rule = UNW_RA_REG;
+	r->ra_reg = (uint16_t)reg;
+	return true;
+}
+
+/* The register and offset of a DW_OP_bregN or DW_OP_bregx, as libdw holds them. */
+static bool breg_op(const Dwarf_Op *op, uint64_t *reg, int64_t *off)
+{
+	if (op->atom == DW_OP_bregx) {
+		*reg = op->number;
+		*off = (int64_t)op->number2;
+		return true;
+	}
+	if (op->atom < DW_OP_breg0 || op->atom > DW_OP_breg31)
+		return false;
+	*reg = (uint64_t)(op->atom - DW_OP_breg0);
+	*off = (int64_t)op->number;
+	return true;
+}
+
+/*
+ * The CFA rule: a register plus an offset, the word at a register plus
+ * an offset (and plus a constant: OpenSSL's assembly), or the PLT's
+ * expression.
+ */
 static bool cfa_rule(Dwarf_Frame *f, struct unwind_row *r)
 {
 	/* cfa = rsp + 8 + (((rip & 15) >= K) << 3), K = 10 or 11 */
@@ -366,20 +422,20 @@ static bool cfa_rule(Dwarf_Frame *f, struct unwind_row *r)
 		DW_OP_ge, DW_OP_lit3, DW_OP_shl, DW_OP_plus,
 	};
 	Dwarf_Op *ops;
+	uint64_t reg;
+	int64_t off;
 	size_t n;
 
 	if (dwarf_frame_cfa(f, &ops, &n) || !n)
 		return false;
 	/* a register rule comes as one DW_OP_bregx (libdw), or a DW_OP_bregN */
-	if (n == 1 && (ops[0].atom == DW_OP_bregx ||
-		       (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31))) {
-		bool x = ops[0].atom == DW_OP_bregx;
-		uint64_t reg = x ? ops[0].number : (uint64_t)(ops[0].atom - DW_OP_breg0);
-
-		if (reg != X86_REG_RSP && reg != X86_REG_RBP)
-			return false;
-		r->cfa_rule = reg == X86_REG_RSP ? UNW_CFA_SP : UNW_CFA_FP;
-		return fits32((int64_t)(x ? ops[0].number2 : ops[0].number), &r->cfa_off);
+	if (n == 1 && breg_op(&ops[0], &reg, &off))
+		return set_cfa_reg(r, reg, off);
+	if ((n == 2 || n == 3) && breg_op(&ops[0], &reg, &off) && ops[1].atom == DW_OP_deref) {
+		if (n == 2)
+			return set_cfa_deref(r, reg, off, 0);
+		return ops[2].atom == DW_OP_plus_uconst && ops[2].number <= INT16_MAX &&
+		       set_cfa_deref(r, reg, off, (int64_t)ops[2].number);
 	}
 	if (n != sizeof(plt))
 		return false;
@@ -395,24 +451,39 @@ static bool cfa_rule(Dwarf_Frame *f, struct unwind_row *r)
 	return true;
 }
 
-enum reg_rule { REG_SAME, REG_UNDEFINED, REG_AT_CFA, REG_OTHER };
+enum reg_rule { REG_SAME, REG_UNDEFINED, REG_AT_CFA, REG_AT_FP, REG_IN_REG, REG_OTHER };
 
-/* Where the caller's register is: unchanged, unknown, or saved at cfa + off. */
-static enum reg_rule reg_rule(Dwarf_Frame *f, int reg, int16_t *off)
+/*
+ * Where the caller's register is: unchanged, unknown, saved at cfa + off,
+ * saved at rbp + off (a DW_CFA_expression of DW_OP_breg6), or held in
+ * register *off.
+ */
+static enum reg_rule reg_rule(Dwarf_Frame *f, int reg, int64_t *off)
 {
 	Dwarf_Op mem[3], *ops;
+	uint64_t base;
 	size_t n;
 
 	if (dwarf_frame_register(f, reg, mem, &ops, &n))
 		return REG_OTHER;
 	if (!n)
 		return ops ? REG_UNDEFINED : REG_SAME;
-	if (n == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst &&
-	    fits16((int64_t)ops[1].number, off))
+	if (n == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst) {
+		*off = (int64_t)ops[1].number;
 		return REG_AT_CFA;
+	}
 	if (n == 1 && ops[0].atom == DW_OP_call_frame_cfa) {
 		*off = 0;
 		return REG_AT_CFA;
+	}
+	/* a DW_CFA_expression: evaluated with the CFA pushed first */
+	if (n == 2 && ops[0].atom == DW_OP_call_frame_cfa && breg_op(&ops[1], &base, off) &&
+	    base == X86_REG_RBP)
+		return REG_AT_FP;
+	if (n == 1 && (ops[0].atom == DW_OP_regx || (ops[0].atom >= DW_OP_reg0 &&
+						     ops[0].atom <= DW_OP_reg31))) {
+		*off = ops[0].atom == DW_OP_regx ? (int64_t)ops[0].number : ops[0].atom - DW_OP_reg0;
+		return REG_IN_REG;
 	}
 	return REG_OTHER;
 }
@@ -420,7 +491,8 @@ static enum reg_rule reg_rule(Dwarf_Frame *f, int reg, int16_t *off)
 /* The row for the rules of f; false when they have no compact form. */
 static bool row_of(Dwarf_Frame *f, bool signal, struct unwind_row *r)
 {
-	int16_t off;
+	enum reg_rule fp;
+	int64_t off;
 
 	if (signal) {
 		r->cfa_rule = UNW_CFA_SIGNAL;
@@ -431,32 +503,36 @@ static bool row_of(Dwarf_Frame *f, bool signal, struct unwind_row *r)
 		r->cfa_rule = UNW_CFA_END;
 		return true;
 	case REG_AT_CFA:
-		r->ra_off = off;
+		if (!fits16(off, &r->ra_off))
+			return false;
+		break;
+	case REG_IN_REG:
+		if (off < 0 || !set_ra_reg(r, (uint64_t)off))
+			return false;
 		break;
 	default:
 		return false;
 	}
 	if (!cfa_rule(f, r))
 		return false;
-	switch (reg_rule(f, X86_REG_RBP, &off)) {
-	case REG_SAME:
+	fp = reg_rule(f, X86_REG_RBP, &off);
+	if (fp == REG_SAME) {
 		r->fp_rule = UNW_FP_SAME;
-		break;
-	case REG_AT_CFA:
-		r->fp_rule = UNW_FP_AT_CFA;
-		r->fp_off = off;
-		break;
-	default:
+	} else if ((fp == REG_AT_CFA || fp == REG_AT_FP) && fits16(off, &r->fp_off)) {
+		r->fp_rule = fp == REG_AT_CFA ? UNW_FP_AT_CFA : UNW_FP_AT_FP;
+	} else {
+		r->fp_off = 0;
 		r->fp_rule = UNW_FP_UNDEFINED;
-		break;
 	}
 	return true;
 }
 
+/* Everything but pc alike (a row has no padding: every byte is a field). */
 static bool same_rules(const struct unwind_row *a, const struct unwind_row *b)
 {
-	return a->cfa_rule == b->cfa_rule && a->fp_rule == b->fp_rule &&
-	       a->cfa_off == b->cfa_off && a->fp_off == b->fp_off && a->ra_off == b->ra_off;
+	_Static_assert(sizeof(*a) == 16 && offsetof(struct unwind_row, cfa_off) == 4,
+		       "rules are the 12 bytes after pc");
+	return !memcmp((const char *)a + 4, (const char *)b + 4, sizeof(*a) - 4);
 }
 
 /* Append a row unless it repeats the last one's rules. */
@@ -528,9 +604,10 @@ static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, const struct fde_rang
  * rows (gcc's cc1: 0.25 s). fast_rows() runs the program once, for the
  * instructions compilers emit on x86-64, and tracks only what a row holds:
  * the CFA, rbp and the return address. Anything else (DW_CFA_set_loc,
- * register or expression rules, a signal trampoline's CIE, an expression
- * CFA that is not the PLT's) hands the FDE to libdw, as does every FDE
- * under cfi_table__build_libdw(); tests check both give the same rows.
+ * value rules, rbp in a register or by an expression other than gcc's
+ * DRAP's, a signal trampoline's CIE, a CFA expression other than the
+ * PLT's and a word read) hands the FDE to libdw, as does every FDE under
+ * cfi_table__build_libdw(); tests check both give the same rows.
  */
 struct fast_row {
 	uint64_t pc;
@@ -552,24 +629,27 @@ static bool fast_row_of(const struct fast_state *s, struct unwind_row *r)
 		r->cfa_rule = UNW_CFA_END;
 		return true;
 	}
-	if (s->ra != FR_OFFSET || !fits16(s->ra_off, &r->ra_off))
+	if (s->ra == FR_REG) {
+		if (s->ra_off < 0 || !set_ra_reg(r, (uint64_t)s->ra_off))
+			return false;
+	} else if (s->ra != FR_OFFSET || !fits16(s->ra_off, &r->ra_off)) {
 		return false;
+	}
 	if (s->cfa == FC_NONE) {
 		return false;
 	} else if (s->cfa == FC_PLT) {
 		r->cfa_rule = UNW_CFA_PLT;
 		r->cfa_off = (int32_t)s->cfa_off;
-	} else {
-		if (s->cfa_reg != X86_REG_RSP && s->cfa_reg != X86_REG_RBP)
+	} else if (s->cfa == FC_DEREF) {
+		if (!set_cfa_deref(r, s->cfa_reg, s->cfa_off, s->cfa_add))
 			return false;
-		r->cfa_rule = s->cfa_reg == X86_REG_RSP ? UNW_CFA_SP : UNW_CFA_FP;
-		if (!fits32(s->cfa_off, &r->cfa_off))
-			return false;
+	} else if (!set_cfa_reg(r, s->cfa_reg, s->cfa_off)) {
+		return false;
 	}
 	if (s->rbp == FR_SAME) {
 		r->fp_rule = UNW_FP_SAME;
-	} else if (s->rbp == FR_OFFSET && fits16(s->rbp_off, &r->fp_off)) {
-		r->fp_rule = UNW_FP_AT_CFA;
+	} else if ((s->rbp == FR_OFFSET || s->rbp == FR_AT_FP) && fits16(s->rbp_off, &r->fp_off)) {
+		r->fp_rule = s->rbp == FR_OFFSET ? UNW_FP_AT_CFA : UNW_FP_AT_FP;
 	} else {
 		r->fp_off = 0;
 		r->fp_rule = UNW_FP_UNDEFINED;
@@ -680,6 +760,85 @@ static bool small_u(uint64_t u, int64_t *out)
 		return false;
 	*out = (int64_t)u;
 	return true;
+}
+
+/*
+ * A LEB128 of at most 5 bytes at *p: libdw reads a longer one its own way
+ * inside an expression, so it is left to libdw.
+ */
+static bool short_leb(const uint8_t **p, const uint8_t *end, bool sign, int64_t *v)
+{
+	const uint8_t *start = *p;
+	uint64_t u;
+	bool ok = sign ? sleb(p, end, v) : uleb(p, end, &u);
+
+	if (!sign && ok)
+		*v = (int64_t)u;
+	return ok && *p - start <= 5;
+}
+
+/* A DW_OP_bregN or DW_OP_bregx at *p, before end. */
+static bool fast_breg(const uint8_t **p, const uint8_t *end, uint64_t *reg, int64_t *off)
+{
+	const uint8_t *q = *p;
+	int64_t r = 0;
+
+	if (q >= end)
+		return false;
+	if (*q == DW_OP_bregx) {
+		q++;
+		if (!short_leb(&q, end, false, &r))
+			return false;
+	} else if (*q >= DW_OP_breg0 && *q <= DW_OP_breg31) {
+		r = *q++ - DW_OP_breg0;
+	} else {
+		return false;
+	}
+	if (!short_leb(&q, end, true, off))
+		return false;
+	*reg = (uint64_t)r;
+	*p = q;
+	return true;
+}
+
+/*
+ * A CFA expression of n bytes at p that rows hold: the PLT's, or
+ * "*(reg + off)" with "+ add" or not (DW_OP_deref, DW_OP_plus_uconst).
+ */
+static bool fast_cfa_expr(const uint8_t *p, uint64_t n, struct fast_state *s)
+{
+	const uint8_t *end = p + n;
+	int64_t off, add = 0;
+	uint64_t reg;
+	bool plt = n == sizeof(plt_expr);
+
+	for (size_t i = 0; plt && i < sizeof(plt_expr); i++)
+		plt = i == PLT_K ? p[i] >= DW_OP_lit0 && p[i] <= DW_OP_lit31 : p[i] == plt_expr[i];
+	if (plt) {
+		s->cfa = FC_PLT;
+		s->cfa_off = p[PLT_K] - DW_OP_lit0;
+		return true;
+	}
+	if (!fast_breg(&p, end, &reg, &off) || p == end || *p++ != DW_OP_deref)
+		return false;
+	if (p < end && (*p++ != DW_OP_plus_uconst || !short_leb(&p, end, false, &add)))
+		return false;
+	if (p != end)
+		return false;
+	s->cfa = FC_DEREF;
+	s->cfa_reg = reg;
+	s->cfa_off = off;
+	s->cfa_add = add;
+	return true;
+}
+
+/* An expression of n bytes at p that is "rbp + off": *off. */
+static bool fast_at_fp(const uint8_t *p, uint64_t n, int64_t *off)
+{
+	const uint8_t *end = p + n;
+	uint64_t reg;
+
+	return fast_breg(&p, end, &reg, off) && p == end && reg == X86_REG_RBP;
 }
 
 /* Run [p, end) over s. -EOPNOTSUPP: an instruction this does not follow. */
@@ -795,16 +954,28 @@ static int fast_program(struct fast_run *run, const uint8_t *p, const uint8_t *e
 			s->cfa_off = v;
 			break;
 		case DW_CFA_def_cfa_expression:
-			if (!uleb(&p, end, &u) || u != sizeof(plt_expr) || (uint64_t)(end - p) < u)
+			if (!uleb(&p, end, &u) || (uint64_t)(end - p) < u || !fast_cfa_expr(p, u, s))
 				return -EOPNOTSUPP;
-			for (size_t i = 0; i < sizeof(plt_expr); i++) {
-				if (i == PLT_K ? p[i] < DW_OP_lit0 || p[i] > DW_OP_lit31
-					       : p[i] != plt_expr[i])
-					return -EOPNOTSUPP;
-			}
-			s->cfa = FC_PLT;
-			s->cfa_off = p[PLT_K] - DW_OP_lit0;
 			p += u;
+			break;
+		case DW_CFA_expression:
+			if (!uleb(&p, end, &reg) || !uleb(&p, end, &u) || (uint64_t)(end - p) < u)
+				return -EOPNOTSUPP;
+			/* DRAP: rbp saved where rbp points; the others' rules no row holds */
+			if (reg == X86_REG_RBP && fast_at_fp(p, u, &v))
+				fast_set(s, reg, FR_AT_FP, v);
+			else if (reg == X86_REG_RBP || reg == X86_REG_RA)
+				return -EOPNOTSUPP;
+			p += u;
+			break;
+		case DW_CFA_register:
+			if (!uleb(&p, end, &reg) || !uleb(&p, end, &u) || !small_u(u, &v))
+				return -EOPNOTSUPP;
+			/* __vfork's return address in rdi; rbp in another register is libdw's */
+			if (reg == X86_REG_RA)
+				fast_set(s, reg, FR_REG, v);
+			else if (reg == X86_REG_RBP)
+				return -EOPNOTSUPP;
 			break;
 		case DW_CFA_GNU_args_size:
 			if (!uleb(&p, end, &u))

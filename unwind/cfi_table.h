@@ -10,9 +10,10 @@
  *
  * The file is someone else's: it is opened through elf_read (bounded
  * sections), and every rule the table cannot express (a CFA expression
- * other than the PLT's, a return address that is not saved at the CFA,
- * a register offset over 16 bits) becomes a UNW_CFA_NONE row, counted in the
- * table's statistics, never a guess. Before any of it runs, every
+ * other than the PLT's and a word read from the stack, a CFA or a return
+ * address in no general register, an offset over what a row holds)
+ * becomes a UNW_CFA_NONE row, counted in the table's statistics, never a
+ * guess. Before any of it runs, every
  * entry is checked (cfi_check.h): a file whose rules would make libdw's
  * tables huge, or that this reader cannot check, is refused whole.
  */

@@ -53,7 +53,7 @@
 #include "cfi_table.h"
 
 #define TABLE_CACHE_DEFAULT_DIR "/var/cache/profile/unwind"
-#define TABLE_CACHE_VERSION 2	/* 2: .debug_frame's rows */
+#define TABLE_CACHE_VERSION 3	/* 2: .debug_frame's rows; 3: register and deref rules, rows from code */
 #define TABLE_CACHE_MAGIC "PRFUNWT"	/* 8 bytes with its NUL */
 #define TABLE_KEY_ID_MAX 64
 /* The longest file name: "st-" and five numbers (two of them s.ns) and ".vN" */

@@ -48,9 +48,7 @@ static void check_table(const struct cfi_table *t, const uint8_t *data, size_t s
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct unwind_row *r = &t->rows[i];
 
-		FUZZ_CHECK(r->cfa_rule <= UNW_CFA_END);
-		FUZZ_CHECK(r->fp_rule <= UNW_FP_UNDEFINED);
-		FUZZ_CHECK(r->pad == 0);
+		FUZZ_CHECK(unwind_row__valid(r));
 		if (i) {
 			FUZZ_CHECK(r->pc > r[-1].pc);
 			/* neighbours differ but for pc: else one row would do */

@@ -360,6 +360,87 @@ t_depth_limit() {
 	! grep -q '^deeprec;_start;.*\[truncated\]' "$TMP/d1024.folded" || fail "a whole stack marked [truncated]" || return 1
 }
 
+# gcc keeps the CFA of a function that realigns its stack (a 64-byte
+# aligned local and a VLA) in its frame, *(rbp - 16), and rbp where rbp
+# points: its callee's samples go on through it to _start. By frame
+# pointers (its frame looks like one) the walk goes wrong at its caller.
+t_realigned_stack() {
+	start $W/drapburn 30
+	pid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 999 -f -p "$pid" 2 > "$TMP/drap.folded" 2> "$TMP/drap.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/drap.err")" || return 1
+	stop "$pid"
+	all=$(sum_matching '^drapburn;' "$TMP/drap.folded")
+	whole=$(sum_matching '^drapburn;_start;.*;main;run;realigned(;burn)? [0-9]+$' "$TMP/drap.folded")
+	echo "  $whole of $all samples from _start through realigned"
+	[ "$all" -gt 1000 ] || fail "only $all samples" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] ||
+		fail "stacks cut at the realigned frame: $(sort -t' ' -k2 -rn "$TMP/drap.folded" | head -3)" || return 1
+}
+
+# glibc's __vfork pops its return address into rdi (DW_CFA_register):
+# the parent's samples in the vfork system call go on from __vfork to
+# spawn, main and _start, read from the registers at kernel entry.
+t_return_address_in_a_register() {
+	start $W/vforkburn 30
+	pid=$LAST
+	sleep 0.3
+	$PROFILE -F 999 -f -p "$pid" 2 > "$TMP/vf.folded" 2> "$TMP/vf.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/vf.err")" || return 1
+	stop "$pid"
+	all=$(sum_matching '^vforkburn;([^;]*;)*__vfork(;| )' "$TMP/vf.folded")
+	whole=$(sum_matching '^vforkburn;_start;.*;main;spawn;__vfork(;| )' "$TMP/vf.folded")
+	echo "  $whole of $all samples in __vfork from _start"
+	[ "$all" -gt 200 ] || fail "only $all samples in __vfork" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] ||
+		fail "stacks cut at __vfork: $(grep __vfork "$TMP/vf.folded" | sort -t' ' -k2 -rn | head -3)" || return 1
+}
+
+# Debian's openssl, its assembly as written: AES-CTR keeps its CFA in r11
+# for the whole loop, known at the leaf from the sample's registers. The
+# leaf's samples go on through EVP to __libc_start_main (openssl is
+# stripped: its own frames are [openssl]); without the rule they stop at
+# the leaf.
+t_openssl_cfa_in_a_register() {
+	grep -qw aes /proc/cpuinfo || fail "this CPU has no AES-NI: aesni_ctr32_encrypt_blocks does not run" || return 1
+	start openssl enc -aes-128-ctr -pass pass:x -pbkdf2 -in /dev/zero -out /dev/null
+	pid=$LAST
+	sleep 0.5
+	$PROFILE -U -F 999 -f -p "$pid" 2 > "$TMP/aes.folded" 2> "$TMP/aes.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/aes.err")" || return 1
+	stop "$pid"
+	leaf='\[libcrypto\.so\.3\] [0-9]+$'
+	all=$(sum_matching "^openssl;(.*;)?$leaf" "$TMP/aes.folded")
+	whole=$(sum_matching "^openssl;[^;]+;__libc_start_main;.*;$leaf" "$TMP/aes.folded")
+	ctr=$(sum_matching "^openssl;[^;]+;__libc_start_main;.*;CRYPTO_ctr128_encrypt_ctr32;$leaf" "$TMP/aes.folded")
+	echo "  $whole of $all samples in libcrypto's unnamed code from __libc_start_main, $ctr of them in AES"
+	[ "$ctr" -gt 150 ] || fail "only $ctr AES samples whole" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] ||
+		fail "stacks cut: $(sort -t' ' -k2 -rn "$TMP/aes.folded" | head -3 | cut -c1-200)" || return 1
+}
+
+# openssl's SHA-512 reads its CFA from its frame, *(rsp + N) + 8: the
+# hashing's samples go on to __libc_start_main. Each `openssl dgst` is a
+# new process: sampled system-wide.
+t_openssl_cfa_read_from_the_frame() {
+	head -c 100000000 /dev/zero > "$TMP/zero"
+	start sh -c 'while openssl dgst -sha512 "$1" > /dev/null; do :; done' sh "$TMP/zero"
+	pid=$LAST
+	sleep 0.5
+	$PROFILE -U -F 499 -f 3 > "$TMP/sha.folded" 2> "$TMP/sha.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/sha.err")" || return 1
+	stop "$pid"
+	leaf='\[libcrypto\.so\.3\] [0-9]+$'
+	all=$(sum_matching "^openssl;(.*;)?$leaf" "$TMP/sha.folded")
+	whole=$(sum_matching "^openssl;[^;]+;__libc_start_main;.*;$leaf" "$TMP/sha.folded")
+	sha512=$(sum_matching "^openssl;[^;]+;__libc_start_main;.*;SHA512_Update;$leaf" "$TMP/sha.folded")
+	echo "  $whole of $all samples in libcrypto's unnamed code from __libc_start_main, $sha512 of them in SHA-512"
+	[ "$sha512" -gt 300 ] || fail "only $sha512 SHA-512 samples whole" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] ||
+		fail "stacks cut: $(grep '^openssl;' "$TMP/sha.folded" | sort -t' ' -k2 -rn | head -3 | cut -c1-200)" || return 1
+}
+
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
 run_test "gcc -fno-omit-frame-pointer: the frameless leaf's caller kept" t_frameless_leaves
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
@@ -374,4 +455,8 @@ run_test "copies of one binary share its rows" t_copies_share_rows
 run_test "dlclose, then dlopen of another library at its address: its own rows" t_dlopen_at_the_same_address
 run_test "150 libraries: libc and ld.so keep their tables" t_many_libraries
 run_test "a recursion deeper than the walk: --perf-max-stack-depth frames, [truncated]" t_depth_limit
+run_test "gcc's stack realignment: the CFA read from the frame" t_realigned_stack
+run_test "__vfork: the return address in a register" t_return_address_in_a_register
+run_test "Debian's openssl, AES-CTR: a CFA in r11 at the leaf" t_openssl_cfa_in_a_register
+run_test "Debian's openssl, SHA-512: a CFA read from the frame" t_openssl_cfa_read_from_the_frame
 finish
