@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cfi_check.h"
+#include "cfi_code.h"
 #include "cfi_table.h"
 #include "elf_read.h"
 
@@ -1219,6 +1220,9 @@ static int build(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table 
 	}
 	if (!err)
 		err = build_rows(&bd);
+	/* what the code says where the CFI says nothing, or not the truth */
+	if (!err)
+		err = cfi_code__apply(elf, b, t);
 	cfi_check__close(&eh);
 	cfi_check__close(&df);
 	free(bd.fdes);

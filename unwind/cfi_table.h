@@ -55,6 +55,8 @@ struct cfi_table {
 	uint64_t shadowed;
 	/* why a .debug_frame there was left out (-ENOEXEC, -EFBIG...), else 0 */
 	int debug_frame_err;
+	/* ranges the code gave (cfi_code.h): signal trampolines, an entry point */
+	uint64_t from_code;
 };
 
 /*

@@ -441,6 +441,46 @@ t_openssl_cfa_read_from_the_frame() {
 		fail "stacks cut: $(grep '^openssl;' "$TMP/sha.folded" | sort -t' ' -k2 -rn | head -3 | cut -c1-200)" || return 1
 }
 
+# musl's __restore_rt has no FDE (Debian's musl has no CFI at all): the
+# trampoline, found by its code (mov $15, %rax; syscall), steps over the
+# signal frame, so the handler's samples go on into main;spin. (They end
+# at libc_start_main_stage2, musl's C code without CFI nor frame pointer.)
+t_musl_signal_frame() {
+	start $W/sigburn_musl 30
+	pid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 999 -f -p "$pid" 2 > "$TMP/sigm.folded" 2> "$TMP/sigm.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/sigm.err")" || return 1
+	stop "$pid"
+	handler=$(sum_matching ';on_prof;in_handler [0-9]+$' "$TMP/sigm.folded")
+	through=$(sum_matching '^sigburn_musl;(.*;)?main;spin;[^;]+;on_prof;in_handler [0-9]+$' "$TMP/sigm.folded")
+	echo "  $through of $handler samples in the handler go on to main;spin"
+	[ "$handler" -gt 50 ] || fail "only $handler samples in the handler" || return 1
+	[ "$(pct "$through" "$handler")" -ge 90 ] ||
+		fail "the walk stopped at the signal frame: $(grep in_handler "$TMP/sigm.folded" | sort -t' ' -k2 -rn | head -2)" || return 1
+}
+
+# musl's _start (crt1.o) has no FDE: a walk that reaches it ends there as
+# at the thread's root, not cut short (-v counts those; a cut also asks
+# for the mappings to be read again). muslstart gives _start a caller
+# with CFI: musl's own __libc_start_main has none.
+t_musl_start_is_a_root() {
+	start $W/muslstart
+	pid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 999 -f -v -p "$pid" 2 > "$TMP/ms.folded" 2> "$TMP/ms.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/ms.err")" || return 1
+	stop "$pid"
+	all=$(sum_matching '^muslstart;' "$TMP/ms.folded")
+	whole=$(sum_matching '^muslstart;[^;]+;__libc_start_main;main;work [0-9]+$' "$TMP/ms.folded")
+	line=$(grep 'user stacks walked by them' "$TMP/ms.err")
+	walked=$(echo "$line" | sed -E 's/.*: ([0-9]+) user stacks walked.*/\1/')
+	cut=$(echo "$line" | sed -E 's/.*\(([0-9]+) ended before.*/\1/')
+	echo "  $whole of $all samples from _start; $cut of $walked walks ended before the root"
+	[ "$all" -gt 1000 ] && [ "$(pct "$whole" "$all")" -ge 90 ] || fail "stacks not from _start" || return 1
+	[ "$walked" -gt 1000 ] && [ "$(pct "$cut" "$walked")" -lt 10 ] || fail "_start ended the walks as a cut" || return 1
+}
+
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
 run_test "gcc -fno-omit-frame-pointer: the frameless leaf's caller kept" t_frameless_leaves
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
@@ -459,4 +499,6 @@ run_test "gcc's stack realignment: the CFA read from the frame" t_realigned_stac
 run_test "__vfork: the return address in a register" t_return_address_in_a_register
 run_test "Debian's openssl, AES-CTR: a CFA in r11 at the leaf" t_openssl_cfa_in_a_register
 run_test "Debian's openssl, SHA-512: a CFA read from the frame" t_openssl_cfa_read_from_the_frame
+run_test "musl: __restore_rt without CFI, found by its code" t_musl_signal_frame
+run_test "musl: _start without an FDE is the thread's root" t_musl_start_is_a_root
 finish
