@@ -71,7 +71,7 @@ OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c output/progress.c output/retention.c
 UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_code.c unwind/table_cache.c \
-	unwind/unwind_procs.c unwind/unwind_jobs.c
+	unwind/unwind_procs.c unwind/unwind_jobs.c unwind/vdso_image.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -93,7 +93,8 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/hotspots_debugframe build/workloads/sigburn \
 	build/workloads/dlswap build/workloads/libswap_a.so build/workloads/libswap_b.so \
 	build/workloads/manylibs build/workloads/deeprec build/workloads/drapburn \
-	build/workloads/vforkburn build/workloads/sigburn_musl build/workloads/muslstart
+	build/workloads/vforkburn build/workloads/sigburn_musl build/workloads/muslstart \
+	build/workloads/vdsoburn
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -246,6 +247,10 @@ build/workloads/sigburn: tests/workloads/sigburn.c | build/workloads
 build/workloads/sigburn_musl: tests/workloads/sigburn.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)musl-gcc -static -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
+# Calls into the vDSO from code without frame pointers.
+build/workloads/vdsoburn: tests/workloads/vdsoburn.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)$(CLANG) -O2 -g -fomit-frame-pointer $(DEPFLAGS) $< -o $@
 # musl's _start into a __libc_start_main of its own (no TLS: no stack protector).
 build/workloads/muslstart: tests/workloads/muslstart.c | build/workloads
 	$(call msg,CC,$@)

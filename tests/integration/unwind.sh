@@ -481,6 +481,32 @@ t_musl_start_is_a_root() {
 	[ "$walked" -gt 1000 ] && [ "$(pct "$cut" "$walked")" -lt 10 ] || fail "_start ended the walks as a cut" || return 1
 }
 
+# The vDSO's .eh_frame is in the image the kernel maps into every
+# process: its table, built from our own, walks a [vdso] that holds the
+# same bytes. clang -O2 code without frame pointers calling into it:
+# clock_gettime (the vDSO keeps a frame there, but for a few
+# instructions), time and getcpu (frameless leaves, where a frame-pointer
+# walk goes wrong) all reach _start through main.
+t_vdso() {
+	start $W/vdsoburn 30
+	pid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 999 -f -v -p "$pid" 3 > "$TMP/vdso.folded" 2> "$TMP/vdso.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/vdso.err")" || return 1
+	stop "$pid"
+	for f in in_clock:__vdso_clock_gettime in_time:__vdso_time in_getcpu:__vdso_getcpu; do
+		caller=${f%:*} leaf=${f#*:}
+		all=$(sum_matching ";$leaf [0-9]+\$" "$TMP/vdso.folded")
+		whole=$(sum_matching "^vdsoburn;_start;.*;main;$caller;(.*;)?$leaf [0-9]+\$" "$TMP/vdso.folded")
+		echo "  $leaf: $whole of $all samples from _start through main;$caller"
+		[ "$all" -gt 40 ] || fail "only $all samples in $leaf" || return 1
+		[ "$(pct "$whole" "$all")" -ge 90 ] ||
+			fail "$leaf's stacks cut: $(grep "$leaf" "$TMP/vdso.folded" | sort -t' ' -k2 -rn | head -2)" || return 1
+	done
+	grep -Eq '[1-9][0-9]* processes'"'"' \[vdso\] given the vDSO'"'"'s table' "$TMP/vdso.err" ||
+		fail "-v counts no [vdso] with the vDSO's table: $(grep vdso "$TMP/vdso.err")" || return 1
+}
+
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
 run_test "gcc -fno-omit-frame-pointer: the frameless leaf's caller kept" t_frameless_leaves
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
@@ -501,4 +527,5 @@ run_test "Debian's openssl, AES-CTR: a CFA in r11 at the leaf" t_openssl_cfa_in_
 run_test "Debian's openssl, SHA-512: a CFA read from the frame" t_openssl_cfa_read_from_the_frame
 run_test "musl: __restore_rt without CFI, found by its code" t_musl_signal_frame
 run_test "musl: _start without an FDE is the thread's root" t_musl_start_is_a_root
+run_test "[vdso]: walked with the vDSO's own table" t_vdso
 finish

@@ -19,6 +19,7 @@
 #include "profile.h"
 #include "sym_fixtures.h"
 #include "unwind_procs.h"
+#include "vdso_image.h"
 
 #define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"
 #define EXE_BIAS 0x555555550000ull
@@ -780,4 +781,102 @@ Test(unwind_procs, sweep_deletes_entries_of_processes_gone)
 	cr_assert_not(has_entry(102));
 	cr_assert_not(has_entry(103));
 	free(maps);
+}
+
+/* pid's memory file: image at start (a sparse file), where the kernel's is read. */
+static void fake_mem(int pid, uint64_t start, const void *image, size_t size)
+{
+	char rel[64], *path;
+	int fd;
+
+	snprintf(rel, sizeof(rel), "%d/mem", pid);
+	path = path_in(proc_root, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
+	cr_assert_eq(pwrite(fd, image, size, (off_t)start), (ssize_t)size);
+	close(fd);
+	free(path);
+}
+
+/* A [vdso] line of len bytes at start. */
+static char *vdso_line(uint64_t start, size_t len)
+{
+	char *line;
+
+	cr_assert_neq(asprintf(&line, "%" PRIx64 "-%" PRIx64 " r-xp 00000000 00:00 0    [vdso]\n",
+			       start, start + len), -1);
+	return line;
+}
+
+/*
+ * A [vdso] holding the image of ours gets its table, built once for all;
+ * one holding other bytes (another kernel's, a 32-bit process's), or of
+ * another length, is walked by frame pointers.
+ */
+Test(unwind_procs, vdso_of_the_same_image_has_its_table)
+{
+	const uint64_t at = 0x10000000;
+	struct vdso_image v;
+	struct unwind_procs_stats st;
+	struct unwind_proc *p;
+	struct cfi_table t;
+	uint64_t vaddr;
+	uint8_t *other;
+	char *line;
+
+	if (vdso_image__self(&v))
+		skip_unless_ci("no vDSO here");
+	cr_assert_eq(vdso_image__table(&v, NULL, &t, &vaddr), 0);
+	cr_assert_gt(t.nr, 3);
+	start(1 << 16);
+	line = vdso_line(at, v.map_len);
+	fake_process(proc_root, 200, line, 0, 200, NULL);
+	fake_mem(200, at, v.image, v.size);
+	cr_assert_eq(unwind_procs__add_pid(u, 200), 0);
+	p = must_entry(200);
+	cr_assert_eq(p->nr, 1);
+	cr_assert_eq(p->maps[0].nr_rows, t.nr);
+	cr_assert_eq(p->maps[0].bias, at - vaddr);
+	for (__u32 i = 0; i < t.nr; i++) {
+		__u32 idx = p->maps[0].first_row + i;
+		struct unwind_row row;
+
+		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
+		cr_assert_eq(memcmp(&row, &t.rows[i], sizeof(row)), 0, "vDSO row %u differs", i);
+	}
+	free(p);
+	/* a second process: the same rows, not built again */
+	fake_process(proc_root, 201, line, 0, 201, NULL);
+	fake_mem(201, at, v.image, v.size);
+	cr_assert_eq(unwind_procs__add_pid(u, 201), 0);
+	p = must_entry(201);
+	cr_assert_eq(p->maps[0].nr_rows, t.nr);
+	free(p);
+	/* one byte changed */
+	other = malloc(v.size);
+	cr_assert_not_null(other);
+	memcpy(other, v.image, v.size);
+	other[v.size / 2] ^= 1;
+	fake_process(proc_root, 202, line, 0, 202, NULL);
+	fake_mem(202, at, other, v.size);
+	cr_assert_eq(unwind_procs__add_pid(u, 202), 0);
+	p = must_entry(202);
+	cr_assert_eq(p->maps[0].nr_rows, 0);
+	free(p);
+	free(line);
+	/* the same bytes, another length */
+	line = vdso_line(at, v.map_len + 4096);
+	fake_process(proc_root, 203, line, 0, 203, NULL);
+	fake_mem(203, at, v.image, v.size);
+	cr_assert_eq(unwind_procs__add_pid(u, 203), 0);
+	p = must_entry(203);
+	cr_assert_eq(p->maps[0].nr_rows, 0);
+	free(p);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.vdso, 2);
+	cr_assert_eq(st.built, 1);
+	cr_assert_eq(st.rows, t.nr);
+	free(other);
+	free(line);
+	cfi_table__release(&t);
 }
