@@ -471,19 +471,15 @@ static const struct unwind_file *vdso_file(struct unwind_procs *u)
 		f->status = vdso_image__table(&u->vdso, &u->b, &t, &vaddr);
 		u->stats.build_ns += mono_ns() - t0;
 		if (!f->status) {
-			u->stats.built++;
 			f->segs[0].vaddr = vaddr;
 			f->segs[0].filesz = u->vdso.size;
 			f->nr_segs = 1;
 			f->status = place_rows(u, &t, f);
 			cfi_table__release(&t);
 		}
-		if (!f->status)
-			u->stats.files++;
-		else if (f->status == -ENOSPC)
+		/* counted apart (stats.vdso): not a file, and built every run */
+		if (f->status == -ENOSPC)
 			u->stats.no_room++;
-		else
-			u->stats.no_table++;
 		if (f->status && f->status != -ECANCELED && u->notice)
 			u->notice("[vdso]", why_no_table(f->status), u->notice_ctx);
 	}

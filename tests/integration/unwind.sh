@@ -374,7 +374,7 @@ t_realigned_stack() {
 	all=$(sum_matching '^drapburn;' "$TMP/drap.folded")
 	whole=$(sum_matching '^drapburn;_start;.*;main;run;realigned(;burn)? [0-9]+$' "$TMP/drap.folded")
 	echo "  $whole of $all samples from _start through realigned"
-	[ "$all" -gt 1000 ] || fail "only $all samples" || return 1
+	[ "$all" -gt 300 ] || fail "only $all samples" || return 1
 	[ "$(pct "$whole" "$all")" -ge 90 ] ||
 		fail "stacks cut at the realigned frame: $(sort -t' ' -k2 -rn "$TMP/drap.folded" | head -3)" || return 1
 }
@@ -477,8 +477,8 @@ t_musl_start_is_a_root() {
 	walked=$(echo "$line" | sed -E 's/.*: ([0-9]+) user stacks walked.*/\1/')
 	cut=$(echo "$line" | sed -E 's/.*\(([0-9]+) ended before.*/\1/')
 	echo "  $whole of $all samples from _start; $cut of $walked walks ended before the root"
-	[ "$all" -gt 1000 ] && [ "$(pct "$whole" "$all")" -ge 90 ] || fail "stacks not from _start" || return 1
-	[ "$walked" -gt 1000 ] && [ "$(pct "$cut" "$walked")" -lt 10 ] || fail "_start ended the walks as a cut" || return 1
+	[ "$all" -gt 300 ] && [ "$(pct "$whole" "$all")" -ge 90 ] || fail "stacks not from _start" || return 1
+	[ "$walked" -gt 300 ] && [ "$(pct "$cut" "$walked")" -lt 10 ] || fail "_start ended the walks as a cut" || return 1
 }
 
 # The vDSO's .eh_frame is in the image the kernel maps into every
