@@ -70,7 +70,8 @@ OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss
 	output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c output/progress.c output/retention.c
-UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_code.c unwind/table_cache.c \
+UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c \
+	unwind/cfi_code.c unwind/table_cache.c \
 	unwind/unwind_procs.c unwind/unwind_jobs.c unwind/vdso_image.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
@@ -377,7 +378,7 @@ FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cl
 FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/elf_read.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/elf_symtab.c symbols/sym_nest.c symbols/rootfs.c symbols/perfmap.c \
 	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
-	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_code.c
+	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cfi_code.h"
+#include "cfi_rows.h"
 #include "elf_read.h"
 
 /* mov $15 (rt_sigreturn), %rax; syscall: glibc's and musl's __restore_rt, Go's sigreturn */
@@ -30,11 +31,6 @@ static size_t first_at(const struct cfi_table *t, uint64_t pc)
 			hi = mid;
 	}
 	return lo;
-}
-
-static bool same_rules(const struct unwind_row *a, const struct unwind_row *b)
-{
-	return !memcmp((const char *)a + 4, (const char *)b + 4, sizeof(*a) - 4);
 }
 
 int cfi_code__set_range(struct cfi_table *t, uint64_t lo, uint64_t hi,
