@@ -191,6 +191,28 @@ static __always_inline bool frame_reg(const struct unwind_state *st, __u32 reg, 
 }
 
 /*
+ * Whether row r reads a register the frame at st does not know: one
+ * other than sp and fp, at a frame that called (its registers are the
+ * callee's to change). Such a row is walked as one without rules.
+ */
+static __always_inline bool reads_unknown_reg(const struct unwind_state *st,
+					      const struct unwind_row *r)
+{
+	bool cfa = (r->cfa_rule == UNW_CFA_REG || r->cfa_rule == UNW_CFA_DEREF) &&
+		   r->cfa_reg != UNW_REG_SP && r->cfa_reg != UNW_REG_FP;
+	bool ra = r->ra_rule == UNW_RA_REG && r->ra_reg != UNW_REG_FP;
+
+	return st->ret && (cfa || ra);
+}
+
+/* Whether the caller's pc comes from a register by row r (nothing was pushed). */
+static __always_inline bool ra_in_register(const struct unwind_state *st,
+					   const struct unwind_row *r)
+{
+	return r && r->ra_rule == UNW_RA_REG && !reads_unknown_reg(st, r);
+}
+
+/*
  * Out of a signal trampoline: the registers the kernel saved when the
  * signal came. The pc they give was interrupted, not a return address.
  */
@@ -216,13 +238,13 @@ cut:
 
 /*
  * The CFA and the caller's fp of a frame at st by row r; a frame with no
- * row by its frame pointer. 1: the walk ends here (root, a read that
- * faulted), 0: go on.
+ * row, or one whose rule reads a register not known here, by its frame
+ * pointer. 1: the walk ends here (root, a read that faulted), 0: go on.
  */
 static __always_inline int frame_cfa(struct unwind_state *st, const struct unwind_row *r,
 				     __u64 *cfa, __u64 *ra, __u64 *bp)
 {
-	if (!r || r->cfa_rule == UNW_CFA_NONE) {
+	if (!r || r->cfa_rule == UNW_CFA_NONE || reads_unknown_reg(st, r)) {
 		*cfa = st->bp + 16;
 		if (!st->bp || !read_user_word(ra, st->bp + 8) || !read_user_word(bp, st->bp))
 			goto cut;
@@ -372,7 +394,7 @@ static long unwind_step(__u32 i, void *ctx)
 		 * Callers are above: a CFA at or below sp is garbage, and would
 		 * loop; at sp, only where the return address is in a register.
 		 */
-		if (cfa < st->sp || (cfa == st->sp && !(r && r->ra_rule == UNW_RA_REG))) {
+		if (cfa < st->sp || (cfa == st->sp && !ra_in_register(st, r))) {
 			st->cut = true;
 			goto end;
 		}
