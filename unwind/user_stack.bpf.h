@@ -169,25 +169,40 @@ static __always_inline struct unwind_regs *regs_buffer(void)
  * Register reg of the frame at st, as the rules of its row read it: sp
  * and fp at every frame, the others only at an interrupted one.
  */
-static __always_inline bool frame_reg(const struct unwind_state *st, __u32 reg, __u64 *v)
+/*
+ * A global function, verified once (inlined, each of the rules that read
+ * a register had its copy verified at every state of the walk): the
+ * frame's sp, fp and whether it was called, as values (a pointer to the
+ * walk's state would lose its pointers to the verifier).
+ */
+__noinline int unwind_frame_reg(__u64 sp, __u64 bp, __u32 called, __u32 reg, __u64 *v)
 {
 	struct unwind_regs *regs;
 
+	if (!v)
+		return 0;
 	if (reg == UNW_REG_SP) {
-		*v = st->sp;
-		return true;
+		*v = sp;
+		return 1;
 	}
 	if (reg == UNW_REG_FP) {
-		*v = st->bp;
-		return true;
+		*v = bp;
+		return 1;
 	}
-	if (st->ret || reg >= UNW_NR_REGS)
-		return false;
+	if (called || reg >= UNW_NR_REGS)
+		return 0;
 	regs = regs_buffer();
 	if (!regs)
-		return false;
+		return 0;
+	/* the check above tells the verifier nothing once the compiler drops the mask */
+	barrier_var(reg);
 	*v = regs->r[reg & (UNW_NR_REGS - 1)];
-	return true;
+	return 1;
+}
+
+static __always_inline bool frame_reg(const struct unwind_state *st, __u32 reg, __u64 *v)
+{
+	return unwind_frame_reg(st->sp, st->bp, st->ret, reg, v);
 }
 
 /*
