@@ -421,14 +421,12 @@ t_openssl_cfa_in_a_register() {
 }
 
 # openssl's SHA-512 reads its CFA from its frame, *(rsp + N) + 8: the
-# hashing's samples go on to __libc_start_main. Each `openssl dgst` is a
-# new process: sampled system-wide.
+# hashing's samples (of /dev/zero, endless) go on to __libc_start_main.
 t_openssl_cfa_read_from_the_frame() {
-	head -c 100000000 /dev/zero > "$TMP/zero"
-	start sh -c 'while openssl dgst -sha512 "$1" > /dev/null; do :; done' sh "$TMP/zero"
+	start openssl dgst -sha512 /dev/zero
 	pid=$LAST
 	sleep 0.5
-	$PROFILE -U -F 499 -f 3 > "$TMP/sha.folded" 2> "$TMP/sha.err" ||
+	$PROFILE -U -F 999 -f -p "$pid" 2 > "$TMP/sha.folded" 2> "$TMP/sha.err" ||
 		fail "profile exited $?: $(tail -2 "$TMP/sha.err")" || return 1
 	stop "$pid"
 	leaf='\[libcrypto\.so\.3\] [0-9]+$'
