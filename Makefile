@@ -60,19 +60,22 @@ endif
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
 	collect/bpf_features.c
-SYMBOLS_SRCS := symbols/budget.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
-	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/sym_nest.c symbols/usyms.c \
+SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
+	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
+	symbols/sym_nest.c symbols/usyms.c \
 	symbols/usyms_procs.c symbols/usyms_modules.c symbols/usyms_jobs.c symbols/usyms_perfmaps.c \
 	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c \
-	symbols/debuginfod_fetch.c symbols/usyms_fetch.c
+	symbols/debuginfod_fetch.c symbols/debuginfod_child.c symbols/usyms_fetch.c symbols/cache_dir.c \
+	symbols/file_id.c
 OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/walk_tally.c output/keymap.c \
 	output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c output/progress.c output/retention.c
 UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c \
 	unwind/cfi_code.c unwind/table_cache.c \
-	unwind/unwind_procs.c unwind/unwind_jobs.c unwind/vdso_image.c
+	unwind/unwind_procs.c unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c \
+	unwind/go_pclntab.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -82,7 +85,10 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 	$(OUTPUT)/fixtures/fixture_debuglink $(OUTPUT)/fixtures/fixture_buildid \
 	$(OUTPUT)/fixtures/fixture_minidebuginfo $(OUTPUT)/fixtures/fixture_zsymtab \
 	$(OUTPUT)/fixtures/fixture_cxx $(OUTPUT)/fixtures/fixture_inline \
-	$(OUTPUT)/fixtures/fixture_unwind
+	$(OUTPUT)/fixtures/fixture_unwind \
+	$(OUTPUT)/fixtures/fixture_go $(OUTPUT)/fixtures/fixture_go_stripped \
+	$(OUTPUT)/fixtures/fixture_go_pie $(OUTPUT)/fixtures/fixture_go_cgo \
+	$(OUTPUT)/fixtures/fixture_go_pie_stripped
 # tests/integration/run.sh runs them from build/workloads, whatever OUTPUT is
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/shortlived build/workloads/badfp \
@@ -93,7 +99,8 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/hotspots_nofp build/workloads/hotspots_gccfp \
 	build/workloads/hotspots_debugframe build/workloads/sigburn \
 	build/workloads/dlswap build/workloads/libswap_a.so build/workloads/libswap_b.so \
-	build/workloads/manylibs build/workloads/deeprec build/workloads/drapburn \
+	build/workloads/manylibs build/workloads/deeprec build/workloads/zombies \
+	build/workloads/qsortburn build/workloads/drapburn \
 	build/workloads/vforkburn build/workloads/sigburn_musl build/workloads/muslstart \
 	build/workloads/vdsoburn
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
@@ -213,6 +220,31 @@ $(OUTPUT)/fixtures/fixture_inline: tests/fixtures/fixture_inline.c | $(OUTPUT)/f
 $(OUTPUT)/fixtures/fixture_unwind: tests/fixtures/fixture_unwind.c | $(OUTPUT)/fixtures
 	$(call msg,CC,$@)
 	$(Q)gcc -O2 -fomit-frame-pointer -fasynchronous-unwind-tables $< -o $@
+# Go executables (unwind/go_runtime.c), with Debian's Go and no network:
+# as go builds by default; stripped by its linker (-s -w: no .symtab, no
+# .debug_frame; the first one's build-id, so the same text); a PIE (its
+# function table in .data.rel.ro), and the same stripped (no unwind
+# information either, another function table); cgo's, C code linked
+# beside the Go text by gcc. The Go cache is kept under build/ for the next builds.
+GO_ENV := HOME=$(abspath $(OUTPUT))/go-home GOCACHE=$(abspath build/go-cache) \
+	GOPATH=$(abspath $(OUTPUT))/go-path GOFLAGS=-mod=mod GO111MODULE=off GOPROXY=off \
+	GOTOOLCHAIN=local
+GO_FIXTURE_ID := 0x676f5f6669787475726501
+$(OUTPUT)/fixtures/fixture_go: tests/fixtures/fixture_go.go | $(OUTPUT)/fixtures
+	$(call msg,GO,$@)
+	$(Q)env $(GO_ENV) CGO_ENABLED=0 go build -ldflags '-B $(GO_FIXTURE_ID)' -o $@ $<
+$(OUTPUT)/fixtures/fixture_go_stripped: tests/fixtures/fixture_go.go | $(OUTPUT)/fixtures
+	$(call msg,GO,$@)
+	$(Q)env $(GO_ENV) CGO_ENABLED=0 go build -ldflags '-s -w -B $(GO_FIXTURE_ID)' -o $@ $<
+$(OUTPUT)/fixtures/fixture_go_pie: tests/fixtures/fixture_go.go | $(OUTPUT)/fixtures
+	$(call msg,GO,$@)
+	$(Q)env $(GO_ENV) CGO_ENABLED=0 go build -buildmode=pie -o $@ $<
+$(OUTPUT)/fixtures/fixture_go_pie_stripped: tests/fixtures/fixture_go.go | $(OUTPUT)/fixtures
+	$(call msg,GO,$@)
+	$(Q)env $(GO_ENV) CGO_ENABLED=0 go build -buildmode=pie -ldflags '-s -w' -o $@ $<
+$(OUTPUT)/fixtures/fixture_go_cgo: tests/fixtures/fixture_go_cgo.go | $(OUTPUT)/fixtures
+	$(call msg,GO,$@)
+	$(Q)env $(GO_ENV) CGO_ENABLED=1 CC=gcc go build -o $@ $<
 # C++ names to demangle.
 $(OUTPUT)/fixtures/fixture_cxx: tests/fixtures/fixture_cxx.cc | $(OUTPUT)/fixtures
 	$(call msg,CXX,$@)
@@ -289,11 +321,15 @@ unit: $(OUTPUT)/unit_tests $(FIXTURES)
 integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/run.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/symbols.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/debuginfod.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/faults.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind_rules.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/service.sh
 	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
+	sh tests/integration/deps.sh
 
 test: unit integration
 
@@ -302,8 +338,10 @@ test: unit integration
 integration-shipped: profile $(WORKLOADS) | deps-test
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/run.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/symbols.sh
+	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/debuginfod.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/processes.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/hostile.sh
+	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/service.sh
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/package.sh
 
 # What the tests run, so that it can be built two jobs at a time before
@@ -374,11 +412,14 @@ clean:
 # -j2 runs two at once.
 FUZZ_SECONDS ?= 30
 FUZZ_OUT := build/fuzz
-FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi
-FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/elf_read.c symbols/ksyms.c \
-	symbols/proc_maps.c symbols/elf_symtab.c symbols/sym_nest.c symbols/rootfs.c symbols/perfmap.c \
+FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi gopclntab
+FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols/file_id.c \
+	symbols/elf_read.c symbols/ksyms.c \
+	symbols/proc_maps.c symbols/elf_symtab.c symbols/elf_plt.c symbols/sym_nest.c \
+	symbols/rootfs.c symbols/perfmap.c \
 	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
-	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c
+	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c \
+	unwind/go_pclntab.c unwind/go_runtime.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))

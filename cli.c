@@ -40,7 +40,11 @@ enum {
 	OPT_KEEP,
 	OPT_DEBUGINFOD_URL,
 	OPT_DEBUGINFOD_DEADLINE,
+	OPT_DEBUGINFOD_MAX_FILES,
+	OPT_DEBUGINFOD_MAX_USER_FILES,
 	OPT_NO_DEBUGINFOD,
+	OPT_REPLACE,
+	OPT_UNWIND_CACHE_SIZE,
 };
 
 static const char usage[] =
@@ -69,6 +73,8 @@ static const char usage[] =
 "                            or -L 1048576)\n"
 "      --unwind-cache-dir=DIR  keep root's files' unwind tables there between runs\n"
 "                            (default /var/cache/profile/unwind)\n"
+"      --unwind-cache-size=MIB  evict the least recently used tables past MIB\n"
+"                            (default 256)\n"
 "      --no-unwind-cache     build every unwind table afresh, keep none\n"
 "  -o, --output=FILE         write the profile to FILE (a regular file atomically, mode 0600;\n"
 "                            a device, FIFO or /dev/stdout in place; strftime patterns with -i)\n"
@@ -77,6 +83,7 @@ static const char usage[] =
 "      --format=FMT          text, folded, pprof, svg or json (default: from FILE's\n"
 "                            extension .folded/.pb.gz/.svg/.json, else text)\n"
 "  -i, --interval=SECS       print a profile every SECS seconds\n"
+"      --replace             with -i, let each profile replace the last in one -o file\n"
 "  -q, --quiet               nothing on stderr but errors, no header\n"
 "      --debug-dir=DIR       look for debug files under DIR (repeatable;\n"
 "                            default /usr/lib/debug)\n"
@@ -85,6 +92,9 @@ static const char usage[] =
 "                            servers in DEBUGINFOD_URLS)\n"
 "      --debuginfod-deadline=SECS  after sampling, wait at most SECS for debug\n"
 "                            files still being fetched (default 5)\n"
+"      --debuginfod-max-files=N  ask for at most N debug files a run (default 256)\n"
+"      --debuginfod-max-user-files=N  of them at most N for the files of one\n"
+"                            user other than root (default 16)\n"
 "      --no-debuginfod       never fetch debug files from the network\n"
 "      --no-demangle         print C++ and Rust names as they are in the binary\n"
 "      --lines               add source lines and inlined frames (needs DWARF)\n"
@@ -198,12 +208,15 @@ static void env__init(struct profile_env *env)
 	env->demangle = true;
 	env->debuginfod = true;
 	env->debuginfod_deadline = DEFAULT_DEBUGINFOD_DEADLINE;
+	env->debuginfod_max_files = DEFAULT_DEBUGINFOD_MAX_FILES;
+	env->debuginfod_max_user_files = DEFAULT_DEBUGINFOD_MAX_USER_FILES;
 	env->stack_storage_size = DEFAULT_STACK_STORAGE;
 	env->hash_storage_size = DEFAULT_HASH_STORAGE;
 	env->max_stack_depth = DEFAULT_MAX_STACK_DEPTH;
 	env->dwarf = true;
 	env->unwind_storage_size = 0;	/* by what is profiled, once parsed */
 	env->unwind_cache_dir = DEFAULT_UNWIND_CACHE_DIR;
+	env->unwind_cache_size = DEFAULT_UNWIND_CACHE_MIB;
 }
 
 static int check_conflicts(struct profile_env *env, FILE *err)
@@ -280,6 +293,12 @@ static const struct number_opt number_opts[] = {
 	{ "keep", OPT_KEEP, "keep", 1, 1000000, ENV_LONG(keep) },
 	{ "debuginfod-deadline", OPT_DEBUGINFOD_DEADLINE, "debuginfod deadline", 0,
 	  MAX_DEBUGINFOD_DEADLINE, ENV_LONG(debuginfod_deadline) },
+	{ "unwind-cache-size", OPT_UNWIND_CACHE_SIZE, "unwind cache size", 1,
+	  MAX_UNWIND_CACHE_MIB, ENV_LONG(unwind_cache_size) },
+	{ "debuginfod-max-files", OPT_DEBUGINFOD_MAX_FILES, "debuginfod max files", 1,
+	  MAX_DEBUGINFOD_FILES, ENV_LONG(debuginfod_max_files) },
+	{ "debuginfod-max-user-files", OPT_DEBUGINFOD_MAX_USER_FILES, "debuginfod max user files",
+	  1, MAX_DEBUGINFOD_FILES, ENV_LONG(debuginfod_max_user_files) },
 };
 
 struct flag_opt {
@@ -302,6 +321,7 @@ static const struct flag_opt flag_opts[] = {
 	{ "no-demangle", OPT_NO_DEMANGLE, ENV_BOOL(demangle), false },
 	{ "lines", OPT_LINES, ENV_BOOL(lines), true },
 	{ "no-debuginfod", OPT_NO_DEBUGINFOD, ENV_BOOL(debuginfod), false },
+	{ "replace", OPT_REPLACE, ENV_BOOL(replace), true },
 };
 
 static const struct option other_opts[] = {
@@ -633,6 +653,24 @@ static int check_limits(const struct profile_env *env, const char *proc_root, FI
 	return 0;
 }
 
+/*
+ * Whether -i's profiles would replace one another in the -o file: a
+ * pattern that names one file for two intervals, of a file to be replaced
+ * (a device, FIFO or socket is written in place, a stream of profiles).
+ */
+static bool replaces_each_interval(const char *pattern, long interval)
+{
+	time_t now = time(NULL);
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!outfile__repeats(pattern, interval, now))
+		return false;
+	if (outfile__expand_path(pattern, now, path, sizeof(path)) || stat(path, &st))
+		return true;
+	return S_ISREG(st.st_mode);
+}
+
 int cli__validate(const struct profile_env *env, const char *proc_root, const char *sys_root,
 		  FILE *err)
 {
@@ -655,9 +693,18 @@ int cli__validate(const struct profile_env *env, const char *proc_root, const ch
 	if (e || !env->output)
 		return e;
 	e = outfile__check(env->output, time(NULL), &diag);
-	if (e)
+	if (e) {
 		cli__print_outfile_error(err, &diag);
-	return e;
+		return e;
+	}
+	if (env->interval && !env->replace && replaces_each_interval(env->output, env->interval)) {
+		fputs("profile: -o '", err);
+		escape__text(err, env->output);
+		fputs("' names one file for more than one interval: each profile would replace the last; put a strftime conversion that changes every interval in it (%s, %H%M%S) or say --replace\n",
+		      err);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 void cli__print_outfile_error(FILE *err, const struct outfile_diag *diag)

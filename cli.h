@@ -23,6 +23,9 @@
 #define DEFAULT_UNWIND_STORAGE_ALL (1 << 22)
 #define MAX_UNWIND_STORAGE (1 << 26)
 #define DEFAULT_UNWIND_CACHE_DIR "/var/cache/profile/unwind"
+/* The table cache's entries at most, MiB: five times the most seen (README) */
+#define DEFAULT_UNWIND_CACHE_MIB 256
+#define MAX_UNWIND_CACHE_MIB (1 << 20)
 #define DEFAULT_HASH_STORAGE 40960
 #define DEFAULT_MAX_STACK_DEPTH 127
 /*
@@ -40,6 +43,14 @@
  */
 #define DEFAULT_DEBUGINFOD_DEADLINE 5
 #define MAX_DEBUGINFOD_DEADLINE 3600
+/*
+ * Debug files asked of debuginfod servers in one run, and of those for
+ * the files of one owner other than root: any user picks the build-ids
+ * their processes map (--debuginfod-max-files, --debuginfod-max-user-files).
+ */
+#define DEFAULT_DEBUGINFOD_MAX_FILES 256
+#define DEFAULT_DEBUGINFOD_MAX_USER_FILES 16
+#define MAX_DEBUGINFOD_FILES 1000000
 /* Kernel memory the BPF maps may take at most, when full (cli__map_bytes). */
 #define MAX_MAP_MIB 2048
 
@@ -68,11 +79,13 @@ struct profile_env {
 	bool dwarf;		/* --call-graph dwarf (default): user stacks by unwind tables */
 	long unwind_storage_size;	/* rows of unwind tables the BPF side holds */
 	const char *unwind_cache_dir;	/* tables kept between runs; NULL: none */
+	long unwind_cache_size;		/* MiB the cache's entries may take at most */
 	/* output */
 	enum output_format format;	/* folded == (format == FORMAT_FOLDED) */
 	const char *output;	/* -o FILE (may hold strftime patterns), NULL: stdout */
 	long keep;		/* --keep N: the newest N files of -o's pattern stay; 0: all */
 	long interval;		/* -i seconds, 0: one profile at the end */
+	bool replace;		/* --replace: -i's profiles may replace one another in -o's file */
 	bool quiet;		/* -q: nothing but errors on stderr, no header */
 	/* symbols */
 	const char **debug_dirs;	/* --debug-dir, in the order given; none: /usr/lib/debug */
@@ -83,6 +96,8 @@ struct profile_env {
 	const char **debuginfod_urls;	/* --debuginfod-url, in order; none: DEBUGINFOD_URLS */
 	size_t nr_debuginfod_urls;
 	long debuginfod_deadline;	/* seconds after sampling for fetches to land */
+	long debuginfod_max_files;	/* debug files asked for in a run */
+	long debuginfod_max_user_files;	/* of them for the files of one user but root */
 };
 
 /* "folded" -> FORMAT_FOLDED...; -EINVAL when unknown. */

@@ -25,6 +25,7 @@
 #include "aggregate.h"
 #include "budget.h"
 #include "cli.h"
+#include "debuginfod_child.h"
 #include "debuginfod_fetch.h"
 #include "escape.h"
 #include "loss_report.h"
@@ -180,12 +181,21 @@ static int setup_events(struct run *run, const sigset_t *sigs)
 	return 0;
 }
 
-/* --keep: the oldest files of -o's pattern go; one line if the directory cannot be read. */
-static void keep_newest(const struct profile_env *env)
+/*
+ * --keep: the oldest files of -o's pattern go, from the directory the
+ * profile was just written to (dirfd, as -o checked it); one line if it
+ * cannot be read, or holds too many entries to be read whole.
+ */
+static void keep_newest(const struct profile_env *env, int dirfd)
 {
-	int n = retention__apply(env->output, env->keep, stderr);
+	int n = dirfd < 0 ? dirfd :
+		retention__apply_at(dirfd, retention__base(env->output), env->keep,
+				    RETENTION_MAX_ENTRIES, stderr);
 
-	if (n < 0)
+	if (n == -E2BIG)
+		fprintf(stderr, "profile: --keep: the directory of '%s' has more than %d entries: nothing removed\n",
+			env->output, RETENTION_MAX_ENTRIES);
+	else if (n < 0)
 		fprintf(stderr, "profile: --keep: cannot read the directory of '%s': %s\n",
 			env->output, strerror(-n));
 }
@@ -232,17 +242,24 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 		fprintf(stderr, "profile: cannot count how stacks were walked: %s\n", strerror(ENOMEM));
 	err = report__write(run->report, run->agg, &meta, out, &printed);
 	if (of) {
+		int dirfd = -1;
+
 		if (err) {
 			outfile__abort(of);
 		} else {
+			dirfd = env->keep ? outfile__dup_dir(of) : -1;
 			err = outfile__commit(of);
 		}
 		if (err && err != -EPIPE) {
 			fprintf(stderr, "profile: cannot write '%s': %s\n", path, strerror(-err));
+			if (dirfd >= 0)
+				close(dirfd);
 			return err;
 		}
 		if (!err && env->keep)
-			keep_newest(env);
+			keep_newest(env, dirfd);
+		if (dirfd >= 0)
+			close(dirfd);
 	} else if (err && err != -EPIPE) {
 		fprintf(stderr, "profile: cannot write the profile: %s\n", strerror(-err));
 	}
@@ -421,16 +438,24 @@ static int run_loop(struct run *run)
 	}
 }
 
-/* Why pid's stacks were walked without its tables, from the worker's last word on it. */
+/* Why pid's stacks were walked without its tables, from the worker's word on it. */
 static const char *why_no_tables(pid_t pid, void *ctx)
 {
 	const struct run *run = ctx;
+	static char why[128];
+	struct unwind_pid_status st;
 
-	switch (unwind_jobs__status(run->unwind, pid)) {
-	case 0:
-		return "they were loaded only after these stacks were taken";
-	case -EINPROGRESS:
+	unwind_jobs__status(run->unwind, pid, &st);
+	if (st.err == -EINPROGRESS)
 		return "still waiting for the tables worker when the run ended";
+	if (st.published && st.first_ns && st.published_ns >= st.first_ns) {
+		snprintf(why, sizeof(why), "they were loaded %.2f s after its first notice (the tables worker was busy)",
+			 (st.published_ns - st.first_ns) / 1e9);
+		return why;
+	}
+	if (st.published)
+		return "they were loaded only after these stacks were taken";
+	switch (st.err) {
 	case -ENOENT:
 		return "no notice of the process reached the tables worker";
 	case -ESRCH:
@@ -466,12 +491,8 @@ static void report_losses(const struct run *run)
 		walk_tally__report(run->walks, stderr, why_no_tables, (void *)run);
 	if (!sampler__stats(run->sampler, t.stats))
 		loss_report__print(stderr, run->env, &t);
-	if (run->env->verbose && !usyms__fetch_stats(run->usyms, &fetched)) {
-		char line[256];
-
-		debuginfod_fetch_stats__format(&fetched, line, sizeof(line));
-		fprintf(stderr, "profile: %s\n", line);
-	}
+	if (!usyms__fetch_stats(run->usyms, &fetched))
+		loss_report__fetches(stderr, run->env, &fetched);
 }
 
 /* After sampling: the last counts, then the mappings of every process seen. */
@@ -537,6 +558,7 @@ static void setup_unwind(struct run *run)
 	const struct profile_env *env = run->env;
 	const struct unwind_jobs_opts opts = {
 		.cache_dir = env->unwind_cache_dir,
+		.cache_max_bytes = (uint64_t)env->unwind_cache_size << 20,
 		.debug_dirs = env->debug_dirs,
 		.nr_debug_dirs = env->nr_debug_dirs,
 		.notice = env->verbose ? on_notice : NULL,
@@ -560,7 +582,7 @@ static void setup_unwind(struct run *run)
  * not even loaded. A cache not safe for root is said in one line. Before
  * any thread reads the environment. Returns whether to fetch.
  */
-static bool setup_debuginfod(const struct profile_env *env)
+static bool setup_debuginfod(const struct profile_env *env, struct debuginfod_setup *setup)
 {
 	char why[PATH_MAX + 128];
 	int err;
@@ -568,7 +590,8 @@ static bool setup_debuginfod(const struct profile_env *env)
 	if (!env->debuginfod)
 		return false;
 	err = debuginfod_fetch__setup_env(env->debuginfod_urls, env->nr_debuginfod_urls,
-					  budget__default()->max_fetch_bytes, why, sizeof(why));
+					  budget__default()->max_fetch_bytes, setup, why,
+					  sizeof(why));
 	if (err == -EPERM && !env->quiet) {
 		fputs("profile: debuginfod: ", stderr);
 		escape__text(stderr, why);
@@ -584,17 +607,24 @@ static bool setup_debuginfod(const struct profile_env *env)
 static int run__setup(struct run *run, const sigset_t *sigs)
 {
 	const struct profile_env *env = run->env;
-	struct debuginfod_fetch_opts fetch = {};
+	struct debuginfod_setup setup;
+	struct debuginfod_fetch_opts fetch = {
+		.cache_dir = setup.cache_dir,
+		.max_files = env->debuginfod_max_files,
+		.max_user_files = env->debuginfod_max_user_files,
+	};
 	struct usyms_opts uopts = {
 		.debug_dirs = env->debug_dirs,
 		.nr_debug_dirs = env->nr_debug_dirs,
 		.demangle = env->demangle,
 		.lines = env->lines,
 		.async = true,
-		.fetch = setup_debuginfod(env) ? &fetch : NULL,
+		.fetch = setup_debuginfod(env, &setup) ? &fetch : NULL,
 		.notice = env->verbose ? on_notice : NULL,
 	};
 	int err;
+
+	fetch.max_bytes = uopts.fetch ? setup.max_bytes : 0;
 
 	run->usyms = usyms__new_opts(&uopts);
 	if (!run->usyms && uopts.fetch && errno == ENOENT) {
@@ -696,6 +726,14 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	int err;
 
+	/* profile's own child that fetches one debug file (debuginfod_child.h) */
+	if (argc > 1 && !strcmp(argv[1], DEBUGINFOD_CHILD_ARG)) {
+		if (debuginfod_child__main(argc, argv)) {
+			fprintf(stderr, "profile: %s is for profile's own use\n", DEBUGINFOD_CHILD_ARG);
+			_exit(EXIT_USAGE);
+		}
+		_exit(0);	/* no exit handlers: libcurl's state goes with the process */
+	}
 	err = cli__parse(argc, argv, &env, stdout, stderr);
 	if (err)
 		return err == CLI_DONE ? 0 : EXIT_USAGE;

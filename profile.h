@@ -85,8 +85,16 @@ struct unwind_map {
 	__u32 len;		/* bytes; a longer mapping is cut (partial) */
 	__u32 first_row;	/* index in unwind_rows */
 	__u32 nr_rows;		/* 0: no table, walk this frame by its frame pointer */
-	__u32 flags;		/* 0 */
+	__u32 flags;		/* UNWIND_MAP_* */
 };
+
+/*
+ * Go code (unwind/go_runtime.h): its rows serve the leaf frame only, its
+ * callers are walked by their frame pointers, which cross the runtime's
+ * stack switches (systemstack, mcall) that its unwind information does
+ * not describe; a stack switch may step to a lower address.
+ */
+#define UNWIND_MAP_GO 1
 
 /*
  * Every executable mapping of the process, tables or not: a return

@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/stat.h>
 
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
@@ -51,6 +53,15 @@ int bpf_features__probe(const struct bpf_feature *f)
 		return libbpf_probe_bpf_helper(f->type, f->helper, NULL);
 	}
 	return -EINVAL;
+}
+
+bool bpf_features__kernel_btf(const char *sys_root)
+{
+	char path[4096];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s/kernel/btf/vmlinux", sys_root);
+	return !stat(path, &sb) && S_ISREG(sb.st_mode);
 }
 
 static const struct bpf_feature *last_missing(const struct bpf_feature *list, size_t nr,

@@ -7,6 +7,8 @@
 #ifndef BPF_FEATURES_H
 #define BPF_FEATURES_H
 
+#include <stdbool.h>
+
 enum bpf_feature_kind {
 	BPF_FEATURE_PROG_TYPE,
 	BPF_FEATURE_MAP_TYPE,
@@ -37,6 +39,15 @@ const struct bpf_feature *bpf_features__missing(bpf_feature_probe_fn probe);
  * needs; asked before loading, as the tool then walks by frame pointers.
  */
 const struct bpf_feature *bpf_features__missing_for_unwind(bpf_feature_probe_fn probe);
+
+/*
+ * Whether the kernel describes its own types in BTF
+ * (<sys_root>/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF): the verifier
+ * refuses bpf_get_current_task_btf() without it, whatever the release,
+ * and libbpf's probe of that helper cannot tell. sys_root is "/sys"
+ * except in tests.
+ */
+bool bpf_features__kernel_btf(const char *sys_root);
 
 /* libbpf's probes: a map created, a program loaded, and closed again. */
 int bpf_features__probe(const struct bpf_feature *f);

@@ -182,12 +182,18 @@ static bool want_dwarf(const struct profile_env *env)
 	if (!env->dwarf || env->kernel_only)
 		return false;
 	missing = bpf_features__missing_for_unwind(bpf_features__probe);
-	if (!missing)
-		return true;
-	if (!env->quiet)
-		fprintf(stderr, "profile: this kernel lacks %s (Linux %s): user stacks by frame pointers only\n",
-			missing->name, missing->since);
-	return false;
+	if (missing) {
+		if (!env->quiet)
+			fprintf(stderr, "profile: this kernel lacks %s (Linux %s): user stacks by frame pointers only\n",
+				missing->name, missing->since);
+		return false;
+	}
+	if (!bpf_features__kernel_btf("/sys")) {
+		if (!env->quiet)
+			fprintf(stderr, "profile: this kernel has no BTF (no /sys/kernel/btf/vmlinux): user stacks by frame pointers only\n");
+		return false;
+	}
+	return true;
 }
 
 struct sampler *sampler__load(const struct profile_env *env)

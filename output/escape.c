@@ -62,6 +62,18 @@ static int put(FILE *out, const void *s, size_t len)
 }
 
 /*
+ * What a terminal acts on or that reorders the text around it: C0, DEL,
+ * C1 (U+0080..U+009F, 8-bit CSI included), and the bidirectional
+ * controls (U+061C, U+200E/F, U+202A..U+202E, U+2066..U+2069), which make
+ * a name read as another.
+ */
+static bool defused(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x61c || cp == 0x200e ||
+	       cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/*
  * What to write for the code point cp instead of its bytes, or NULL to
  * write them as they are. buf (ESCAPE_MAX bytes) may hold the result.
  */
@@ -112,7 +124,8 @@ static const char *json_escape(uint32_t cp, char *buf)
 		snprintf(buf, ESCAPE_MAX, "\\u%04x", (unsigned)cp);
 		return buf;
 	}
-	return NULL;
+	/* a viewer would act on them as a terminal does: names never need them */
+	return defused(cp) ? REPLACEMENT : NULL;
 }
 
 int escape__json(FILE *out, const char *str)
@@ -135,7 +148,7 @@ static bool xml_char_ok(uint32_t cp)
 static const char *xml_escape(uint32_t cp, char *buf)
 {
 	(void)buf;
-	if (!xml_char_ok(cp))
+	if (!xml_char_ok(cp) || (cp >= 0x7f && defused(cp)))
 		return REPLACEMENT;
 	switch (cp) {
 	case '<':
@@ -157,7 +170,7 @@ int escape__xml(FILE *out, const char *str)
 	return escape(out, str, xml_escape);
 }
 
-int escape__text(FILE *out, const char *s)
+int escape__name(FILE *out, const char *s, bool folded)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t left = strlen(s);
@@ -167,20 +180,26 @@ int escape__text(FILE *out, const char *s)
 		uint32_t cp;
 		size_t n = utf8_decode(p, left, &cp);
 
-		/* C0, DEL and C1 (U+0080..U+009F, 8-bit CSI included) defused */
-		if (n && cp >= 0x20 && (cp < 0x7f || cp > 0x9f))
-			err = put(out, p, n);
+		if (n && defused(cp))
+			err = put(out, "?", 1);
+		else if (n && folded && cp == ';')
+			err = put(out, ":", 1);
 		else if (n)
-			err = put(out, "?", 1);
+			err = put(out, p, n);
 		else if (*p < 0x80 || *p > 0x9f)
-			err = put(out, p, 1);	/* other invalid UTF-8: as it is, as before */
+			err = put(out, p, 1);	/* other invalid UTF-8: as it is */
 		else
-			err = put(out, "?", 1);
+			err = put(out, "?", 1);	/* a lone C1 byte: 8-bit CSI */
 		n = n ? n : 1;
 		p += n;
 		left -= n;
 	}
 	return err;
+}
+
+int escape__text(FILE *out, const char *s)
+{
+	return escape__name(out, s, false);
 }
 
 void sink__write(struct sink *k, const void *buf, size_t len)

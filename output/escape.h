@@ -12,6 +12,7 @@
 #ifndef ESCAPE_H
 #define ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,11 +36,15 @@ int escape__json(FILE *out, const char *s);
 int escape__xml(FILE *out, const char *s);
 
 /*
- * s for a terminal or a log line: control characters (C0, DEL, C1 and a
- * lone 8-bit CSI byte, escape sequences included) become '?'. For paths and names in messages on stderr.
- * Returns 0 or -errno from the stream.
+ * s for a terminal, a log line or a text profile: control characters (C0,
+ * DEL, C1 and a lone 8-bit CSI byte, escape sequences included) and the
+ * bidirectional controls (U+202E...) become '?'. The one rule for names and
+ * paths in the text and folded output and in messages on stderr. Returns 0
+ * or -errno from the stream.
  */
 int escape__text(FILE *out, const char *s);
+/* escape__text(), and with folded ';' (the folded format's separator) becomes ':'. */
+int escape__name(FILE *out, const char *s, bool folded);
 
 /* A stream that keeps its first error; after one, every call does nothing. */
 struct sink {

@@ -51,15 +51,16 @@ static void print_unwind(FILE *f, const struct run_totals *rt)
 		(unsigned long long)t[STAT_UNWIND_TABLES], (unsigned long long)t[STAT_UNWIND_CUT],
 		(unsigned long long)t[STAT_UNWIND_TRUNCATED],
 		(unsigned long long)t[STAT_UNWIND_NO_TABLES], (unsigned long long)t[STAT_UNWIND_NO_BIG]);
-	fprintf(f, "profile: unwind tables: %llu readings found the mappings unchanged; %llu entries of processes gone deleted by the sweep; %llu processes' [vdso] given the vDSO's table\n",
+	fprintf(f, "profile: unwind tables: %llu readings found the mappings unchanged; %llu entries of processes gone deleted by the sweep; %llu mappings whose file /proc/PID/map_files refused; %llu processes' [vdso] given the vDSO's table\n",
 		(unsigned long long)u->unchanged, (unsigned long long)u->swept,
-		(unsigned long long)u->vdso);
-	fprintf(f, "profile: unwind tables: %llu process readings, %llu files, %llu of %llu rows (%llu KiB); %llu built in %.3f s (%llu with rows of a .debug_frame), %llu from the cache, %llu stored, %llu copies sharing rows; %llu files without a usable .eh_frame, %llu over --unwind-storage-size, %llu processes not queued\n",
+		(unsigned long long)u->denied, (unsigned long long)u->vdso);
+	fprintf(f, "profile: unwind tables: %llu process readings, %llu files, %llu of %llu rows (%llu KiB); %llu built in %.3f s (%llu with rows of a .debug_frame), %llu from the cache, %llu stored, %llu evicted from the cache (%llu over its cap alone), %llu copies sharing rows; %llu files without a usable .eh_frame, %llu over --unwind-storage-size, %llu processes not queued\n",
 		(unsigned long long)u->procs, (unsigned long long)u->files,
 		(unsigned long long)u->rows, (unsigned long long)u->max_rows,
 		(unsigned long long)(u->rows * sizeof(struct unwind_row) / 1024),
 		(unsigned long long)u->built, u->build_ns / 1e9, (unsigned long long)u->debug_frame,
 		(unsigned long long)u->from_cache, (unsigned long long)u->stored,
+		(unsigned long long)u->evicted, (unsigned long long)u->over_cap,
 		(unsigned long long)u->shared,
 		(unsigned long long)u->no_table, (unsigned long long)u->no_room,
 		(unsigned long long)rt->unwind_dropped);
@@ -103,4 +104,24 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 			(unsigned long long)rt->printed, (unsigned long long)t[STAT_HASH_FULL],
 			(unsigned long long)t[STAT_KSTACK_OVERFLOW], (unsigned long long)t[STAT_USTACK_OVERFLOW],
 			rt->nr_files, rt->nr_gens, (unsigned long long)t[STAT_EXECS]);
+}
+
+void loss_report__fetches(FILE *f, const struct profile_env *env,
+			  const struct debuginfod_fetch_stats *st)
+{
+	char line[256];
+
+	if (env->verbose) {
+		debuginfod_fetch_stats__format(st, line, sizeof(line));
+		fprintf(f, "profile: %s\n", line);
+	}
+	if (env->quiet)
+		return;
+	if (st->over_files)
+		fprintf(f, "profile: debuginfod: %u debug file%s not asked for: over --debuginfod-max-files (%ld a run)\n",
+			st->over_files, st->over_files == 1 ? "" : "s", env->debuginfod_max_files);
+	if (st->over_user_files)
+		fprintf(f, "profile: debuginfod: %u debug file%s not asked for: over --debuginfod-max-user-files (%ld for the files of one user)\n",
+			st->over_user_files, st->over_user_files == 1 ? "" : "s",
+			env->debuginfod_max_user_files);
 }

@@ -2,7 +2,8 @@
 /*
  * loss_report.h - the lines on stderr at the end of a run that say what
  * the profile lacks: samples and stacks the BPF maps could not keep, and
- * frames left without symbols; under -v, the run's statistics.
+ * frames left without symbols, debug files not fetched for a bound;
+ * under -v, the run's statistics.
  */
 #ifndef LOSS_REPORT_H
 #define LOSS_REPORT_H
@@ -13,6 +14,7 @@
 #include <linux/types.h>
 
 #include "cli.h"
+#include "debuginfod_fetch.h"
 #include "profile.h"
 #include "unwind_procs.h"
 #include "usyms.h"
@@ -33,5 +35,12 @@ struct run_totals {
 void loss_report__print(FILE *f, const struct profile_env *env, const struct run_totals *t);
 /* Where frames stayed unresolved and why: a list when verbose, else one line. */
 void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose);
+/*
+ * Debug files not asked of debuginfod servers, for the bounds on what a
+ * run and one user's files may make us fetch: one line each, unless -q.
+ * Under -v first what debuginfod did.
+ */
+void loss_report__fetches(FILE *f, const struct profile_env *env,
+			  const struct debuginfod_fetch_stats *st);
 
 #endif /* LOSS_REPORT_H */

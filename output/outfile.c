@@ -471,6 +471,13 @@ FILE *outfile__stream(struct outfile *of)
 	return of->f;
 }
 
+int outfile__dup_dir(const struct outfile *of)
+{
+	int fd = fcntl(of->dirfd, F_DUPFD_CLOEXEC, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
 const char *outfile__tmp_path(const struct outfile *of)
 {
 	return of->tmp;
@@ -556,4 +563,31 @@ int outfile__expand_path(const char *pattern, time_t t, char *buf, size_t size)
 	free(big);
 	buf[0] = '\0';
 	return n ? -ENAMETOOLONG : -EINVAL;
+}
+
+/*
+ * 64 pairs of intervals spread over a day: a conversion finer than the
+ * interval changes between any two, and where the finest is coarser (the
+ * hour with -i 60, the date with -i 3600), most pairs share a name.
+ */
+#define REPEAT_PROBES 64
+
+bool outfile__repeats(const char *pattern, long interval, time_t now)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	long step = interval > 0 ? interval : 1;
+	/* the probes span a day at least, each pair one interval apart */
+	long span = 86400 / step + 1 > REPEAT_PROBES ? REPEAT_PROBES : 86400 / step + 1;
+	long stride = (86400 / step + 1) / span;
+
+	for (long k = 0; k < span; k++) {
+		time_t t = now + (time_t)(k * (stride ? stride : 1)) * step;
+
+		if (outfile__expand_path(pattern, t, a, sizeof(a)) ||
+		    outfile__expand_path(pattern, t + step, b, sizeof(b)))
+			return false;
+		if (!strcmp(a, b))
+			return true;
+	}
+	return false;
 }

@@ -35,6 +35,7 @@
 #define OUTFILE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <time.h>
@@ -82,6 +83,13 @@ int outfile__open(const char *path, struct outfile **out, struct outfile_diag *d
 /* The stream to write the contents into; fully buffered. */
 FILE *outfile__stream(struct outfile *of);
 
+/*
+ * A descriptor of the directory checked at open (O_PATH, close-on-exec),
+ * the caller's to close, for work that must happen in that very directory
+ * after commit (--keep), not at whatever its path names by then; -errno.
+ */
+int outfile__dup_dir(const struct outfile *of);
+
 /* The temporary file's path, for messages and tests; NULL when in place. */
 const char *outfile__tmp_path(const struct outfile *of);
 
@@ -109,5 +117,13 @@ void outfile__abort(struct outfile *of);
  * when the result does not fit in size bytes (NUL included).
  */
 int outfile__expand_path(const char *pattern, time_t t, char *buf, size_t size);
+
+/*
+ * Whether pattern gives two of the next intervals (of interval seconds,
+ * from now) one name, so that a profile would replace the one before: no
+ * strftime conversion in it that changes that often. Patterns that fail
+ * to expand are outfile__check()'s to report: false.
+ */
+bool outfile__repeats(const char *pattern, long interval, time_t now);
 
 #endif /* OUTFILE_H */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diagnose.h"
 #include "flamegraph.h"
 #include "kallsyms.h"
 #include "pprof.h"
@@ -82,6 +83,23 @@ int report__use_kallsyms(struct report *r, const char *path)
 	return 0;
 }
 
+/*
+ * Why kernel frames go unnamed, in one line. Every address reading 0 is
+ * the kernel hiding them (kptr_restrict): from all but CAP_SYSLOG at 0 or
+ * 1, which a service's capability bounding set may have left out; from
+ * everyone at 2.
+ */
+static void say_no_kallsyms(int err)
+{
+	if (err == -EPERM && diagnose__sysctl("kptr_restrict") >= 2)
+		fprintf(stderr, "profile: /proc/kallsyms hides every kernel address (kernel.kptr_restrict = 2); kernel frames stay [unknown]\n");
+	else if (err == -EPERM)
+		fprintf(stderr, "profile: kernel symbols need CAP_SYSLOG: /proc/kallsyms hides every address without it; kernel frames stay [unknown]\n");
+	else
+		fprintf(stderr, "profile: cannot read /proc/kallsyms: %s; kernel frames stay [unknown]\n",
+			strerror(-err));
+}
+
 static const struct ksym *find_ksym(struct report *r, uint64_t addr)
 {
 	if (!r->kallsyms_waited) {
@@ -90,8 +108,7 @@ static const struct ksym *find_ksym(struct report *r, uint64_t addr)
 
 		r->kallsyms_waited = true;
 		if (err)
-			fprintf(stderr, "profile: cannot read /proc/kallsyms: %s; kernel frames stay [unknown]\n",
-				strerror(-err));
+			say_no_kallsyms(err);
 	}
 	return kallsyms__find(r->kallsyms, addr);
 }

@@ -14,9 +14,6 @@
 #include "escape.h"
 #include "retention.h"
 
-/* Entries of one directory read at most: a directory of more is left as it is. */
-#define RETENTION_MAX_ENTRIES (1 << 20)
-
 /*
  * What conversion c expands to: a digit run of width w, or a fixed shape
  * ('D' a digit, anything else itself); NULL and w 0 for none we match.
@@ -144,25 +141,62 @@ static int cmp_newest(const void *a, const void *b)
 	return -strcmp(x->name, y->name);
 }
 
-int retention__apply(const char *pattern, long keep, FILE *err)
+const char *retention__base(const char *pattern)
 {
-	const char *slash = strrchr(pattern, '/'), *base = slash ? slash + 1 : pattern;
-	char dir[4096];
-	struct kept *v = NULL;
-	size_t nr = 0, cap = 0, seen = 0;
+	const char *slash = strrchr(pattern, '/');
+
+	return slash ? slash + 1 : pattern;
+}
+
+/*
+ * The names in dir that base could have written, of regular files of
+ * ours, into *v. -E2BIG after max_entries entries: the listing is cut
+ * short, and what it holds is not to act on.
+ */
+static int list_matching(DIR *dp, const char *base, size_t max_entries, struct kept **v,
+			 size_t *nr)
+{
+	size_t cap = 0, seen = 0;
 	struct dirent *d;
-	int dfd, removed = 0, e = 0;
+	int dfd = dirfd(dp);
+
+	while ((d = readdir(dp))) {
+		struct stat st;
+
+		if (++seen > max_entries)
+			return -E2BIG;
+		if (!retention__matches(base, d->d_name))
+			continue;
+		/* the entry itself, never what a symlink names; ours alone */
+		if (fstatat(dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid())
+			continue;
+		if (*nr == cap) {
+			size_t ncap = cap ? 2 * cap : 64;
+			struct kept *nv = reallocarray(*v, ncap, sizeof(**v));
+
+			if (!nv)
+				return -ENOMEM;
+			*v = nv;
+			cap = ncap;
+		}
+		(*v)[*nr].name = strdup(d->d_name);
+		if (!(*v)[*nr].name)
+			return -ENOMEM;
+		(*v)[(*nr)++].mtime = st.st_mtim;
+	}
+	return 0;
+}
+
+int retention__apply_at(int dirfd, const char *base, long keep, size_t max_entries, FILE *err)
+{
+	struct kept *v = NULL;
+	size_t nr = 0;
+	int dfd, removed = 0, e;
 	DIR *dp;
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == pattern)
-		snprintf(dir, sizeof(dir), "/");
-	else if ((size_t)(slash - pattern) < sizeof(dir))
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - pattern), pattern);
-	else
-		return -ENAMETOOLONG;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* a directory stream of its own: dirfd may be O_PATH, and stays the caller's */
+	dfd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -errno;
 	dp = fdopendir(dfd);
@@ -171,33 +205,7 @@ int retention__apply(const char *pattern, long keep, FILE *err)
 		close(dfd);
 		return e;
 	}
-	while ((d = readdir(dp)) && ++seen <= RETENTION_MAX_ENTRIES) {
-		struct stat st;
-
-		if (!retention__matches(base, d->d_name))
-			continue;
-		/* the entry itself, never what a symlink names; ours alone */
-		if (fstatat(dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
-		    st.st_uid != geteuid())
-			continue;
-		if (nr == cap) {
-			size_t ncap = cap ? 2 * cap : 64;
-			struct kept *nv = reallocarray(v, ncap, sizeof(*v));
-
-			if (!nv) {
-				e = -ENOMEM;
-				break;
-			}
-			v = nv;
-			cap = ncap;
-		}
-		v[nr].name = strdup(d->d_name);
-		if (!v[nr].name) {
-			e = -ENOMEM;
-			break;
-		}
-		v[nr++].mtime = st.st_mtim;
-	}
+	e = list_matching(dp, base, max_entries, &v, &nr);
 	if (!e && nr)
 		qsort(v, nr, sizeof(*v), cmp_newest);
 	for (size_t i = 0; i < nr; i++) {

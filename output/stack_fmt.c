@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "escape.h"
 #include "stack_fmt.h"
 #include "trace_helpers.h"
 
@@ -54,15 +55,7 @@ uint64_t stack_set__total(const struct stack_set *s)
  */
 static void put_name(FILE *f, const char *name, bool folded)
 {
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		unsigned char c = *p;
-
-		if (c < 0x20 || c == 0x7f)
-			c = '?';
-		else if (folded && c == ';')
-			c = ':';
-		fputc(c, f);
-	}
+	escape__name(f, name, folded);
 }
 
 /* One part of a stack, kernel or user, as both formats print it. */

@@ -16,7 +16,7 @@
 #include "aggregate.h"
 
 /* A process is named when at least this many of its stacks, and this share, lacked tables. */
-#define WALK_TALLY_MIN_STACKS 50
+#define WALK_TALLY_MIN_STACKS 20
 #define WALK_TALLY_MIN_PCT 20
 /* Named at most; the others are counted. */
 #define WALK_TALLY_MAX_LINES 5

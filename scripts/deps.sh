@@ -1,5 +1,5 @@
 #!/bin/sh
-# deps.sh [build|deb|test] - make sure the Debian packages that build profile
+# deps.sh [build|deb|test|list] - make sure the Debian packages that build profile
 # (with "deb", its Debian package; with "test", run its tests) are
 # installed. As root it installs what is missing with apt-get; otherwise it
 # prints the exact command to run and fails.
@@ -12,15 +12,18 @@ BUILD_PACKAGES="make gcc clang llvm bpftool libbpf-dev linux-libc-dev libelf-dev
 DEB_PACKAGES="dpkg-dev debhelper"
 # what the tests, fixtures, fuzzers and output checks use on top; the
 # package test (tests/integration/package.sh) builds the .deb, runs lintian
-# and installs it in a chroot made by mmdebstrap; the unwinder's tests run
-# Debian's openssl and build static programs with musl-gcc
-TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd $DEB_PACKAGES lintian mmdebstrap eatmydata bash-completion man-db strace npm debuginfod openssl musl-tools"
+# and installs it in a chroot made by mmdebstrap; lld: PLTs as lld lays
+# them out (tests/unit/test_elf_plt.c); the unwinder's tests run Debian's
+# openssl and build static programs with musl-gcc
+TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ lld elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd $DEB_PACKAGES lintian mmdebstrap eatmydata bash-completion man-db strace npm debuginfod time openssl musl-tools"
 
 case "${1:-build}" in
 build) PACKAGES=$BUILD_PACKAGES ;;
 deb) PACKAGES="$BUILD_PACKAGES $DEB_PACKAGES" ;;
 test) PACKAGES="$BUILD_PACKAGES $TEST_PACKAGES" ;;
-*) echo "usage: deps.sh [build|deb|test]" >&2; exit 2 ;;
+# the packages of every list, a line each: for tests/integration/deps.sh
+list) printf '%s\n' $BUILD_PACKAGES $DEB_PACKAGES $TEST_PACKAGES; exit 0 ;;
+*) echo "usage: deps.sh [build|deb|test|list]" >&2; exit 2 ;;
 esac
 
 # Names installed packages provide: NodeSource's nodejs provides npm and

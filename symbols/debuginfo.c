@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "debuginfo.h"
+#include "elf_plt.h"
 #include "elf_read.h"
 #include "rootfs.h"
 
@@ -394,6 +395,7 @@ static bool try_candidate(const struct search *s, int fd, const struct stat *sb,
 	if (used) {
 		info->source = source;
 		snprintf(info->debug_path, sizeof(info->debug_path), "%s", path);
+		file_stamp__init(&info->debug_stamp, sb);
 	}
 	return used;
 }
@@ -478,8 +480,34 @@ static struct elf_symtab *load_minidebuginfo(Elf *elf, const struct debuginfo_op
 	return st;
 }
 
-static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
-				   const struct debuginfo_opts *opts, struct debuginfo_info *info)
+/*
+ * The PLT stubs' names, from the binary itself (a debug file's PLT is
+ * NOBITS), merged into st last: a real symbol at a stub's address keeps
+ * its name, and the IFUNCs they jump to are named by then. Only a
+ * cancelled run fails: stubs that cannot be named print as before, and
+ * -v says why when the budget refused them.
+ */
+static int add_plt(struct elf_symtab *st, Elf *elf, const struct debuginfo_opts *opts,
+		   struct debuginfo_info *info)
+{
+	struct elf_symtab *plt = elf_plt__load(elf, st, opts->budget);
+
+	if (!plt) {
+		if (errno == EFBIG && !info->refused[0])
+			snprintf(info->refused, sizeof(info->refused), "PLT stubs not named: %s",
+				 budget__why());
+		return errno == ECANCELED ? -ECANCELED : 0;
+	}
+	/* -ENOMEM: st as it was, the stubs unnamed */
+	elf_symtab__merge(st, plt);
+	elf_symtab__free(plt);
+	return 0;
+}
+
+/* The symbols of elf: its own, else those of a debug file or MiniDebugInfo with .dynsym. */
+static struct elf_symtab *load_symbols(Elf *elf, int fd, const char *path,
+				       const struct debuginfo_opts *opts,
+				       struct debuginfo_info *info)
 {
 	struct elf_symtab *st, *extra = NULL;
 	struct search s = { .opts = opts, .path = path, .symbols = &extra };
@@ -518,9 +546,30 @@ static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
 		/* keep what the file itself has */
 		info->source = DEBUGINFO_NONE;
 		info->debug_path[0] = '\0';
+		memset(&info->debug_stamp, 0, sizeof(info->debug_stamp));
 		if (info->debug_fd >= 0)
 			close(info->debug_fd);
 		info->debug_fd = -1;
+	}
+	return st;
+}
+
+static struct elf_symtab *load_elf(Elf *elf, int fd, const char *path,
+				   const struct debuginfo_opts *opts, struct debuginfo_info *info)
+{
+	struct elf_symtab *st = load_symbols(elf, fd, path, opts, info);
+	int err;
+
+	if (!st)
+		return NULL;
+	err = add_plt(st, elf, opts, info);
+	if (err) {
+		elf_symtab__free(st);
+		if (info->debug_fd >= 0)
+			close(info->debug_fd);
+		info->debug_fd = -1;
+		errno = -err;
+		return NULL;
 	}
 	return st;
 }
@@ -550,14 +599,11 @@ int debuginfo__find_debug_file(Elf *elf, int fd, const char *path,
 	return info->debug_fd >= 0 ? 0 : -ENOENT;
 }
 
-struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct debuginfo_opts *opts,
-				      struct debuginfo_info *info)
+struct elf_symtab *debuginfo__load_elf(Elf *elf, int fd, const char *path,
+				       const struct debuginfo_opts *opts, struct debuginfo_info *info)
 {
 	static const struct debuginfo_opts defaults;
 	struct debuginfo_info scratch;
-	struct elf_symtab *st;
-	Elf *elf;
-	int err;
 
 	if (!opts)
 		opts = &defaults;
@@ -565,10 +611,24 @@ struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct deb
 		info = &scratch;
 	memset(info, 0, sizeof(*info));
 	info->debug_fd = -1;
-	elf = elf_read__begin(fd, opts->budget);
+	return load_elf(elf, fd, path, opts, info);
+}
+
+struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct debuginfo_opts *opts,
+				      struct debuginfo_info *info)
+{
+	struct elf_symtab *st;
+	Elf *elf;
+	int err;
+
+	if (info) {
+		memset(info, 0, sizeof(*info));
+		info->debug_fd = -1;
+	}
+	elf = elf_read__begin(fd, opts ? opts->budget : NULL);
 	if (!elf)
 		return NULL;
-	st = load_elf(elf, fd, path, opts, info);
+	st = debuginfo__load_elf(elf, fd, path, opts, info);
 	err = errno;
 	elf_end(elf);
 	errno = err;
@@ -653,13 +713,11 @@ struct elf_symtab *debuginfo__load_with_debug_fd(int fd, int debug_fd,
 	if (!elf)
 		return NULL;
 	st = elf_symtab__load_elf_budget(elf, opts->budget);
-	len = st ? debuginfo__build_id(elf, info->build_id, sizeof(info->build_id)) : 0;
-	err = errno;
-	elf_end(elf);
 	if (!st) {
-		errno = err;
-		return NULL;
+		err = -errno;
+		goto out;
 	}
+	len = debuginfo__build_id(elf, info->build_id, sizeof(info->build_id));
 	if (len <= 0) {
 		snprintf(why, sizeof(why), "the binary has no build-id");
 		goto refused;
@@ -671,18 +729,21 @@ struct elf_symtab *debuginfo__load_with_debug_fd(int fd, int debug_fd,
 		goto refused;
 	err = elf_symtab__merge(st, extra);
 	elf_symtab__free(extra);
-	if (err) {
-		elf_symtab__free(st);
-		errno = -err;
-		return NULL;
-	}
+	if (!err)
+		err = add_plt(st, elf, opts, info);
+	if (err)
+		goto out;
 	info->source = DEBUGINFO_DEBUGINFOD;
 	if (opts->keep_debug_fd)
 		info->debug_fd = fcntl(debug_fd, F_DUPFD_CLOEXEC, 0);
+	elf_end(elf);
 	return st;
 refused:
 	snprintf(info->refused, sizeof(info->refused), "fetched debug file not used: %s", why);
+	err = -EBADMSG;
+out:
 	elf_symtab__free(st);
-	errno = EBADMSG;
+	elf_end(elf);
+	errno = -err;
 	return NULL;
 }

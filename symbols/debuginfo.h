@@ -35,6 +35,7 @@
 
 #include "budget.h"
 #include "elf_symtab.h"
+#include "file_id.h"
 
 #define DEBUGINFO_DEFAULT_DIR "/usr/lib/debug"
 #define BUILD_ID_MAX 64		/* GNU ld writes 20 bytes (sha1); allow longer */
@@ -63,6 +64,8 @@ struct debuginfo_info {
 	uint8_t build_id[BUILD_ID_MAX];
 	size_t build_id_len;		/* 0: the file has none */
 	char debug_path[PATH_MAX];	/* the debug file opened, "" when none */
+	/* that file as it was checked (a build-id or debuglink hit), else zeros */
+	struct file_stamp debug_stamp;
 	/*
 	 * With opts->keep_debug_fd, that file as it was checked, open (the
 	 * caller closes it): never reopen it by path, which may name another
@@ -83,6 +86,9 @@ struct elf_symtab *debuginfo__load_fd(int fd, const char *path, const struct deb
 				      struct debuginfo_info *info);
 struct elf_symtab *debuginfo__load_file(const char *path, const struct debuginfo_opts *opts,
 					struct debuginfo_info *info);
+/* The same from elf, the caller's open handle of the file at fd. */
+struct elf_symtab *debuginfo__load_elf(Elf *elf, int fd, const char *path,
+				       const struct debuginfo_opts *opts, struct debuginfo_info *info);
 
 /*
  * The separate debug file of the ELF file elf, open at fd (path as the

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * debuginfod_fetch.c - a small pool of threads that fetch debug files by
- * build-id through libdebuginfod, under a deadline and a cancel flag.
+ * build-id, each through a child process (debuginfod_child.h), under a
+ * deadline, a cancel flag and bounds on how many; what is refused leaves
+ * the cache.
  *
  * libdebuginfod (and with it libcurl and its TLS libraries) is dlopen()ed
- * when the first fetcher is made: a run without servers loads none of it,
- * and its constructor (curl_global_init, not thread-safe) runs before our
- * fetch threads start.
+ * when the first fetcher is made, to know it is there: a run without
+ * servers loads none of it, and its constructor (curl_global_init, not
+ * thread-safe) runs before our fetch threads start.
  */
-#include <dlfcn.h>
-#include <elfutils/debuginfod.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -22,23 +22,40 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "budget.h"
+#include "cache_dir.h"
+#include "debuginfod_child.h"
 #include "debuginfod_fetch.h"
 #include "loader.h"
 
+#define MAX_ID_LEN 64
+
 struct request {
 	struct loader_job job;		/* first: the pool's link */
-	uint8_t id[64];
+	uint8_t id[MAX_ID_LEN];
 	size_t len;
 	void *item;
+};
+
+/* Requests made for the files of one owner. */
+struct owner_count {
+	uid_t uid;
+	unsigned int n;
 };
 
 struct debuginfod_fetch {
 	struct debuginfod_backend backend;
 	debuginfod_landed_fn landed;
 	void *ctx;
+	uint64_t max_bytes;
+	unsigned int max_files, max_user_files;
+	int cache_fd;			/* O_PATH, or -1 */
 	struct loader *pool;
 	pthread_mutex_t lock;		/* the figures below */
 	unsigned int running;
+	unsigned int asked;		/* requests submitted */
+	struct owner_count *owners;	/* of files not root's */
+	size_t nr_owners;
 	int cancelled;			/* atomic: read by the progress callback without lock */
 	uint64_t deadline_ns;		/* atomic; 0: none */
 	uint64_t first_ns, last_ns;	/* first start, last end */
@@ -53,106 +70,14 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* --- libdebuginfod, dlopen()ed ------------------------------------------- */
-
-static struct {
-	debuginfod_client *(*begin)(void);
-	void (*end)(debuginfod_client *);
-	int (*find_debuginfo)(debuginfod_client *, const unsigned char *, int, char **);
-	void (*set_progressfn)(debuginfod_client *, debuginfod_progressfn_t);
-	void (*set_user_data)(debuginfod_client *, void *);
-	void *(*get_user_data)(debuginfod_client *);
-	void (*set_verbose_fd)(debuginfod_client *, int);
-} ldi;
-static pthread_once_t ldi_once = PTHREAD_ONCE_INIT;
-static bool ldi_loaded;
-
-static void ldi_load(void)
+static int child_find(void *ctx, const uint8_t *id, size_t len, uint64_t max_bytes,
+		      bool (*stop)(void *), void *stop_ctx, bool *cached)
 {
-	void *h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
-
-	if (!h)
-		return;
-	ldi.begin = (debuginfod_client *(*)(void))dlsym(h, "debuginfod_begin");
-	ldi.end = (void (*)(debuginfod_client *))dlsym(h, "debuginfod_end");
-	ldi.find_debuginfo = (int (*)(debuginfod_client *, const unsigned char *, int, char **))
-		dlsym(h, "debuginfod_find_debuginfo");
-	ldi.set_progressfn = (void (*)(debuginfod_client *, debuginfod_progressfn_t))
-		dlsym(h, "debuginfod_set_progressfn");
-	ldi.set_user_data = (void (*)(debuginfod_client *, void *))
-		dlsym(h, "debuginfod_set_user_data");
-	ldi.get_user_data = (void *(*)(debuginfod_client *))dlsym(h, "debuginfod_get_user_data");
-	ldi.set_verbose_fd = (void (*)(debuginfod_client *, int))dlsym(h, "debuginfod_set_verbose_fd");
-	/* never dlclose()d: libcurl's state lives until exit */
-	ldi_loaded = ldi.begin && ldi.end && ldi.find_debuginfo && ldi.set_progressfn &&
-		     ldi.set_user_data && ldi.get_user_data && ldi.set_verbose_fd;
+	(void)ctx;
+	return debuginfod_child__find(id, len, max_bytes, stop, stop_ctx, cached);
 }
 
-struct progress_ctx {
-	bool (*stop)(void *);
-	void *stop_ctx;
-	bool networked;			/* called at all: not a cache hit */
-};
-
-static int ldi_progress(debuginfod_client *c, long a, long b)
-{
-	struct progress_ctx *p = ldi.get_user_data(c);
-
-	(void)a;
-	(void)b;
-	p->networked = true;
-	return p->stop(p->stop_ctx);	/* non-zero: libdebuginfod stops the transfer */
-}
-
-static void *ldi_begin(void)
-{
-	static int devnull = -2;
-	debuginfod_client *c = ldi.begin();
-
-	/*
-	 * libdebuginfod 0.188 dprintf()s to its verbose fd in places without
-	 * checking that there is one: to -1, glibc leaks the stream buffer
-	 * it made (8 KiB a query, reported by LeakSanitizer). /dev/null is
-	 * one. Its messages are never ours to print: -v has its own line.
-	 */
-	if (__atomic_load_n(&devnull, __ATOMIC_RELAXED) == -2) {
-		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC), expected = -2;
-
-		if (!__atomic_compare_exchange_n(&devnull, &expected, fd, false, __ATOMIC_RELAXED,
-						 __ATOMIC_RELAXED) && fd >= 0)
-			close(fd);
-	}
-	if (c && __atomic_load_n(&devnull, __ATOMIC_RELAXED) >= 0)
-		ldi.set_verbose_fd(c, devnull);
-	return c;
-}
-
-static void ldi_end(void *client)
-{
-	ldi.end(client);
-}
-
-static int ldi_find(void *client, const uint8_t *id, size_t len, bool (*stop)(void *),
-		    void *stop_ctx, bool *cached)
-{
-	struct progress_ctx p = { .stop = stop, .stop_ctx = stop_ctx };
-	int fd;
-
-	ldi.set_user_data(client, &p);
-	ldi.set_progressfn(client, ldi_progress);
-	fd = ldi.find_debuginfo(client, id, (int)len, NULL);
-	/* a cache hit returns before any transfer, so before any progress call */
-	*cached = fd >= 0 && !p.networked;
-	if (fd < 0 && stop(stop_ctx))
-		fd = -ECANCELED;
-	return fd;
-}
-
-static const struct debuginfod_backend ldi_backend = {
-	.begin = ldi_begin,
-	.end = ldi_end,
-	.find = ldi_find,
-};
+static const struct debuginfod_backend child_backend = { .find = child_find };
 
 /* --- the pool ------------------------------------------------------------ */
 
@@ -165,52 +90,10 @@ static bool past_deadline(void *arg)
 	       (deadline && mono_ns() >= deadline);
 }
 
-/*
- * Each fetch thread's client, made for its first request and ended with
- * the thread (a pthread key's destructor, as the pool joins it).
- */
-struct thread_client {
-	void (*end)(void *client);
-	void *client;
-};
-static pthread_key_t client_key;
-static pthread_once_t client_key_once = PTHREAD_ONCE_INIT;
-static bool client_key_made;
-
-static void client_free(void *p)
+/* A refusal of the file itself, not of the moment: the file leaves the cache. */
+static bool refused_for_good(int used)
 {
-	struct thread_client *tc = p;
-
-	tc->end(tc->client);
-	free(tc);
-}
-
-static void client_key_make(void)
-{
-	client_key_made = !pthread_key_create(&client_key, client_free);
-}
-
-/* This thread's client; *own: the caller ends it (no key to keep it by). */
-static void *thread_client(struct debuginfod_fetch *f, bool *own)
-{
-	struct thread_client *tc = client_key_made ? pthread_getspecific(client_key) : NULL;
-	void *client;
-
-	*own = false;
-	if (tc)
-		return tc->client;
-	client = f->backend.begin();
-	if (!client)
-		return NULL;
-	tc = client_key_made ? malloc(sizeof(*tc)) : NULL;
-	if (tc) {
-		*tc = (struct thread_client){ .end = f->backend.end, .client = client };
-		if (!pthread_setspecific(client_key, tc))
-			return client;
-		free(tc);
-	}
-	*own = true;
-	return client;
+	return used < 0 && used != -ECANCELED && used != -ENOMEM && used != -EINTR;
 }
 
 /* One request, on a fetch thread: its outcome into the stats. */
@@ -218,27 +101,27 @@ static void run_request(struct loader_job *job, void *ctx)
 {
 	struct debuginfod_fetch *f = ctx;
 	struct request *r = (struct request *)job;
-	bool cached = false, own = false;
 	int fd = -ECANCELED, used = -1;
-	void *client = NULL;
+	bool cached = false, got = false;
+	struct stat sb;
 
 	pthread_mutex_lock(&f->lock);
 	f->running++;
 	if (!f->first_ns)
 		f->first_ns = mono_ns();
 	pthread_mutex_unlock(&f->lock);
-	if (!past_deadline(f)) {
-		client = thread_client(f, &own);
-		fd = client ? -ECANCELED : -ENOMEM;
-	}
-	if (client && !past_deadline(f))
-		fd = f->backend.find(client, r->id, r->len, past_deadline, f, &cached);
-	if (own)
-		f->backend.end(client);
+	if (!past_deadline(f))
+		fd = f->backend.find(f->backend.ctx, r->id, r->len, f->max_bytes, past_deadline, f,
+				     &cached);
+	got = fd >= 0 && !fstat(fd, &sb);
 	used = f->landed(fd, r->item, f->ctx);
+	if (got && f->cache_fd >= 0 && refused_for_good(used))
+		debuginfod_fetch__forget(f->cache_fd, r->id, r->len, &sb);
 	pthread_mutex_lock(&f->lock);
 	if (fd >= 0 && !used)
 		cached ? f->stats.cached++ : f->stats.fetched++;
+	else if (fd == -EFBIG)
+		f->stats.too_big++;
 	else if (fd == -ECANCELED || fd == -ETIME || fd == -ETIMEDOUT)
 		f->stats.timed_out++;
 	else
@@ -264,7 +147,10 @@ static void drop_request(struct loader_job *job, void *ctx)
 
 static void fetch__destroy(struct debuginfod_fetch *f)
 {
+	if (f->cache_fd >= 0)
+		close(f->cache_fd);
 	pthread_mutex_destroy(&f->lock);
+	free(f->owners);
 	free(f);
 }
 
@@ -277,20 +163,22 @@ struct debuginfod_fetch *debuginfod_fetch__new(const struct debuginfod_fetch_opt
 		errno = EINVAL;
 		return NULL;
 	}
-	if (!opts->backend) {
-		pthread_once(&ldi_once, ldi_load);
-		if (!ldi_loaded) {
-			errno = ENOENT;		/* no libdebuginfod installed */
-			return NULL;
-		}
+	if (!opts->backend && !debuginfod_child__available()) {
+		errno = ENOENT;		/* no libdebuginfod installed */
+		return NULL;
 	}
-	pthread_once(&client_key_once, client_key_make);
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	f->backend = opts->backend ? *opts->backend : ldi_backend;
+	f->backend = opts->backend ? *opts->backend : child_backend;
 	f->landed = opts->landed;
 	f->ctx = opts->ctx;
+	f->max_bytes = opts->max_bytes ? opts->max_bytes : budget__default()->max_fetch_bytes;
+	f->max_files = opts->max_files;
+	f->max_user_files = opts->max_user_files;
+	/* checked as safe for root by debuginfod_fetch__setup_env() */
+	f->cache_fd = opts->cache_dir ?
+		open(opts->cache_dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
 	pthread_mutex_init(&f->lock, NULL);
 	/* signals stay with the main thread: the pool's threads block them */
 	f->pool = loader__new_pool(run_request, drop_request, f,
@@ -304,8 +192,42 @@ struct debuginfod_fetch *debuginfod_fetch__new(const struct debuginfod_fetch_opt
 	return f;
 }
 
+/*
+ * Count a request for a file of owner, under f->lock: -EDQUOT (counted)
+ * when it is over a bound.
+ */
+static int count_request(struct debuginfod_fetch *f, uid_t owner)
+{
+	struct owner_count *o = NULL, *n;
+
+	if (f->max_files && f->asked >= f->max_files) {
+		f->stats.over_files++;
+		return -EDQUOT;
+	}
+	if (owner != 0 && f->max_user_files) {
+		for (size_t i = 0; i < f->nr_owners && !o; i++)
+			if (f->owners[i].uid == owner)
+				o = &f->owners[i];
+		if (o && o->n >= f->max_user_files) {
+			f->stats.over_user_files++;
+			return -EDQUOT;
+		}
+		if (!o) {
+			n = reallocarray(f->owners, f->nr_owners + 1, sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			f->owners = n;
+			o = &f->owners[f->nr_owners++];
+			*o = (struct owner_count){ .uid = owner };
+		}
+		o->n++;
+	}
+	f->asked++;
+	return 0;
+}
+
 int debuginfod_fetch__submit(struct debuginfod_fetch *f, const uint8_t *id, size_t len,
-			     void *item)
+			     uid_t owner, void *item)
 {
 	struct request *r;
 	int err;
@@ -314,6 +236,11 @@ int debuginfod_fetch__submit(struct debuginfod_fetch *f, const uint8_t *id, size
 		return -EINVAL;
 	if (past_deadline(f))
 		return -ECANCELED;
+	pthread_mutex_lock(&f->lock);
+	err = count_request(f, owner);
+	pthread_mutex_unlock(&f->lock);
+	if (err)
+		return err;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
@@ -365,7 +292,7 @@ int debuginfod_fetch__free(struct debuginfod_fetch *f, int timeout_ms)
 	if (!f)
 		return 0;
 	__atomic_store_n(&f->cancelled, 1, __ATOMIC_RELAXED);
-	/* a request between two progress calls: the exit that follows ends it */
+	/* a request waiting for its child: the exit that follows ends the wait */
 	if (loader__free(f->pool, timeout_ms) == -EBUSY)
 		return -EBUSY;
 	fetch__destroy(f);
@@ -378,10 +305,40 @@ void debuginfod_fetch_stats__format(const struct debuginfod_fetch_stats *st, cha
 	uint64_t ms = st->busy_ns / 1000000;
 
 	snprintf(buf, size,
-		 "debuginfod: %u debug file%s fetched, %u cached, %u failed, %u timed out, in %" PRIu64
+		 "debuginfod: %u debug file%s fetched, %u cached, %u failed, %u too big, %u timed out, %u not asked for, in %" PRIu64
 		 ".%" PRIu64 " s",
-		 st->fetched, st->fetched == 1 ? "" : "s", st->cached, st->failed,
-		 st->timed_out + st->pending, ms / 1000, ms % 1000 / 100);
+		 st->fetched, st->fetched == 1 ? "" : "s", st->cached, st->failed, st->too_big,
+		 st->timed_out + st->pending, st->over_files + st->over_user_files, ms / 1000,
+		 ms % 1000 / 100);
+}
+
+int debuginfod_fetch__forget(int cache_fd, const uint8_t *id, size_t len, const struct stat *sb)
+{
+	char hex[2 * MAX_ID_LEN + 1];
+	struct stat here;
+	int dfd, fd, err = 0;
+
+	if (!len || len > MAX_ID_LEN)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++)
+		sprintf(hex + 2 * i, "%02x", id[i]);
+	dfd = openat(cache_fd, hex, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	if (fstatat(dfd, "debuginfo", &here, AT_SYMLINK_NOFOLLOW))
+		err = -errno;
+	else if (!S_ISREG(here.st_mode) || here.st_dev != sb->st_dev || here.st_ino != sb->st_ino)
+		err = -ESTALE;
+	else if (unlinkat(dfd, "debuginfo", 0))
+		err = -errno;
+	if (!err) {
+		fd = openat(dfd, "debuginfo", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0400);
+		if (fd >= 0)
+			close(fd);
+	}
+	close(dfd);
+	return err;
 }
 
 /* --- configuration -------------------------------------------------------- */
@@ -438,69 +395,6 @@ int debuginfod_fetch__cache_dir(const char *cache_path, const char *xdg, const c
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-int debuginfod_fetch__check_cache_dir(const char *dir, uid_t uid, char *why, size_t size)
-{
-	char path[PATH_MAX];
-	bool child_exists = false;
-	struct stat sb;
-	char *slash;
-
-	if (dir[0] != '/') {
-		snprintf(why, size, "cache '%s' is not an absolute path", dir);
-		return -EPERM;
-	}
-	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
-		snprintf(why, size, "cache path too long");
-		return -EPERM;
-	}
-	for (;;) {
-		if (lstat(path, &sb) == 0) {
-			bool ours = sb.st_uid == 0 || sb.st_uid == uid;
-			bool sticky_root = sb.st_uid == 0 && (sb.st_mode & S_ISVTX);
-
-			if (!S_ISDIR(sb.st_mode) || !ours ||
-			    ((sb.st_mode & (S_IWGRP | S_IWOTH)) && !(sticky_root && child_exists))) {
-				snprintf(why, size, "'%s' %s: not a safe cache for root", path,
-					 !S_ISDIR(sb.st_mode) ? "is not a directory" :
-					 !ours ? "belongs to another user" :
-						 "can be written by other users");
-				return -EPERM;
-			}
-			child_exists = true;
-		} else if (errno != ENOENT || child_exists) {
-			snprintf(why, size, "cannot check '%s': %s", path, strerror(errno));
-			return -EPERM;
-		}
-		if (!strcmp(path, "/"))
-			return 0;
-		slash = strrchr(path, '/');
-		if (slash == path)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-	}
-}
-
-int debuginfod_fetch__make_cache_dir(const char *dir)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	for (char *p = path + 1;; p++) {
-		bool end = !*p;
-
-		if (*p != '/' && !end)
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0700) && errno != EEXIST)
-			return -errno;
-		if (end)
-			return 0;
-		*p = '/';
-	}
-}
-
 void debuginfod_fetch__max_size(const char *user, uint64_t max_bytes, char *buf, size_t size)
 {
 	unsigned long long v = 0;
@@ -518,9 +412,9 @@ void debuginfod_fetch__max_size(const char *user, uint64_t max_bytes, char *buf,
 }
 
 int debuginfod_fetch__setup_env(const char *const *urls, size_t nr, uint64_t max_bytes,
-				char *why, size_t size)
+				struct debuginfod_setup *out, char *why, size_t size)
 {
-	char dir[PATH_MAX], max_size[32];
+	char *dir = out->cache_dir, max_size[32];
 	char *servers;
 	int err;
 
@@ -528,22 +422,23 @@ int debuginfod_fetch__setup_env(const char *const *urls, size_t nr, uint64_t max
 	if (!servers)
 		return -ENOENT;
 	err = debuginfod_fetch__cache_dir(getenv("DEBUGINFOD_CACHE_PATH"), getenv("XDG_CACHE_HOME"),
-					  getenv("HOME"), dir, sizeof(dir));
+					  getenv("HOME"), dir, sizeof(out->cache_dir));
 	if (err)
 		snprintf(why, size, "no cache directory (set DEBUGINFOD_CACHE_PATH)");
 	else
-		err = debuginfod_fetch__check_cache_dir(dir, geteuid(), why, size);
-	if (!err && debuginfod_fetch__make_cache_dir(dir)) {
-		snprintf(why, size, "cannot make the cache '%s': %s", dir, strerror(errno));
-		err = -EPERM;
-	}
+		err = cache_dir__check(dir, geteuid(), why, size);
+	if (!err && (err = cache_dir__make(dir, 0700, 0700)))
+		snprintf(why, size, "cannot make the cache '%s': %s", dir, strerror(-err));
 	if (err) {
 		free(servers);
 		return -EPERM;
 	}
 	debuginfod_fetch__max_size(getenv("DEBUGINFOD_MAXSIZE"), max_bytes, max_size,
 				   sizeof(max_size));
-	err = setenv("DEBUGINFOD_URLS", servers, 1) || setenv("DEBUGINFOD_MAXSIZE", max_size, 1);
+	out->max_bytes = strtoull(max_size, NULL, 10);
+	/* the very directory checked, whatever libdebuginfod would have chosen */
+	err = setenv("DEBUGINFOD_URLS", servers, 1) || setenv("DEBUGINFOD_MAXSIZE", max_size, 1) ||
+	      setenv("DEBUGINFOD_CACHE_PATH", dir, 1);
 	free(servers);
 	return err ? -errno : 0;
 }

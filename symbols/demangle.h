@@ -14,7 +14,8 @@ bool demangle__maybe_mangled(const char *name);
 
 /*
  * The readable form of name, with parameter types ("ns::f<int>(int)"; a
- * Rust name without its hash), malloc'ed. NULL with errno ENOENT when name
+ * Rust name without its hash), malloc'ed. A PLT stub's "_Z...@plt" keeps
+ * its suffix: "ns::f<int>(int)@plt", as perf prints it. NULL with errno ENOENT when name
  * is not a mangled name (C functions: use it as it is), ENOMEM.
  */
 char *demangle__name(const char *name);

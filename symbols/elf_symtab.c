@@ -30,6 +30,9 @@ struct elf_symtab {
 	struct segment *segs;
 	size_t nr_segs;
 	char *pool;
+	/* the names merged in from other tables (elf_symtab__merge) */
+	char **more_pools;
+	size_t nr_more_pools;
 	enum elf_symtab_kind kind;
 };
 
@@ -514,80 +517,89 @@ size_t elf_symtab__nr_segments(const struct elf_symtab *st)
 	return st ? st->nr_segs : 0;
 }
 
-struct merged_sym {
-	const struct elf_sym *sym;
-	int from_src;		/* 0 for dst: it wins at one address */
-};
-
-static int merged_sym_cmp(const void *a, const void *b)
+struct elf_symtab *elf_symtab__adopt(struct elf_sym *syms, size_t nr, char *pool)
 {
-	const struct merged_sym *x = a, *y = b;
+	struct elf_symtab *st = calloc(1, sizeof(*st));
 
-	if (x->sym->addr != y->sym->addr)
-		return (x->sym->addr > y->sym->addr) - (x->sym->addr < y->sym->addr);
-	return (x->from_src > y->from_src) - (x->from_src < y->from_src);
+	if (!st || sym_nest__build(syms, nr, &st->nest)) {
+		free(st);
+		free(syms);
+		free(pool);
+		errno = ENOMEM;
+		return NULL;
+	}
+	st->syms = syms;
+	st->nr = nr;
+	st->pool = pool;
+	return st;
+}
+
+/*
+ * Both tables are sorted, one symbol per address: one walk merges them.
+ * Each call is one of the walk's steps: which table the next symbol comes
+ * from (0 dst, 1 src, -1 the end), with src's skipped where dst has one.
+ */
+static int merge_step(const struct elf_symtab *dst, const struct elf_symtab *src, size_t *i,
+		      size_t *j)
+{
+	if (*i < dst->nr && *j < src->nr && dst->syms[*i].addr == src->syms[*j].addr)
+		(*j)++;
+	if (*i < dst->nr && (*j == src->nr || dst->syms[*i].addr < src->syms[*j].addr))
+		return 0;
+	return *j < src->nr ? 1 : -1;
 }
 
 int elf_symtab__merge(struct elf_symtab *dst, const struct elf_symtab *src)
 {
-	size_t n = dst->nr + src->nr, nr = 0, pool_len = 0;
+	size_t i = 0, j = 0, nr = 0, pool_len = 0;
+	struct elf_sym *syms = NULL;
 	struct sym_nest *nest;
-	struct merged_sym *all;
-	struct elf_sym *syms;
-	char *pool;
+	char *pool = NULL, **pools;
+	int from;
 
 	if (!src->nr)
 		goto kind;
-	all = calloc(n, sizeof(*all));
-	syms = calloc(n, sizeof(*syms));
-	if (!all || !syms) {
-		free(all);
-		free(syms);
-		return -ENOMEM;
+	/* dst's names stay where they are: only src's are copied, into a pool of their own */
+	while ((from = merge_step(dst, src, &i, &j)) >= 0) {
+		if (from)
+			pool_len += strlen(src->syms[j].name) + 1;
+		from ? j++ : i++;
+		nr++;
 	}
-	for (size_t i = 0; i < dst->nr; i++)
-		all[i] = (struct merged_sym){ .sym = &dst->syms[i], .from_src = 0 };
-	for (size_t i = 0; i < src->nr; i++)
-		all[dst->nr + i] = (struct merged_sym){ .sym = &src->syms[i], .from_src = 1 };
-	qsort(all, n, sizeof(*all), merged_sym_cmp);
-	for (size_t i = 0; i < n; i++) {
-		if (i && all[i].sym->addr == all[i - 1].sym->addr)
+	syms = calloc(nr, sizeof(*syms));
+	pool = malloc(pool_len ? pool_len : 1);
+	pools = realloc(dst->more_pools, (dst->nr_more_pools + 1) * sizeof(*pools));
+	if (pools)
+		dst->more_pools = pools;
+	if (!syms || !pool || !pools)
+		goto nomem;
+	i = j = nr = pool_len = 0;
+	while ((from = merge_step(dst, src, &i, &j)) >= 0) {
+		if (!from) {
+			syms[nr++] = dst->syms[i++];
 			continue;
-		all[nr++] = all[i];
-		pool_len += strlen(all[i].sym->name) + 1;
+		}
+		syms[nr] = src->syms[j++];
+		syms[nr].name = strcpy(pool + pool_len, syms[nr].name);
+		pool_len += strlen(pool + pool_len) + 1;
+		nr++;
 	}
-	pool = malloc(pool_len);
-	if (!pool) {
-		free(all);
-		free(syms);
-		return -ENOMEM;
-	}
-	pool_len = 0;
-	for (size_t i = 0; i < nr; i++) {
-		size_t len = strlen(all[i].sym->name) + 1;
-
-		memcpy(pool + pool_len, all[i].sym->name, len);
-		syms[i] = *all[i].sym;
-		syms[i].name = pool + pool_len;
-		pool_len += len;
-	}
-	free(all);
-	if (sym_nest__build(syms, nr, &nest)) {
-		free(syms);
-		free(pool);
-		return -ENOMEM;
-	}
+	if (sym_nest__build(syms, nr, &nest))
+		goto nomem;
 	free(dst->syms);
-	free(dst->pool);
 	sym_nest__free(dst->nest);
 	dst->syms = syms;
 	dst->nr = nr;
-	dst->pool = pool;
 	dst->nest = nest;
+	dst->more_pools[dst->nr_more_pools++] = pool;
 kind:
 	if (src->kind > dst->kind)
 		dst->kind = src->kind;
 	return 0;
+nomem:
+	free(syms);
+	free(pool);
+	return -ENOMEM;
 }
 
 void elf_symtab__free(struct elf_symtab *st)
@@ -598,5 +610,8 @@ void elf_symtab__free(struct elf_symtab *st)
 	sym_nest__free(st->nest);
 	free(st->segs);
 	free(st->pool);
+	for (size_t i = 0; i < st->nr_more_pools; i++)
+		free(st->more_pools[i]);
+	free(st->more_pools);
 	free(st);
 }

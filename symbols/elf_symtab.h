@@ -45,10 +45,19 @@ struct elf_symtab *elf_symtab__load_fd_budget(int fd, const struct budget *b);
 struct elf_symtab *elf_symtab__load_elf_budget(Elf *elf, const struct budget *b);
 
 /*
+ * A table of symbols made elsewhere (the PLT stubs': elf_plt.h), which it
+ * takes over: syms, malloc'ed, sorted by address, one per address, their
+ * names in pool, malloc'ed too. It has no segments and its kind is
+ * ELF_SYMTAB_NONE. NULL with errno ENOMEM (syms and pool freed).
+ */
+struct elf_symtab *elf_symtab__adopt(struct elf_sym *syms, size_t nr, char *pool);
+
+/*
  * Add src's function symbols to dst (a debug file's or MiniDebugInfo's
- * symbols to the stripped file's): dst keeps its segments, and where both
- * have a symbol at one address dst's stays. dst's kind becomes the better
- * of the two. Returns 0 or -ENOMEM (dst unchanged).
+ * symbols to the stripped file's, then the PLT stubs'): dst keeps its
+ * segments, and where both have a symbol at one address dst's stays.
+ * dst's kind becomes the better of the two. Returns 0 or -ENOMEM (dst
+ * unchanged).
  */
 int elf_symtab__merge(struct elf_symtab *dst, const struct elf_symtab *src);
 enum elf_symtab_kind elf_symtab__kind(const struct elf_symtab *st);

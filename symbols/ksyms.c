@@ -21,6 +21,7 @@ struct ksyms {
 	size_t nr, cap;
 	char *pool;		/* all names, NUL-separated */
 	size_t pool_len, pool_cap;
+	size_t nr_hidden;	/* text symbols read with address 0 */
 };
 
 /* Offsets into the pool while loading; turned into pointers at the end
@@ -121,8 +122,13 @@ static int parse_line(struct ksyms *ks, const char *line, size_t len, uintptr_t 
 	struct kline k;
 	int err;
 
-	if (kline__parse(&k, line, len) || !k.addr || !is_text_type(k.type))
+	if (kline__parse(&k, line, len) || !is_text_type(k.type))
 		return 0;
+	if (!k.addr) {
+		/* kptr_restrict: the kernel shows this reader no address */
+		ks->nr_hidden++;
+		return 0;
+	}
 	err = array_reserve((void **)&ks->syms, &ks->cap, ks->nr, sizeof(*ks->syms));
 	if (!err)
 		err = pool_add(ks, k.name, k.name_len, &name_off);
@@ -163,7 +169,7 @@ static int ksym_cmp(const void *a, const void *b)
 static int finish(struct ksyms *ks)
 {
 	if (!ks->nr)
-		return -ENOENT;
+		return ks->nr_hidden ? -EPERM : -ENOENT;
 	for (size_t i = 0; i < ks->nr; i++) {
 		uintptr_t n = (uintptr_t)ks->syms[i].name;
 		uintptr_t m = (uintptr_t)ks->syms[i].module;

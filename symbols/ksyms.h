@@ -25,8 +25,10 @@ struct ksyms;
 
 /*
  * Loaders return NULL with errno set on failure. Lines with a zero address
- * (kptr_restrict hides them) and non-text symbols are skipped; -ENOENT when
- * no usable symbol remains.
+ * (kptr_restrict hides them) and non-text symbols are skipped. When no
+ * usable symbol remains: EPERM if text symbols were there but every
+ * address read as 0 (the kernel hides them from a reader without
+ * CAP_SYSLOG, or from all with kptr_restrict 2), else ENOENT.
  */
 struct ksyms *ksyms__load(void);
 struct ksyms *ksyms__load_file(const char *path);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "file_id.h"
 #include "perfmap.h"
 #include "trace_helpers.h"
 #include "rootfs.h"
@@ -32,10 +33,7 @@ struct perfmap {
 	size_t nr;
 	char *pool;
 	/* what was read, to tell whether the file changed */
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime;
+	struct file_stamp id;
 };
 
 static int entry_cmp(const void *a, const void *b)
@@ -242,10 +240,7 @@ struct perfmap *perfmap__load_fd(int fd, const struct stat *sb, const struct bud
 			skipping = true;
 		}
 	}
-	ps.pm->dev = sb->st_dev;
-	ps.pm->ino = sb->st_ino;
-	ps.pm->size = sb->st_size;
-	ps.pm->mtime = sb->st_mtim;
+	file_stamp__init(&ps.pm->id, sb);
 out:
 	free(buf);
 	if (err) {
@@ -324,10 +319,14 @@ static int read_status(const char *proc_root, pid_t pid, struct proc_ids *ids)
  * map only for a process running with uid 0 somewhere, or in our own user
  * namespace: another user's process could otherwise show any root file
  * bind-mounted over its map (in a user namespace of its own) as symbol
- * names.
+ * names. And only with one name, as for a symlink we follow
+ * (pathwalk__trusted_link()): a second one is a hard link, which anyone
+ * can make to a root file where /proc/sys/fs/protected_hardlinks is 0.
  */
 static bool owner_ok(const struct stat *sb, const struct proc_ids *ids, bool our_userns)
 {
+	if (sb->st_uid == 0 && sb->st_nlink != 1)
+		return false;
 	for (int i = 0; i < ids->nr_uids; i++)
 		if (sb->st_uid == ids->uids[i])
 			return true;
@@ -375,8 +374,7 @@ int perfmap__open_pid(const char *proc_root, pid_t pid, struct stat *sb)
 
 bool perfmap__same_file(const struct perfmap *pm, const struct stat *sb)
 {
-	return pm && pm->dev == sb->st_dev && pm->ino == sb->st_ino && pm->size == sb->st_size &&
-	       pm->mtime.tv_sec == sb->st_mtim.tv_sec && pm->mtime.tv_nsec == sb->st_mtim.tv_nsec;
+	return pm && file_stamp__is(&pm->id, sb);
 }
 
 int perfmap__refresh_pid(struct perfmap **pm, const char *proc_root, pid_t pid)

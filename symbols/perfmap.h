@@ -50,13 +50,13 @@ struct perfmap *perfmap__load_fd(int fd, const struct stat *sb, const struct bud
  * it is a regular file (checked before it is opened), not a symlink, and
  * owned by one of the process's uids: root-owned only for a process with
  * uid 0 or in our own user namespace (where it cannot mount over the
- * map), so another user cannot plant names for it or show a root file
- * through it. Returns a descriptor and *sb, or -ENOENT when there is no
+ * map), and with one name (not a hard link to a root file), so another
+ * user cannot plant names for it or show a root file through it. Returns a descriptor and *sb, or -ENOENT when there is no
  * map, -EPERM when its owner is wrong or it is not a regular file, -ESRCH
  * when the process is gone.
  */
 int perfmap__open_pid(const char *proc_root, pid_t pid, struct stat *sb);
-/* Was pm read from this file, unchanged since (inode, size, mtime)? */
+/* Was pm read from this file, unchanged since (its stamp: file_id.h)? */
 bool perfmap__same_file(const struct perfmap *pm, const struct stat *sb);
 
 /*

@@ -4,7 +4,7 @@
  * tables shared by all processes: creating and freeing it, and resolving
  * an address. The rest lives beside it, one concern a file:
  *   usyms_procs.c       process generations and the readings of their maps
- *   usyms_modules.c     mapped files and their symbol tables, shared by build-id
+ *   usyms_modules.c     mapped files and their symbol tables, shared by what they are read from
  *   usyms_jobs.c        the work handed to the loader thread
  *   usyms_fetch.c       debug files fetched from debuginfod, swapped in
  *   usyms_perfmaps.c    JIT perf maps, shared by the processes naming one file
@@ -136,7 +136,7 @@ void usyms__free(struct usyms *u)
 	shared_perfmap__free_list(u->retired_perfmaps);
 	tdestroy(u->procs, proc__free);
 	tdestroy(u->modules, module__free);
-	tdestroy(u->by_build_id, noop_free);	/* owned by files[] */
+	tdestroy(u->by_key, noop_free);	/* owned by files[] */
 	tdestroy(u->unresolved, free);
 	for (size_t i = 0; i < u->nr_files; i++) {
 		symfile__release(u->files[i]);

@@ -8,9 +8,11 @@
  * thread (usyms__wait() before resolving). A process is seen as generations (profile.h: a new one at each
  * exec, and when a pid is reused); each keeps every mapping any of its
  * readings saw (map_history.h), so a library dlclose()d later still names
- * the samples taken in it. Symbol tables are shared between processes: keyed by build-id
- * when the file has one (a container's libc that is the host's is read
- * once), else by device and inode; a file found changed since it was
+ * the samples taken in it. Symbol tables are shared between processes, and
+ * between files only when everything they are read from is the same (a
+ * digest of the file's symbol tables and headers, and the debug file
+ * read: a container's libc that is the host's is read once; a file that
+ * merely claims its build-id is not); a file found changed since it was
  * opened (rewritten in place, or another file at a reused inode) is read
  * again for the processes that map it from then on. Per process only its
  * mapping list is kept, about 40 bytes per executable mapping.

@@ -4,7 +4,8 @@
  * usyms.h.
  *
  * Three levels, so that thousands of short-lived processes cost little:
- *   symfile  one parsed symbol table; shared by build-id
+ *   symfile  one parsed symbol table; shared by files it would be read
+ *            alike from (struct symfile_key)
  *   module   one mapped file (device, inode): its path, its label, its symfile
  *   proc     one generation of a process (profile.h: a pid between two
  *            execs): the history of its executable mappings, each
@@ -26,6 +27,7 @@
 
 #include "budget.h"
 #include "debuginfo.h"
+#include "file_id.h"
 #include "loader.h"
 #include "map_history.h"
 #include "usyms.h"
@@ -34,17 +36,31 @@ struct elf_sym;
 struct map_entry;
 struct proc_maps;
 
+/*
+ * What a symbol table was read from, all of it: two files share one only
+ * when their keys are equal. Not a build-id, which anyone can give a file
+ * of theirs (and root's files are not all root's choice: a container, a
+ * FUSE or NFS mount). Made with memset first: compared with memcmp().
+ */
+struct symfile_key {
+	uint8_t digest[SHA256_LEN];	/* file_id__symbols() of the file */
+	uint32_t source;		/* enum debuginfo_source, as read */
+	uint32_t pad;
+	struct file_stamp debug;	/* the debug file read (build-id, debuglink), else zeros */
+	/*
+	 * --lines: the file itself (its DWARF, not in the digest, may be
+	 * what its lines are read from), else zeros
+	 */
+	struct file_stamp lines;
+};
+
 struct symfile {
 	struct elf_symtab *st;		/* NULL when the file could not be read */
 	enum debuginfo_source source;
 	uint8_t build_id[BUILD_ID_MAX];
 	size_t build_id_len;
-	/*
-	 * Who owns the file it was read from: shared by build-id only with
-	 * files of the same owner, or from root's. Anyone can write a file
-	 * with libc's build-id and names of their choosing.
-	 */
-	uid_t owner;
+	struct symfile_key key;		/* in usyms.by_key when keyed */
+	bool keyed;
 	const char **names;		/* demangled names by symbol index, filled on demand */
 	struct srcline *sl;		/* DWARF for --lines, or NULL */
 	void *lines;			/* tsearch tree of struct line_entry, by vaddr */
@@ -99,10 +115,7 @@ struct module {
  */
 struct shared_perfmap {
 	struct perfmap *pm;
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime;
+	struct file_stamp id;		/* the file read */
 	size_t refs;
 	struct shared_perfmap *next;
 };
@@ -145,7 +158,7 @@ struct usyms {
 	size_t nr_procs;
 	void *modules;			/* tsearch tree of struct module, by (dev, inode) */
 	uint64_t readings;		/* maps readings so far: a module is checked once in each */
-	void *by_build_id;		/* tsearch tree of struct symfile */
+	void *by_key;			/* tsearch tree of struct symfile, by key */
 	struct symfile **files;		/* every symfile, to free them */
 	size_t nr_files, cap_files;
 	void *unresolved;		/* tsearch tree of struct unresolved */

@@ -2,8 +2,8 @@
 /*
  * usyms_modules.c - the files processes map, each once per run: a module
  * per (device, inode), opened through the process's own view of the file
- * system while it lives, and its symbol table, shared with every file of
- * the same build-id (and owner).
+ * system while it lives, and its symbol table, shared with the files it
+ * would be read alike from (struct symfile_key), never by build-id.
  *
  * Mapped files are opened through the process's own view of the file
  * system, /proc/PID/root/<path>, so processes in other mount namespaces
@@ -19,10 +19,16 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
+#include <linux/magic.h>
+
 #include "debuginfo.h"
+#include "elf_read.h"
 #include "elf_symtab.h"
+#include "file_id.h"
 #include "proc_maps.h"
 #include "rootfs.h"
 #include "usyms_internal.h"
@@ -38,17 +44,12 @@ static int module_cmp(const void *a, const void *b)
 	return (x->inode > y->inode) - (x->inode < y->inode);
 }
 
-static int build_id_cmp(const void *a, const void *b)
+static int symfile_key_cmp(const void *a, const void *b)
 {
 	const struct symfile *x = a, *y = b;
-	size_t n = x->build_id_len < y->build_id_len ? x->build_id_len : y->build_id_len;
-	int c = memcmp(x->build_id, y->build_id, n);
+	int c = memcmp(&x->key, &y->key, sizeof(x->key));
 
-	if (c)
-		return (c > 0) - (c < 0);
-	if (x->build_id_len != y->build_id_len)
-		return (x->build_id_len > y->build_id_len) - (x->build_id_len < y->build_id_len);
-	return (x->owner > y->owner) - (x->owner < y->owner);
+	return (c > 0) - (c < 0);
 }
 
 /* "[libc.so.6]" for "/usr/lib/x86_64-linux-gnu/libc.so.6". */
@@ -108,14 +109,33 @@ void usyms_load_vdso(struct usyms *u)
 	proc_maps__release(&self);
 }
 
-/* path under root if it is the file with that inode: a descriptor, or -errno. */
-static int open_if_inode(const char *root, const char *path, uint64_t inode)
+/*
+ * Is the file open at fd (sb) the one e maps: the same inode on the same
+ * device. Another file system can hold a file with the same inode number
+ * (a tmpfs counts them from 1). btrfs, and overlayfs before Linux 6.8,
+ * print in maps a device other than the one stat(2) gives: on those the
+ * inode alone decides.
+ */
+static bool same_file(int fd, const struct stat *sb, const struct map_entry *e)
+{
+	struct statfs sfs;
+
+	if (sb->st_ino != e->inode)
+		return false;
+	if (major(sb->st_dev) == e->dev_major && minor(sb->st_dev) == e->dev_minor)
+		return true;
+	return !fstatfs(fd, &sfs) &&
+	       (sfs.f_type == BTRFS_SUPER_MAGIC || sfs.f_type == OVERLAYFS_SUPER_MAGIC);
+}
+
+/* e's path under root if it is still e's file: a descriptor, or -errno. */
+static int open_if_same(const char *root, const struct map_entry *e)
 {
 	struct stat sb;
 	int fd;
 
-	fd = rootfs__open_regular(root, path, 0, &sb);
-	if (fd < 0 || sb.st_ino == inode)
+	fd = rootfs__open_regular(root, e->path, 0, &sb);
+	if (fd < 0 || same_file(fd, &sb, e))
 		return fd;
 	close(fd);	/* another file is at that path now */
 	return -ESTALE;
@@ -143,7 +163,7 @@ static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *
 
 	if (!e->deleted) {
 		snprintf(path, sizeof(path), "%s/%d/root", u->proc_root, (int)pid);
-		fd = open_if_inode(path, e->path, e->inode);
+		fd = open_if_same(path, e);
 		if (fd >= 0)
 			return fd;
 	}
@@ -151,7 +171,7 @@ static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *
 	fd = rootfs__open_regular(NULL, path, 0, &sb);
 	if (fd >= 0 || e->deleted)
 		return fd;
-	return open_if_inode(NULL, e->path, e->inode);
+	return open_if_same(NULL, e);
 }
 
 /*
@@ -192,54 +212,33 @@ static int add_symfile(struct usyms *u, struct symfile *f)
 	return 0;
 }
 
-/* A shared table with this build-id, or NULL. */
-/* The table with this build-id read from a file of exactly this owner, or NULL. */
-static struct symfile *find_exact(struct usyms *u, const uint8_t *id, size_t len, uid_t owner)
-{
-	struct symfile key = { .build_id_len = len, .owner = owner };
-	void *node;
+_Static_assert(sizeof(struct symfile_key) == SHA256_LEN + 8 + 2 * sizeof(struct file_stamp),
+	       "struct symfile_key has padding");
 
-	memcpy(key.build_id, id, len);
-	node = tfind(&key, &u->by_build_id, build_id_cmp);
+/* The table read from what key says, or NULL. Under u->lock. */
+static struct symfile *find_by_key(struct usyms *u, const struct symfile_key *key)
+{
+	struct symfile probe = { .key = *key };
+	void *node = tfind(&probe, &u->by_key, symfile_key_cmp);
+
 	return node ? *(struct symfile **)node : NULL;
 }
 
-/* A table a file of owner may use: root's, else the owner's own. */
-static struct symfile *find_by_build_id(struct usyms *u, const uint8_t *id, size_t len,
-					uid_t owner)
-{
-	struct symfile *f = find_exact(u, id, len, 0);
-
-	if (owner && (!f || elf_symtab__kind(f->st) != ELF_SYMTAB_FULL)) {
-		struct symfile *own = find_exact(u, id, len, owner);
-
-		if (own && (!f || elf_symtab__kind(own->st) > elf_symtab__kind(f->st)))
-			f = own;
-	}
-	return f;
-}
-
 /*
- * Keep f, or the shared table with its build-id when that one is as good:
- * strip keeps the build-id, so a stripped copy may come first and a full
- * one later. Under u->lock. Returns the table to use.
+ * Keep f, or the table already read from the same (f->key). Under
+ * u->lock. Returns the table to use.
  */
 static struct symfile *symfile__publish(struct usyms *u, struct symfile *f)
 {
-	struct symfile *shared = f->build_id_len ? find_exact(u, f->build_id, f->build_id_len,
-							      f->owner) : NULL;
+	struct symfile *shared = f->keyed ? find_by_key(u, &f->key) : NULL;
 
-	if ((shared && elf_symtab__kind(f->st) <= elf_symtab__kind(shared->st)) ||
-	    add_symfile(u, f)) {
+	if (shared || add_symfile(u, f)) {
 		symfile__release(f);
 		free(f);
 		return shared;
 	}
-	if (f->build_id_len) {
-		if (shared)
-			tdelete(shared, &u->by_build_id, build_id_cmp);	/* stays in files[] */
-		tsearch(f, &u->by_build_id, build_id_cmp);	/* on ENOMEM: just not shared */
-	}
+	if (f->keyed)
+		tsearch(f, &u->by_key, symfile_key_cmp);	/* on ENOMEM: just not shared */
 	return f;
 }
 
@@ -262,11 +261,37 @@ static void read_outcome__failed(struct read_outcome *o, int err)
 }
 
 /*
- * The symbol table of the file in job, read now, with its DWARF for
- * --lines. NULL when there is none, o saying why.
+ * The key of the file in job, open as elf, as if its own .symtab were
+ * what it is read from (then nothing else is: debuginfo.c), so a table
+ * under it may be used without reading. -errno when the digest cannot be
+ * made (the reading will fail the same way).
  */
-static struct symfile *symfile__read(struct usyms *u, const struct load_job *job, uid_t owner,
-				     struct read_outcome *o)
+static int symfile_key__init(struct usyms *u, const struct load_job *job, Elf *elf,
+			     struct symfile_key *key)
+{
+	struct stat sb;
+	int err;
+
+	memset(key, 0, sizeof(*key));
+	err = file_id__symbols(elf, &u->budget, key->digest);
+	if (err)
+		return err;
+	key->source = DEBUGINFO_SYMTAB;
+	if (u->lines) {
+		if (fstat(job->fd, &sb))
+			return -errno;
+		file_stamp__init(&key->lines, &sb);
+	}
+	return 0;
+}
+
+/*
+ * The symbol table of the file in job, open as elf, read now, with its
+ * DWARF for --lines; key (NULL: none) the file's, completed with where
+ * its symbols came from. NULL when there is none, o saying why.
+ */
+static struct symfile *symfile__read(struct usyms *u, const struct load_job *job, Elf *elf,
+				     const struct symfile_key *key, struct read_outcome *o)
 {
 	char root[64];
 	struct debuginfo_opts opts = {
@@ -285,7 +310,7 @@ static struct symfile *symfile__read(struct usyms *u, const struct load_job *job
 		snprintf(root, sizeof(root), "/proc/self/fd/%d", job->root_fd);
 		opts.root = root;
 	}
-	f->st = debuginfo__load_fd(job->fd, job->path, &opts, &info);
+	f->st = debuginfo__load_elf(elf, job->fd, job->path, &opts, &info);
 	if (!f->st) {
 		read_outcome__failed(o, errno);
 		free(f);
@@ -297,42 +322,45 @@ static struct symfile *symfile__read(struct usyms *u, const struct load_job *job
 	if (info.debug_fd >= 0)
 		close(info.debug_fd);
 	f->source = info.source;
-	f->owner = owner;
 	memcpy(f->build_id, info.build_id, info.build_id_len);
 	f->build_id_len = info.build_id_len;
+	if (key) {
+		f->key = *key;
+		f->key.source = info.source;
+		f->key.debug = info.debug_stamp;
+		f->keyed = true;
+	}
 	return f;
 }
 
 /*
  * Read the symbols of the file in job for its module, or share the table
- * of a file with the same build-id: on the loader thread, or on the
- * caller's without one.
+ * read from the same (struct symfile_key): on the loader thread, or on
+ * the caller's without one.
  */
 void load_job__read_module(struct usyms *u, struct load_job *job)
 {
 	struct read_outcome o = { .state = MOD_DONE };
 	struct symfile *shared = NULL, *f = NULL;
-	uint8_t id[BUILD_ID_MAX];
-	struct stat sb;
-	uid_t owner = fstat(job->fd, &sb) ? (uid_t)-1 : sb.st_uid;
-	int len;
+	struct symfile_key key;
+	bool keyed;
+	Elf *elf;
 
 	budget__clear();
-	len = debuginfo__build_id_fd(job->fd, id, sizeof(id));
-	if (len == -ENOEXEC || len == -EFBIG) {
-		read_outcome__failed(&o, -len);
+	elf = elf_read__begin(job->fd, &u->budget);
+	if (!elf) {
+		read_outcome__failed(&o, errno);
 	} else {
-		bool full = false;
-
-		if (len > 0) {
+		keyed = !symfile_key__init(u, job, elf, &key);
+		if (keyed) {
 			usyms_lock(u);
-			shared = find_by_build_id(u, id, len, owner);
-			/* under the lock: a fetch thread may swap its table */
-			full = shared && elf_symtab__kind(shared->st) == ELF_SYMTAB_FULL;
+			shared = find_by_key(u, &key);
 			usyms_unlock(u);
 		}
-		if (!full)
-			f = symfile__read(u, job, owner, &o);
+		/* a table shared is never freed during the run (files[]) */
+		if (!shared)
+			f = symfile__read(u, job, elf, keyed ? &key : NULL, &o);
+		elf_end(elf);
 	}
 	usyms_lock(u);
 	job->mod->file = f ? symfile__publish(u, f) : shared;
@@ -396,8 +424,9 @@ static bool timespec_eq(struct timespec a, struct timespec b)
 /*
  * Is sb the file m was opened as? A write changes its mtime and ctime,
  * and nobody can set ctime back. A file merely touched counts as changed:
- * its new module shares the table of the old one through their build-id
- * (symfile__publish), so only a file without one is read again.
+ * its new module shares the table of the old one when both read alike
+ * (struct symfile_key: the same digest; under --lines, never: the stamp
+ * changed). (dev, ino) are the module's key, from the maps.
  */
 static bool module__same_stat(const struct module *m, const struct stat *sb)
 {

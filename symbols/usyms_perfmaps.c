@@ -16,8 +16,7 @@
 
 static bool shared_perfmap__is(const struct shared_perfmap *sp, const struct stat *sb)
 {
-	return sp && sp->dev == sb->st_dev && sp->ino == sb->st_ino && sp->size == sb->st_size &&
-	       sp->mtime.tv_sec == sb->st_mtim.tv_sec && sp->mtime.tv_nsec == sb->st_mtim.tv_nsec;
+	return sp && file_stamp__is(&sp->id, sb);
 }
 
 /*
@@ -96,11 +95,8 @@ void load_job__read_perfmap(struct usyms *u, struct load_job *job)
 		/* a refusal is kept as well: the same file is not read again */
 		sp = pm || err == EFBIG ? calloc(1, sizeof(*sp)) : NULL;
 		if (sp) {
-			*sp = (struct shared_perfmap){
-				.pm = pm, .refs = 1,
-				.dev = job->sb.st_dev, .ino = job->sb.st_ino, .size = job->sb.st_size,
-				.mtime = job->sb.st_mtim,
-			};
+			*sp = (struct shared_perfmap){ .pm = pm, .refs = 1 };
+			file_stamp__init(&sp->id, &job->sb);
 			fresh = true;
 		} else {
 			perfmap__free(pm);

@@ -12,8 +12,10 @@
  *     UNW_CFA_END range over its first bytes, so that a walk ends there
  *     as at the thread's root, not as a walk cut short.
  *
- * The code is the file's, read under the budget like its sections; a
- * section over it is not searched (the table is kept as the CFI made it).
+ * The code is the file's, read under the budget like its sections. These
+ * rows are not the CFI's: they are laid over a table after it is built or
+ * read from the cache (whose key is a digest of the CFI alone), for each
+ * file.
  */
 #ifndef CFI_CODE_H
 #define CFI_CODE_H

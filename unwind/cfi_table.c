@@ -11,8 +11,8 @@
  * address A" (dwarf_cfi_addrframe) and how far they hold, and whose rules
  * are translated into rows (cfi_rows.c); the tests hold the two to the
  * same rows on libc, python3, cc1 and crafted programs. Nothing runs that
- * cfi_check.c has not read first. Last, the code gives the rows the CFI
- * leaves out (cfi_code.c).
+ * cfi_check.c has not read first. (The rows the code gives where the CFI
+ * has none are laid over by the caller: cfi_code.h.)
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -25,11 +25,11 @@
 #include <unistd.h>
 
 #include "cfi_check.h"
-#include "cfi_code.h"
 #include "cfi_linear.h"
 #include "cfi_rows.h"
 #include "cfi_table.h"
 #include "elf_read.h"
+#include "file_id.h"
 
 /*
  * libdw runs an FDE's program from its start for every row it is asked
@@ -533,9 +533,6 @@ static int build(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table 
 	}
 	if (!err)
 		err = build_rows(&bd);
-	/* what the code says where the CFI says nothing, or not the truth */
-	if (!err)
-		err = cfi_code__apply(elf, b, t);
 	cfi_check__close(&eh);
 	cfi_check__close(&df);
 	free(bd.fdes);
@@ -561,6 +558,57 @@ int cfi_table__build_debug(Elf *elf, Elf *debug, const struct budget *b, struct 
 int cfi_table__build_libdw(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t)
 {
 	return build(elf, debug, b, t, true);
+}
+
+/* What check_machine() reads. */
+static int add_machine(struct sha256 *s, Elf *elf)
+{
+	GElf_Ehdr ehdr;
+
+	if (!gelf_getehdr(elf, &ehdr))
+		return -ENOEXEC;
+	sha256__update(s, ehdr.e_ident, EI_NIDENT);
+	sha256__u64(s, ehdr.e_machine);
+	return 0;
+}
+
+/* Section name of elf as list_section() finds it, or a mark that there is none. */
+static int add_named(struct sha256 *s, Elf *elf, const char *name, const struct budget *b)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = find_section(elf, name, &shdr);
+
+	sha256__u64(s, scn ? 1 : 0);
+	return scn ? file_id__add_section(s, scn, name, b) : 0;
+}
+
+int cfi_table__digest(Elf *elf, Elf *debug, const struct budget *b, uint8_t out[SHA256_LEN])
+{
+	static const char tag[] = "profile: unwind table rows";
+	GElf_Shdr shdr;
+	struct sha256 s;
+	int err;
+
+	sha256__init(&s);
+	sha256__update(&s, tag, sizeof(tag));
+	sha256__u64(&s, CFI_TABLE_ROWS_VERSION);
+	err = add_machine(&s, elf);
+	if (!err)
+		err = add_named(&s, elf, ".eh_frame", b);
+	/* list_debug_frame(): the file's own .debug_frame, else debug's */
+	if (!err && (find_section(elf, ".debug_frame", &shdr) || !debug)) {
+		sha256__u64(&s, 1);
+		err = add_named(&s, elf, ".debug_frame", b);
+	} else if (!err) {
+		sha256__u64(&s, 2);
+		err = add_machine(&s, debug);
+		if (!err)
+			err = add_named(&s, debug, ".debug_frame", b);
+	}
+	if (err)
+		return err;
+	sha256__final(&s, out);
+	return 0;
 }
 
 bool cfi_table__has_debug_frame(Elf *elf)

@@ -26,10 +26,17 @@
 #include <stdint.h>
 
 #include "budget.h"
+#include "sha256.h"
 #include "unwind_row.h"
 
 /* Rows of one file at most (16 bytes each): libxul-sized files fit. */
 #define CFI_TABLE_MAX_ROWS (4u << 20)
+/*
+ * In every table's digest: bump when the same bytes would make other rows
+ * (2: a CFA in any general register or read from the stack, rbp saved
+ * where rbp points, the return address in a register).
+ */
+#define CFI_TABLE_ROWS_VERSION 2
 
 struct cfi_table_stats {
 	uint64_t fdes;		/* FDEs read */
@@ -80,6 +87,17 @@ int cfi_table__build_debug(Elf *elf, Elf *debug, const struct budget *b, struct 
  * the reference the tests hold cfi_table__build()'s linear interpreter to.
  */
 int cfi_table__build_libdw(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table *t);
+/*
+ * The identity of the table cfi_table__build_debug(elf, debug) makes: a
+ * SHA-256 over every byte its rows depend on and nothing else (file_id.h):
+ * the machine and class, .eh_frame (its bytes and address), and the
+ * .debug_frame it reads, the file's own or else debug's (with debug's
+ * machine), and CFI_TABLE_ROWS_VERSION. Sections are read under b through
+ * the same handles, so the build that follows reads them from libelf's
+ * copy. Returns 0, or -errno as reading a section fails (the build would
+ * fail the same way).
+ */
+int cfi_table__digest(Elf *elf, Elf *debug, const struct budget *b, uint8_t out[SHA256_LEN]);
 /* Whether elf has a .debug_frame of its own (not one emptied by strip). */
 bool cfi_table__has_debug_frame(Elf *elf);
 /* The same for the file at path. */

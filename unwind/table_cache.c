@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * table_cache.c - unwind tables kept on disk between runs: the format, the
- * checks a file passes before its rows are used, and the atomic store
- * (table_cache.h).
+ * checks a file passes before its rows are used, the atomic store, and the
+ * cap on what the entries take (table_cache.h).
  */
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,77 +15,31 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "debuginfo.h"
+#include "cache_dir.h"
 #include "fnv.h"
 #include "table_cache.h"
 
 _Static_assert(sizeof(struct unwind_row) == 16, "the checksum reads a row as two words");
-_Static_assert(sizeof(struct table_key) == 128, "struct table_key has hidden padding");
-_Static_assert(sizeof(struct table_cache_header) == 64 + 128, "the header has hidden padding");
-_Static_assert(TABLE_KEY_ID_MAX == BUILD_ID_MAX, "a build-id must fit a key");
+_Static_assert(sizeof(struct table_cache_header) == 64 + SHA256_LEN,
+	       "the header has hidden padding");
 
 struct table_cache {
 	int dirfd;
+	uint64_t max_bytes;
+	/* the entries' bytes as last counted, and stored since; counted at the first store */
+	uint64_t used;
+	bool counted;
+	struct table_cache_stats stats;
 };
-
-int table_key__init(struct table_key *key, const void *build_id, size_t build_id_len,
-		    const struct stat *st)
-{
-	memset(key, 0, sizeof(*key));
-	if (build_id_len > TABLE_KEY_ID_MAX)
-		return -EINVAL;
-	key->uid = st->st_uid;
-	if (build_id_len) {
-		key->kind = TABLE_KEY_BUILD_ID;
-		key->id_len = build_id_len;
-		memcpy(key->id, build_id, build_id_len);
-		return 0;
-	}
-	key->kind = TABLE_KEY_STAT;
-	key->dev = st->st_dev;
-	key->ino = st->st_ino;
-	key->size = st->st_size;
-	key->mtime_sec = st->st_mtim.tv_sec;
-	key->mtime_nsec = st->st_mtim.tv_nsec;
-	key->ctime_sec = st->st_ctim.tv_sec;
-	key->ctime_nsec = st->st_ctim.tv_nsec;
-	return 0;
-}
-
-int table_key__from_fd(int fd, struct table_key *key)
-{
-	uint8_t id[TABLE_KEY_ID_MAX];
-	struct stat st;
-	int len;
-
-	if (fstat(fd, &st))
-		return -errno;
-	len = debuginfo__build_id_fd(fd, id, sizeof(id));
-	if (len == -ENOENT)
-		len = 0;
-	if (len < 0)
-		return len;
-	return table_key__init(key, id, len, &st);
-}
 
 int table_key__name(const struct table_key *key, char *buf, size_t size)
 {
-	char hex[2 * TABLE_KEY_ID_MAX + 1] = "";
-	const char *debug = key->flags & TABLE_KEY_DEBUG_FILE ? "-d" : "";
+	char hex[2 * SHA256_LEN + 1];
 	int n;
 
-	if (key->kind == TABLE_KEY_BUILD_ID) {
-		for (size_t i = 0; i < key->id_len && i < TABLE_KEY_ID_MAX; i++)
-			snprintf(hex + 2 * i, 3, "%02x", key->id[i]);
-		n = snprintf(buf, size, "id-%s-u%" PRIu32 "%s.v%d", hex, key->uid, debug,
-			     TABLE_CACHE_VERSION);
-	} else {
-		n = snprintf(buf, size,
-			     "st-%" PRIu64 "-%" PRIu64 "-%" PRIu64 "-%" PRId64 ".%09" PRId64
-			     "-%" PRId64 ".%09" PRId64 "%s.v%d",
-			     key->dev, key->ino, key->size, key->mtime_sec, key->mtime_nsec,
-			     key->ctime_sec, key->ctime_nsec, debug, TABLE_CACHE_VERSION);
-	}
+	for (size_t i = 0; i < SHA256_LEN; i++)
+		snprintf(hex + 2 * i, 3, "%02x", key->digest[i]);
+	n = snprintf(buf, size, "%s.v%d", hex, TABLE_CACHE_VERSION);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
@@ -95,61 +49,53 @@ static bool owned_and_private(const struct stat *st)
 	return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
 }
 
-/* mkdir -p of dir's parents (0755), then dir itself (0700). */
-static int make_dirs(const char *dir)
-{
-	char *path = strdup(dir);
-	size_t len;
-	int err = 0;
-
-	if (!path)
-		return -ENOMEM;
-	/* "a/b/" is "a/b": the last name is the one made private */
-	for (len = strlen(path); len > 1 && path[len - 1] == '/'; len--)
-		path[len - 1] = '\0';
-	for (char *p = path + 1; (p = strchr(p, '/')); p++) {
-		if (p[-1] == '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST)
-			err = -errno;
-		*p = '/';
-		if (err)
-			break;
-	}
-	if (!err && mkdir(path, 0700) && errno != EEXIST)
-		err = -errno;
-	free(path);
-	return err;
-}
-
-int table_cache__open(const char *dir, struct table_cache **out)
+int table_cache__open(const char *dir, uint64_t max_bytes, struct table_cache **out, char *why,
+		      size_t why_size)
 {
 	struct table_cache *c;
 	struct stat st;
 	int fd, err;
 
 	*out = NULL;
-	err = make_dirs(dir);
+	snprintf(why, why_size, "%s", "");
+	err = cache_dir__check(dir, geteuid(), why, why_size);
 	if (err)
 		return err;
+	err = cache_dir__make(dir, 0755, 0700);
+	if (err) {
+		snprintf(why, why_size, "cannot make it: %s", strerror(-err));
+		return err;
+	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	/* a symlink fails with ENOTDIR here (O_DIRECTORY), ELOOP elsewhere */
-	if (fd < 0)
-		return errno == ELOOP || errno == ENOTDIR ? -EPERM : -errno;
+	if (fd < 0) {
+		err = errno == ELOOP || errno == ENOTDIR ? -EPERM : -errno;
+		snprintf(why, why_size, "%s", err == -EPERM ? "a symlink or not a directory"
+							     : strerror(-err));
+		return err;
+	}
 	if (fstat(fd, &st)) {
 		err = -errno;
+		snprintf(why, why_size, "%s", strerror(-err));
 	} else if (!S_ISDIR(st.st_mode) || !owned_and_private(&st)) {
 		err = -EPERM;
-	} else if (!(c = malloc(sizeof(*c)))) {
+		snprintf(why, why_size, "not root's alone (owner or mode)");
+	} else if (!(c = calloc(1, sizeof(*c)))) {
 		err = -ENOMEM;
+		snprintf(why, why_size, "%s", strerror(ENOMEM));
 	} else {
 		c->dirfd = fd;
+		c->max_bytes = max_bytes;
 		*out = c;
 		return 0;
 	}
 	close(fd);
 	return err;
+}
+
+void table_cache__stats(const struct table_cache *c, struct table_cache_stats *st)
+{
+	*st = c->stats;
 }
 
 void table_cache__free(struct table_cache *c)
@@ -274,10 +220,14 @@ int table_cache__load(struct table_cache *c, const struct table_key *key, struct
 		err = t->rows ? read_full(fd, t->rows, h.nr_rows * sizeof(*t->rows), sizeof(h))
 			      : -ENOMEM;
 	}
-	close(fd);
 	if (!err && (checksum(h.nr_rows, &h.stats, t->rows) != h.checksum ||
 		     !rows_valid(t->rows, h.nr_rows)))
 		err = -EINVAL;
+	/* used now: the last entries the cap evicts (a failure only makes it look older) */
+	if (!err)
+		futimens(fd, (const struct timespec[2]){ { .tv_nsec = UTIME_NOW },
+							 { .tv_nsec = UTIME_OMIT } });
+	close(fd);
 	if (err) {
 		cfi_table__release(t);
 		return err;
@@ -322,6 +272,150 @@ static int create_temp(struct table_cache *c, char *name, size_t size)
 	return -EEXIST;
 }
 
+/*
+ * Whether name is an entry's, of any version: "<64 hex>.vN", or the
+ * "id-..." and "st-..." of versions 1 and 2. Nothing else in the
+ * directory is counted or removed.
+ */
+static bool is_entry_name(const char *name)
+{
+	const char *v = strrchr(name, '.');
+	size_t hex = strspn(name, "0123456789abcdef");
+
+	if (!v || v[1] != 'v' || !v[2] || v[2 + strspn(v + 2, "0123456789")])
+		return false;
+	return (hex == 2 * SHA256_LEN && name + hex == v) || !strncmp(name, "id-", 3) ||
+	       !strncmp(name, "st-", 3);
+}
+
+struct entry {
+	char *name;
+	uint64_t bytes;
+	struct timespec used;
+};
+
+static int cmp_entry_age(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->used.tv_sec != y->used.tv_sec)
+		return (x->used.tv_sec > y->used.tv_sec) - (x->used.tv_sec < y->used.tv_sec);
+	if (x->used.tv_nsec != y->used.tv_nsec)
+		return (x->used.tv_nsec > y->used.tv_nsec) - (x->used.tv_nsec < y->used.tv_nsec);
+	return strcmp(x->name, y->name);
+}
+
+static void entries_free(struct entry *v, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(v[i].name);
+	free(v);
+}
+
+/* The entries in the directory (regular files by their names), their bytes summed. */
+static int list_entries(struct table_cache *c, struct entry **out, size_t *nr, uint64_t *total)
+{
+	struct entry *v = NULL;
+	size_t cap = 0;
+	struct dirent *d;
+	int fd, err = 0;
+	DIR *dir;
+
+	*out = NULL;
+	*nr = 0;
+	*total = 0;
+	fd = openat(c->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	while (!err && (d = readdir(dir))) {
+		struct stat st;
+
+		if (!is_entry_name(d->d_name) ||
+		    fstatat(c->dirfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+			continue;
+		if (*nr == cap) {
+			struct entry *n = realloc(v, (cap ? 2 * cap : 64) * sizeof(*v));
+
+			if (!n) {
+				err = -ENOMEM;
+				break;
+			}
+			v = n;
+			cap = cap ? 2 * cap : 64;
+		}
+		v[*nr] = (struct entry){
+			.name = strdup(d->d_name), .bytes = st.st_size, .used = st.st_atim,
+		};
+		if (!v[*nr].name) {
+			err = -ENOMEM;
+			break;
+		}
+		*total += st.st_size;
+		(*nr)++;
+	}
+	closedir(dir);
+	if (err) {
+		entries_free(v, *nr);
+		*nr = 0;
+		return err;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * Room for need bytes more: the least recently used entries removed until
+ * the rest and need fill at most 7/8 of the cap (not at every store).
+ * Returns 0, or -errno when the entries could not be listed.
+ */
+static int evict(struct table_cache *c, uint64_t need)
+{
+	uint64_t target = c->max_bytes - c->max_bytes / 8, total;
+	struct entry *v;
+	size_t nr;
+	int err;
+
+	err = list_entries(c, &v, &nr, &total);
+	if (err)
+		return err;	/* the count as it was: listed again at the next store */
+	c->used = total;
+	if (c->used + need > c->max_bytes) {
+		qsort(v, nr, sizeof(*v), cmp_entry_age);
+		for (size_t i = 0; i < nr && c->used + need > target; i++) {
+			bool gone = !unlinkat(c->dirfd, v[i].name, 0);
+
+			/* ENOENT: another run evicted it first */
+			if (!gone && errno != ENOENT)
+				continue;
+			c->used -= v[i].bytes;
+			if (gone) {
+				c->stats.evicted++;
+				c->stats.evicted_bytes += v[i].bytes;
+			}
+		}
+	}
+	entries_free(v, nr);
+	return 0;
+}
+
+/* Room for a file of bytes within the cap, by evicting as needed; -ENOSPC when it alone is over. */
+static int make_room(struct table_cache *c, uint64_t bytes)
+{
+	if (bytes > c->max_bytes) {
+		c->stats.over_cap++;
+		return -ENOSPC;
+	}
+	/* counted again: other runs store and evict too */
+	if (!c->counted || c->used + bytes > c->max_bytes)
+		c->counted = !evict(c, bytes);
+	return 0;
+}
+
 int table_cache__store(struct table_cache *c, const struct table_key *key,
 		       const struct cfi_table *t)
 {
@@ -332,6 +426,8 @@ int table_cache__store(struct table_cache *c, const struct table_key *key,
 	if (t->nr > CFI_TABLE_MAX_ROWS)
 		return -EFBIG;
 	err = table_key__name(key, name, sizeof(name));
+	if (!err)
+		err = make_room(c, sizeof(h) + t->nr * sizeof(*t->rows));
 	if (err)
 		return err;
 	header_init(&h, key, t);
@@ -350,5 +446,7 @@ int table_cache__store(struct table_cache *c, const struct table_key *key,
 		err = -errno;
 	if (err)
 		unlinkat(c->dirfd, tmp, 0);
+	else
+		c->used += sizeof(h) + t->nr * sizeof(*t->rows);
 	return err;
 }

@@ -4,20 +4,20 @@
  * so that a profile run from cron does not build libc's table every time:
  * reading one back is a read() and a check.
  *
- * One file per table, in a directory that only its owner (root) can write;
- * named after the key of the ELF file the table was built from:
+ * One file per table, in a directory that only root can write, nor any
+ * directory above it (cache_dir.h), named after what the table was built
+ * from, its digest (cfi_table__digest(): a SHA-256 over the bytes of the
+ * .eh_frame and .debug_frame its rows come from, their addresses, the
+ * machine):
  *
- *   id-<build-id in hex>-u<owner uid>[-d].v<N>	the file has a build-id
- *   st-<dev>-<ino>-<size>-<mtime>-<ctime>[-d].v<N>	it has none (times as s.ns)
+ *   <the digest in 64 hex digits>.v<N>
  *
- * "-d" when the table was built with the file's separate debug file (its
- * .debug_frame), found as its symbols' is (debuginfo.h): installing one
- * later builds the table again.
- *
- * A build-id is only a claim the file makes: anyone can copy libc's into a
- * file of their own. So the key holds the file's owner too, and a user's
- * file never shares an entry with root's. (dev, ino, ctime) name one file:
- * the kernel sets ctime, nobody can choose it, unlike mtime.
+ * Two files whose sections are the same make the same rows, whoever owns
+ * them, so they share an entry; a file changed in any byte a row depends
+ * on is another entry, and a file that claims another's build-id (anyone
+ * can link one with libc's) is another entry too. Which tables are stored
+ * is the caller's choice (unwind_procs.c: root's files only, so that a
+ * user cannot fill root's disk).
  *
  * File format (native byte order; struct table_cache_header, then rows):
  *
@@ -42,45 +42,31 @@
  * A table is written to a fresh temporary file in the directory (O_EXCL,
  * mode 0600), synced, then renamed over its name: a reader sees the old
  * file or the new one, never part of one.
+ *
+ * The entries together stay under a cap: a store that would pass it first
+ * removes the least recently used (a load marks its entry used: its atime
+ * set to now) until they fill at most 7/8 of it, then stores. Only names
+ * of entries are counted and removed (this version's and earlier ones'),
+ * every one relative to the directory opened, none through a symlink.
  */
 #ifndef TABLE_CACHE_H
 #define TABLE_CACHE_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/stat.h>
 
 #include "cfi_table.h"
 
 #define TABLE_CACHE_DEFAULT_DIR "/var/cache/profile/unwind"
-#define TABLE_CACHE_VERSION 3	/* 2: .debug_frame's rows; 3: register and deref rules, rows from code */
+/* 3: named by the table's digest (2: build-id and owner; .debug_frame's rows) */
+#define TABLE_CACHE_VERSION 3
 #define TABLE_CACHE_MAGIC "PRFUNWT"	/* 8 bytes with its NUL */
-#define TABLE_KEY_ID_MAX 64
-/* The longest file name: "st-" and five numbers (two of them s.ns) and ".vN" */
-#define TABLE_KEY_NAME_MAX (2 * TABLE_KEY_ID_MAX + 64)
+/* The digest in hex, ".v", the version, NUL */
+#define TABLE_KEY_NAME_MAX (2 * SHA256_LEN + 16)
 
-enum table_key_kind {
-	TABLE_KEY_BUILD_ID = 1,
-	TABLE_KEY_STAT = 2,
-};
-
-/* The table read a separate debug file too (its .debug_frame): a key apart. */
-#define TABLE_KEY_DEBUG_FILE 1
-
-/*
- * Fixed width, no hidden padding: it is written to disk as it is and
- * compared with memcmp(), so make one only with table_key__init().
- */
+/* A table's digest (cfi_table__digest()): what it was built from. */
 struct table_key {
-	uint8_t kind;		/* enum table_key_kind */
-	uint8_t id_len;		/* TABLE_KEY_BUILD_ID: bytes of id */
-	uint16_t flags;		/* TABLE_KEY_* below */
-	uint32_t uid;		/* the file's owner */
-	uint8_t id[TABLE_KEY_ID_MAX];
-	/* TABLE_KEY_STAT; 0 for a build-id */
-	uint64_t dev, ino, size;
-	int64_t mtime_sec, mtime_nsec;
-	int64_t ctime_sec, ctime_nsec;
+	uint8_t digest[SHA256_LEN];
 };
 
 struct table_cache_header {
@@ -95,44 +81,49 @@ struct table_cache_header {
 	struct table_key key;
 };
 
+struct table_cache_stats {
+	uint64_t evicted;	/* entries removed for the cap */
+	uint64_t evicted_bytes;
+	uint64_t over_cap;	/* tables not stored: larger than the cap alone */
+};
+
 struct table_cache;
 
-/*
- * The key of a file: its build-id when build_id_len > 0 (at most
- * TABLE_KEY_ID_MAX bytes, else -EINVAL), with its owner from st; else
- * st's device, inode, size, mtime and ctime. st is fstat() of the file
- * open for reading, the same descriptor the table is built from.
- */
-int table_key__init(struct table_key *key, const void *build_id, size_t build_id_len,
-		    const struct stat *st);
-/* The key of the ELF file open at fd: reads its build-id (elf_read). */
-int table_key__from_fd(int fd, struct table_key *key);
 /* The key's file name (above), NUL-terminated; -ENAMETOOLONG if size is short. */
 int table_key__name(const struct table_key *key, char *buf, size_t size);
 
 /*
- * Open the cache directory dir, creating it (mode 0700; missing parents
- * 0755). Refused with -EPERM when it is a symlink, not a directory, not
- * owned by the caller's euid, or writable by group or other. Every later
- * file operation is relative to the directory opened here, so a path
- * component swapped afterwards cannot redirect it.
+ * Open the cache directory dir, keeping its entries under max_bytes:
+ * first dir and every directory above it are checked (cache_dir__check()),
+ * then what is missing is made (dir mode 0700, parents 0755). Refused with
+ * -EPERM, why saying which directory and what is wrong with it, when that
+ * check fails or dir is a symlink, not a directory, not owned by the
+ * caller's euid, or writable by group or other; -errno (why set too) when
+ * it cannot be made. Every later file operation is relative to the
+ * directory opened here, so a path component swapped afterwards cannot
+ * redirect it.
  */
-int table_cache__open(const char *dir, struct table_cache **out);
+int table_cache__open(const char *dir, uint64_t max_bytes, struct table_cache **out, char *why,
+		      size_t why_size);
 
 /*
- * The table of key into t (the caller releases it: cfi_table__release).
- * Returns 0, -ENOENT when there is none, -EPERM (owner, mode, not a
- * regular file), -ELOOP (a symlink), -EINVAL (contents), -errno. On any
- * error t is empty and the file is left as it is (a store replaces it).
+ * The table of key into t (the caller releases it: cfi_table__release),
+ * its entry marked used. Returns 0, -ENOENT when there is none, -EPERM
+ * (owner, mode, not a regular file), -ELOOP (a symlink), -EINVAL
+ * (contents), -errno. On any error t is empty and the file is left as it
+ * is (a store replaces it).
  */
 int table_cache__load(struct table_cache *c, const struct table_key *key, struct cfi_table *t);
 
 /*
- * Write t under key, atomically. Returns 0, -EFBIG over CFI_TABLE_MAX_ROWS,
- * -errno (-ENOSPC...); on error nothing is left behind.
+ * Write t under key, atomically, after evicting what the cap asks. Returns
+ * 0, -EFBIG over CFI_TABLE_MAX_ROWS, -ENOSPC when the table alone is over
+ * the cap, -errno (-ENOSPC...); on error nothing is left behind.
  */
 int table_cache__store(struct table_cache *c, const struct table_key *key,
 		       const struct cfi_table *t);
+
+void table_cache__stats(const struct table_cache *c, struct table_cache_stats *st);
 
 void table_cache__free(struct table_cache *c);
 

@@ -3,8 +3,10 @@
  * unwind_jobs.c - one worker thread loading unwind tables (unwind_jobs.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ struct unwind_jobs {
 	bool busy;		/* the worker is loading a pid */
 	uint64_t dropped;
 	uint64_t next_sweep;	/* CLOCK_MONOTONIC ns */
+	void *gens;		/* tsearch: the last generation queued, by pid */
 };
 
 static uint64_t now_ns(void)
@@ -39,6 +42,65 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Generations are never this (profile.bpf.c hands them out from 1). */
+#define GEN_LOADED_BEFORE UINT32_MAX
+
+struct pid_gen_seen {
+	pid_t pid;
+	uint32_t gen;
+	uint64_t first_ns;	/* its first notice */
+};
+
+static int cmp_pid(const void *a, const void *b)
+{
+	const struct pid_gen_seen *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/*
+ * Whether pid's generation gen is news: a generation is loaded once. Its
+ * later notices are for symbols: the unwinder asks by itself (gen 0) when
+ * it meets code in no mapping it knows, or when a walk is cut inside one
+ * (a file mapped where another was). Main thread only.
+ */
+static bool new_gen(struct unwind_jobs *j, pid_t pid, uint32_t gen)
+{
+	struct pid_gen_seen key = { .pid = pid }, *e, **slot;
+
+	if (!gen)
+		return true;
+	slot = tfind(&key, &j->gens, cmp_pid);
+	if (slot && (*slot)->gen == GEN_LOADED_BEFORE) {
+		/* loaded before sampling (-p): its first generation is that one,
+		 * unless it exec'd meanwhile, which deleted the entry */
+		(*slot)->gen = gen;
+		return !unwind_procs__published(j->u, pid);
+	}
+	if (slot) {
+		if ((*slot)->gen == gen)
+			return false;
+		(*slot)->gen = gen;
+		return true;
+	}
+	e = malloc(sizeof(*e));
+	if (!e)
+		return true;
+	*e = (struct pid_gen_seen){ .pid = pid, .gen = gen, .first_ns = now_ns() };
+	if (!tsearch(e, &j->gens, cmp_pid))
+		free(e);
+	return true;
+}
+
+/* A notice of pid that could not be queued: its next one is news again. */
+static void forget_gen(struct unwind_jobs *j, pid_t pid)
+{
+	struct pid_gen_seen key = { .pid = pid }, **slot = tfind(&key, &j->gens, cmp_pid);
+
+	if (slot)
+		(*slot)->gen = 0;
 }
 
 /* Until there is work, or the next sweep is due. Under j->lock. */
@@ -114,21 +176,22 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
 
 void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid)
 {
+	struct pid_gen_seen *e = malloc(sizeof(*e));
+
+	if (e) {
+		*e = (struct pid_gen_seen){ .pid = pid, .gen = GEN_LOADED_BEFORE, .first_ns = now_ns() };
+		if (!tsearch(e, &j->gens, cmp_pid))
+			free(e);
+	}
 	unwind_jobs__queue(j, pid, 0);
 }
 
-/*
- * Every notice is queued: a generation's first, the unwinder's asks
- * (gen 0), and a generation's later notices, which come at new stacks
- * after delays that grow x4 (profile.h), while its loader maps libraries
- * or it dlopen()s more. unwind_procs__add_pid() reads the mappings and
- * publishes only if they changed.
- */
 void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen)
 {
 	bool queued = false;
 
-	(void)gen;
+	if (!new_gen(j, pid, gen))
+		return;
 	pthread_mutex_lock(&j->lock);
 	for (size_t i = 0; i < j->len && !queued; i++)
 		queued = j->queue[(j->head + i) % QUEUE_MAX] == pid;
@@ -138,6 +201,7 @@ void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen)
 		pthread_cond_signal(&j->wake);
 	} else if (!queued) {
 		j->dropped++;
+		forget_gen(j, pid);
 	}
 	pthread_mutex_unlock(&j->lock);
 }
@@ -163,35 +227,46 @@ bool unwind_jobs__wait_idle(struct unwind_jobs *j, int fd)
 }
 
 /* The cache at dir, or NULL (none asked for, or unusable: said on err). */
-static struct table_cache *open_cache(const char *dir, FILE *err_out)
+static struct table_cache *open_cache(const char *dir, uint64_t max_bytes, FILE *err_out)
 {
 	struct table_cache *c = NULL;
-	int err;
+	char why[PATH_MAX + 128];
 
 	if (!dir)
 		return NULL;
-	err = table_cache__open(dir, &c);
-	if (err) {
+	if (table_cache__open(dir, max_bytes, &c, why, sizeof(why))) {
 		/* a path from the command line: still no escapes to the terminal */
 		fputs("profile: unwind cache '", err_out);
 		escape__text(err_out, dir);
-		fprintf(err_out, "': %s; tables are built afresh\n",
-			err == -EPERM ? "not root's alone (owner, mode or a symlink)" : strerror(-err));
+		fputs("' refused: ", err_out);
+		escape__text(err_out, why);
+		fputs("; tables are built afresh\n", err_out);
 		return NULL;
 	}
 	return c;
 }
 
+/* From the worker, once: one line, not mixed with the main thread's. */
+static void say_denied(void *ctx)
+{
+	FILE *f = ctx;
+
+	flockfile(f);
+	fprintf(f, "profile: unwind tables need CAP_CHECKPOINT_RESTORE (/proc/PID/map_files refuses to open files without it): user stacks are walked by frame pointers\n");
+	funlockfile(f);
+}
+
 struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 				      const struct unwind_jobs_opts *opts, FILE *err_out)
 {
-	struct table_cache *c = open_cache(opts->cache_dir, err_out);
+	struct table_cache *c = open_cache(opts->cache_dir, opts->cache_max_bytes, err_out);
 	struct unwind_procs *u = unwind_procs__new(fds, "/proc", c);
 	struct unwind_jobs *j;
 	int err;
 
 	if (u) {
 		unwind_procs__set_notice(u, opts->notice, NULL);
+		unwind_procs__set_denied(u, say_denied, err_out);
 		unwind_procs__set_debug_dirs(u, opts->debug_dirs, opts->nr_debug_dirs);
 	}
 	j = u ? unwind_jobs__start(u) : NULL;
@@ -222,12 +297,16 @@ void unwind_jobs__stop(struct unwind_jobs *j)
 	j->joined = true;
 }
 
-int unwind_jobs__status(const struct unwind_jobs *j, pid_t pid)
+void unwind_jobs__status(const struct unwind_jobs *j, pid_t pid, struct unwind_pid_status *st)
 {
+	struct pid_gen_seen key = { .pid = pid }, **seen = tfind(&key, &j->gens, cmp_pid);
+
+	unwind_procs__status(j->u, pid, st);
+	if (seen)
+		st->first_ns = (*seen)->first_ns;
 	for (size_t i = 0; i < j->len; i++)
 		if (j->queue[(j->head + i) % QUEUE_MAX] == pid)
-			return -EINPROGRESS;
-	return unwind_procs__status(j->u, pid);
+			st->err = -EINPROGRESS;
 }
 
 void unwind_jobs__stats(struct unwind_jobs *j, struct unwind_procs_stats *st, uint64_t *dropped)
@@ -244,5 +323,6 @@ void unwind_jobs__free(struct unwind_jobs *j)
 	pthread_cond_destroy(&j->wake);
 	pthread_mutex_destroy(&j->lock);
 	unwind_procs__free(j->u);
+	tdestroy(j->gens, free);
 	free(j);
 }

@@ -28,6 +28,7 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u);
 void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid);
 struct unwind_jobs_opts {
 	const char *cache_dir;		/* the table cache; NULL: none */
+	uint64_t cache_max_bytes;	/* its entries' bytes at most (--unwind-cache-size) */
 	const char *const *debug_dirs;	/* --debug-dir (unwind_procs__set_debug_dirs) */
 	size_t nr_debug_dirs;
 	unwind_notice_fn notice;	/* told of the files left without a table; NULL: none */
@@ -35,7 +36,8 @@ struct unwind_jobs_opts {
 
 /*
  * The worker over the unwind maps (sampler__unwind_maps()), as opts say.
- * A cache it cannot use, or a failure, is said in one line on err_out;
+ * A cache it cannot use, files /proc/PID/map_files refuses to open (once:
+ * unwind_procs__set_denied), or a failure, is said in one line on err_out;
  * the failure returns NULL with errno, and user stacks are then walked by
  * frame pointers.
  */
@@ -54,10 +56,10 @@ void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen);
 /* Stop the worker, giving up the table it is building. */
 void unwind_jobs__stop(struct unwind_jobs *j);
 /*
- * After unwind_jobs__stop(): how the last loading of pid's tables went
- * (unwind_procs__status), -EINPROGRESS when it was still waiting.
+ * After unwind_jobs__stop(): how loading pid's tables went
+ * (unwind_procs__status), err -EINPROGRESS when it was still waiting.
  */
-int unwind_jobs__status(const struct unwind_jobs *j, pid_t pid);
+void unwind_jobs__status(const struct unwind_jobs *j, pid_t pid, struct unwind_pid_status *st);
 /* After unwind_jobs__stop(): what was loaded, and pids dropped for a full queue. */
 void unwind_jobs__stats(struct unwind_jobs *j, struct unwind_procs_stats *st, uint64_t *dropped);
 void unwind_jobs__free(struct unwind_jobs *j);

@@ -20,10 +20,13 @@
 
 #include <bpf/bpf.h>
 
+#include "cfi_code.h"
 #include "cfi_table.h"
 #include "debuginfo.h"
 #include "elf_read.h"
+#include "file_id.h"
 #include "fnv.h"
+#include "go_runtime.h"
 #include "proc_maps.h"
 #include "proc_stat.h"
 #include "profile.h"
@@ -36,17 +39,16 @@
 /* A debug file found by .gnu_debuglink is checksummed whole: 256 MiB, ~0.1 s. */
 #define UNWIND_MAX_DEBUGLINK_CRC (256ull << 20)
 
-/* One file, by identity; its rows in the shared array once built. */
+/* One file, by its stamp; its rows in the shared array once built. */
 struct unwind_file {
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime;
+	struct file_stamp id;
 	int status;		/* 0: rows loaded; else why not (-ENOENT, -ENOSPC...) */
 	uint32_t first_row, nr_rows;
 	/* executable PT_LOADs: an offset in [off, off + filesz) is at vaddr - off + it */
 	struct { uint64_t off, filesz, vaddr; } segs[MAX_EXEC_SEGS];
 	int nr_segs;
+	bool go;		/* a Go executable: its mappings are flagged (go_runtime.h) */
+	struct go_range go_text;
 };
 
 /*
@@ -59,6 +61,7 @@ struct proc_rec {
 	uint64_t start_time;	/* /proc/PID/stat, clock ticks since boot */
 	uint64_t fingerprint;	/* of the entry published; 0: none */
 	int status;		/* the last unwind_procs__add_pid(): 0 or -errno */
+	uint64_t published_ns;	/* CLOCK_MONOTONIC: first published, or 0 */
 };
 
 struct unwind_procs {
@@ -77,6 +80,8 @@ struct unwind_procs {
 	struct unwind_procs_stats stats;
 	unwind_notice_fn notice;	/* NULL: none */
 	void *notice_ctx;
+	unwind_denied_fn denied;	/* NULL: none */
+	void *denied_ctx;
 	/* the vDSO every process maps, its table built at the first [vdso] met */
 	struct vdso_image vdso;
 	struct unwind_file vdso_file;
@@ -85,17 +90,8 @@ struct unwind_procs {
 
 static int cmp_file(const void *a, const void *b)
 {
-	const struct unwind_file *x = a, *y = b;
-
-	if (x->dev != y->dev)
-		return (x->dev > y->dev) - (x->dev < y->dev);
-	if (x->ino != y->ino)
-		return (x->ino > y->ino) - (x->ino < y->ino);
-	if (x->size != y->size)
-		return (x->size > y->size) - (x->size < y->size);
-	if (x->mtime.tv_sec != y->mtime.tv_sec)
-		return (x->mtime.tv_sec > y->mtime.tv_sec) - (x->mtime.tv_sec < y->mtime.tv_sec);
-	return (x->mtime.tv_nsec > y->mtime.tv_nsec) - (x->mtime.tv_nsec < y->mtime.tv_nsec);
+	return file_stamp__cmp(&((const struct unwind_file *)a)->id,
+			       &((const struct unwind_file *)b)->id);
 }
 
 static uint64_t mono_ns(void)
@@ -207,16 +203,16 @@ static void debug_frame_notice(struct unwind_procs *u, const char *path, int err
 }
 
 /*
- * The table of the open file, with its debug file open at debug_fd (-1:
- * none): from the cache, else built (and stored). Only root's files are
- * cached: they are the ones every run meets (libc, the interpreters), and
- * a user cannot fill root's disk with tables. key NULL: the file has none.
+ * The table of elf, with debug its separate debug file (NULL: none): from
+ * the cache, else built (and stored). Only root's files' tables are
+ * stored: they are the ones every run meets (libc, the interpreters), and
+ * a user cannot fill root's disk with tables. key NULL: its digest could
+ * not be made (nor can the table, then).
  */
-static int table_of(struct unwind_procs *u, Elf *elf, int debug_fd, const struct stat *st,
+static int table_of(struct unwind_procs *u, Elf *elf, Elf *debug, const struct stat *st,
 		    const struct table_key *key, const char *path, struct cfi_table *t)
 {
 	bool cached = u->cache && key && st->st_uid == 0;
-	Elf *debug = NULL;
 	uint64_t t0;
 	int err;
 
@@ -225,14 +221,7 @@ static int table_of(struct unwind_procs *u, Elf *elf, int debug_fd, const struct
 		return 0;
 	}
 	t0 = mono_ns();
-	/* a debug file that is not ELF is no reason to go without .eh_frame */
-	if (debug_fd >= 0)
-		debug = elf_read__begin(debug_fd, &u->b);
 	err = cfi_table__build_debug(elf, debug, &u->b, t);
-	elf_end(debug);
-	/* a debug file that was not read leaves a table its key does not name */
-	if (debug_fd >= 0 && (!debug || t->debug_frame_err))
-		cached = false;
 	u->stats.build_ns += mono_ns() - t0;
 	if (err)
 		return err;
@@ -241,33 +230,45 @@ static int table_of(struct unwind_procs *u, Elf *elf, int debug_fd, const struct
 		u->stats.debug_frame++;
 	if (t->debug_frame_err)
 		debug_frame_notice(u, path, t->debug_frame_err);
-	if (cached && !table_cache__store(u->cache, key, t))
+	/* a .debug_frame left out (a budget, a run ending) is not what the key names */
+	if (cached && !t->debug_frame_err && !table_cache__store(u->cache, key, t))
 		u->stats.stored++;
 	return 0;
 }
 
-/* Rows already loaded for a file of the same key (a copy of it), or NULL. */
+/*
+ * Rows already loaded for a table of the same digest (a copy of the
+ * file), or NULL; a Go file's rows are also made from its function table
+ * (go_runtime.h), so its copies must have the same one too.
+ */
 struct rows_by_key {
 	struct table_key key;
+	uint8_t go_digest[SHA256_LEN];	/* zeros: not a Go file */
 	uint32_t first_row, nr_rows;
+	bool go;
+	struct go_range go_text;
 };
 
 static int cmp_rows_key(const void *a, const void *b)
 {
-	return memcmp(&((const struct rows_by_key *)a)->key, &((const struct rows_by_key *)b)->key,
-		      sizeof(struct table_key));
+	const struct rows_by_key *x = a, *y = b;
+	int c = memcmp(&x->key, &y->key, sizeof(x->key));
+
+	return c ? c : memcmp(x->go_digest, y->go_digest, sizeof(x->go_digest));
 }
 
-static void remember_rows(struct unwind_procs *u, const struct table_key *key,
+static void remember_rows(struct unwind_procs *u, const struct rows_by_key *probe,
 			  const struct unwind_file *f)
 {
 	struct rows_by_key *r = malloc(sizeof(*r));
 
 	if (!r)
 		return;
-	r->key = *key;
+	*r = *probe;
 	r->first_row = f->first_row;
 	r->nr_rows = f->nr_rows;
+	r->go = f->go;
+	r->go_text = f->go_text;
 	if (!tsearch(r, &u->by_key, cmp_rows_key))
 		free(r);
 }
@@ -300,56 +301,6 @@ static int place_rows(struct unwind_procs *u, const struct cfi_table *t, struct 
 	return 0;
 }
 
-/*
- * f's table, of the file open at fd (path as pid maps it), in the rows
- * array: the rows of a copy of it already loaded (same build-id and
- * owner: each process of a container or a build tree may run its own
- * copy), else its own.
- */
-static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
-		     const char *path, struct unwind_file *f)
-{
-	struct rows_by_key probe, **same;
-	struct cfi_table t;
-	int err, debug_fd;
-	bool keyed;
-	Elf *elf;
-
-	elf = elf_read__begin(fd, &u->b);
-	if (!elf)
-		return -errno;
-	read_segments(elf, f);
-	if (!f->nr_segs) {
-		elf_end(elf);
-		return -ENODATA;
-	}
-	keyed = !table_key__from_fd(fd, &probe.key);
-	debug_fd = debug_file_of(u, elf, fd, pid, path);
-	if (keyed && debug_fd >= 0)
-		probe.key.flags |= TABLE_KEY_DEBUG_FILE;
-	same = keyed ? tfind(&probe, &u->by_key, cmp_rows_key) : NULL;
-	if (same) {
-		if (debug_fd >= 0)
-			close(debug_fd);
-		elf_end(elf);
-		f->first_row = (*same)->first_row;
-		f->nr_rows = (*same)->nr_rows;
-		u->stats.shared++;
-		return 0;
-	}
-	err = table_of(u, elf, debug_fd, st, keyed ? &probe.key : NULL, path, &t);
-	if (debug_fd >= 0)
-		close(debug_fd);
-	elf_end(elf);
-	if (err)
-		return err;
-	err = place_rows(u, &t, f);
-	cfi_table__release(&t);
-	if (!err && keyed)
-		remember_rows(u, &probe.key, f);
-	return err;
-}
-
 /* Why f has no table, in words, for the notice. */
 static const char *why_no_table(int status)
 {
@@ -371,6 +322,120 @@ static const char *why_no_table(int status)
 	}
 }
 
+/*
+ * The table of a Go file (go_runtime.h), open as elf: its rows from
+ * .debug_frame, else, when it has none (-w) or it could not be read
+ * (err), from .gopclntab's pc-to-sp tables; and its roots as END rows.
+ * Returns 0 or -errno.
+ */
+static int go_table(struct unwind_procs *u, Elf *elf, const struct go_info *go, const char *path,
+		    int err, struct cfi_table *t)
+{
+	char why[320];
+
+	if (err == -ECANCELED || err == -ENOMEM)
+		return err;
+	if (err) {
+		if (err != -ENOENT && u->notice) {
+			snprintf(why, sizeof(why), "%s; a Go file: .gopclntab's tables instead",
+				 why_no_table(err));
+			u->notice(path, why, u->notice_ctx);
+		}
+		memset(t, 0, sizeof(*t));
+	}
+	/* without them the leaf goes by its frame pointer */
+	err = go_runtime__add_sp_rows(elf, &u->b, go, t);
+	if (err == -ECANCELED || err == -ENOMEM) {
+		cfi_table__release(t);
+		return err;
+	}
+	err = go_runtime__add_roots(go, t);
+	if (err)
+		cfi_table__release(t);
+	return err;
+}
+
+/*
+ * f's table, of the file open at fd (path as pid maps it), in the rows
+ * array: the rows of a table of the same digest already loaded (each
+ * process of a container or a build tree may run its own copy of a file,
+ * and only a copy has the same sections), else its own.
+ */
+static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
+		     const char *path, struct unwind_file *f)
+{
+	struct rows_by_key probe = { 0 }, **same = NULL;
+	Elf *elf, *debug = NULL;
+	struct cfi_table t;
+	struct go_info go;
+	int err, debug_fd;
+	bool keyed;
+
+	elf = elf_read__begin(fd, &u->b);
+	if (!elf)
+		return -errno;
+	read_segments(elf, f);
+	if (!f->nr_segs) {
+		elf_end(elf);
+		return -ENODATA;
+	}
+	debug_fd = debug_file_of(u, elf, fd, pid, path);
+	/* a debug file that is not ELF is no reason to go without .eh_frame */
+	if (debug_fd >= 0)
+		debug = elf_read__begin(debug_fd, &u->b);
+	keyed = !cfi_table__digest(elf, debug, &u->b, probe.key.digest);
+	err = go_runtime__read(elf, &u->b, &go);
+	f->go = !err;
+	/* 0, 0: all its mappings are Go's */
+	f->go_text = go.only_go ? (struct go_range){ 0, 0 } : go.text;
+	if (keyed && f->go)
+		keyed = !go_runtime__digest(elf, &u->b, &go, probe.go_digest);
+	if (keyed && err != -ECANCELED)
+		same = tfind(&probe, &u->by_key, cmp_rows_key);
+	if (err == -ECANCELED) {
+		/* the run is ending */
+	} else if (same) {
+		f->first_row = (*same)->first_row;
+		f->nr_rows = (*same)->nr_rows;
+		f->go = (*same)->go;
+		f->go_text = (*same)->go_text;
+		u->stats.shared++;
+		err = 0;
+	} else {
+		err = table_of(u, elf, debug, st, keyed ? &probe.key : NULL, path, &t);
+		if (f->go)
+			err = go_table(u, elf, &go, path, err, &t);
+		/*
+		 * What its code says where its CFI says nothing (the cache's
+		 * table is the CFI's); what cannot be found leaves those rows.
+		 */
+		else if (!err)
+			(void)cfi_code__apply(elf, &u->b, &t);
+		if (!err) {
+			err = place_rows(u, &t, f);
+			cfi_table__release(&t);
+		}
+		if (!err && keyed)
+			remember_rows(u, &probe, f);
+	}
+	elf_end(debug);
+	if (debug_fd >= 0)
+		close(debug_fd);
+	elf_end(elf);
+	return err;
+}
+
+/*
+ * map_files opens nothing without CAP_CHECKPOINT_RESTORE (or
+ * CAP_SYS_ADMIN): EPERM for every file of every process, and a run that
+ * builds no table at all must say why, once.
+ */
+static void map_files_denied(struct unwind_procs *u)
+{
+	if (!u->stats.denied++ && u->denied)
+		u->denied(u->denied_ctx);
+}
+
 /* The file of mapping e of pid, its table built the first time it is met. */
 static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 					 const struct map_entry *e)
@@ -383,16 +448,16 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
 		 (unsigned long long)e->start, (unsigned long long)e->end);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		if (errno == EPERM)
+			map_files_denied(u);
 		return NULL;
+	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return NULL;
 	}
-	key.dev = st.st_dev;
-	key.ino = st.st_ino;
-	key.size = st.st_size;
-	key.mtime = st.st_mtim;
+	file_stamp__init(&key.id, &st);
 	slot = tfind(&key, &u->files, cmp_file);
 	if (slot) {
 		close(fd);
@@ -506,19 +571,29 @@ static bool has_vdso(const struct unwind_procs *u, const struct unwind_proc_big 
 	return false;
 }
 
-/* Mapping e of pid into m, with its file's table where it has one. */
-static void add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entry *e,
-			struct unwind_map *m)
+/*
+ * Mapping e of pid into m, with its file's table where it has one; a Go
+ * file's may take up to room entries (go_runtime__map). Returns how many.
+ */
+static size_t add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entry *e,
+			  struct unwind_map *m, size_t room)
 {
 	const struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) :
 		!strcmp(e->path, "[vdso]") ? vdso_of(u, pid, e) : NULL;
+	static const struct go_range all;
+	bool placed;
 
 	m->start = e->start;
 	m->len = (__u32)(e->end - e->start);
-	if (!f || f->status || !mapping_bias(f, e, &m->bias))
-		return;
-	m->first_row = f->first_row;
-	m->nr_rows = f->nr_rows;
+	if (!f)
+		return 1;
+	placed = mapping_bias(f, e, &m->bias);
+	if (!f->status && placed) {
+		m->first_row = f->first_row;
+		m->nr_rows = f->nr_rows;
+	}
+	/* without rows its frames go by frame pointers, and may switch stacks */
+	return f->go ? go_runtime__map(placed ? &f->go_text : &all, m, room) : 1;
 }
 
 /*
@@ -556,9 +631,13 @@ static int fill_proc(struct unwind_procs *u, pid_t pid, struct unwind_proc_big *
 		     e.end - e.start > UINT32_MAX)) {
 			*partial = true;
 		} else if (map_entry__is_exec(&e)) {
-			kept[p->nr] = (struct kept_file){ e.inode, e.dev_major, e.dev_minor };
-			add_mapping(u, pid, &e, &p->maps[p->nr]);
-			p->nr++;
+			size_t n = add_mapping(u, pid, &e, &p->maps[p->nr], UNWIND_MAX_MAPS_BIG - p->nr);
+
+			/* a Go file's parts are one mapping of it */
+			for (size_t i = 0; i < n; i++)
+				kept[p->nr + i] = i ? (struct kept_file){ 0 }
+						    : (struct kept_file){ e.inode, e.dev_major, e.dev_minor };
+			p->nr += (uint32_t)n;
 		}
 		map_entry__release(&e);
 	}
@@ -745,16 +824,24 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 	struct proc_rec *rec = rec_of(u, pid);
 	int err = add_pid(u, pid, rec);
 
-	if (rec)
+	if (rec) {
 		rec->status = err;
+		if (!err && !rec->published_ns)
+			rec->published_ns = mono_ns();
+	}
 	return err;
 }
 
-int unwind_procs__status(const struct unwind_procs *u, pid_t pid)
+void unwind_procs__status(const struct unwind_procs *u, pid_t pid, struct unwind_pid_status *st)
 {
 	struct proc_rec key = { .pid = pid }, **slot = tfind(&key, &u->recs, cmp_rec);
 
-	return slot ? (*slot)->status : -ENOENT;
+	*st = (struct unwind_pid_status){ .err = -ENOENT };
+	if (!slot)
+		return;
+	st->err = (*slot)->status;
+	st->published = (*slot)->published_ns != 0;
+	st->published_ns = (*slot)->published_ns;
 }
 
 /*
@@ -806,6 +893,12 @@ void unwind_procs__set_notice(struct unwind_procs *u, unwind_notice_fn fn, void 
 	u->notice_ctx = ctx;
 }
 
+void unwind_procs__set_denied(struct unwind_procs *u, unwind_denied_fn fn, void *ctx)
+{
+	u->denied = fn;
+	u->denied_ctx = ctx;
+}
+
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid)
 {
 	struct unwind_proc *p = malloc(sizeof(*p));
@@ -826,8 +919,14 @@ void unwind_procs__cancel(struct unwind_procs *u)
 
 void unwind_procs__stats(const struct unwind_procs *u, struct unwind_procs_stats *st)
 {
+	struct table_cache_stats cs = { 0 };
+
 	*st = u->stats;
 	st->rows = u->next_row;
+	if (u->cache)
+		table_cache__stats(u->cache, &cs);
+	st->evicted = cs.evicted;
+	st->over_cap = cs.over_cap;
 }
 
 void unwind_procs__free(struct unwind_procs *u)

@@ -5,8 +5,13 @@
  * copied once into the shared "unwind_rows" array, and each process's
  * mappings pointing at them in "unwind_procs" (profile.h).
  *
+ * A Go executable's table has its stack roots as END rows, and rows from
+ * .gopclntab where it has no .debug_frame; its mappings are flagged
+ * UNWIND_MAP_GO (go_runtime.h).
+ *
  * A file is shared by every process that maps it (same device, inode,
- * size and mtime). The rows array is filled front to back and never
+ * size, mtime and ctime: file_id.h), and its rows by every file whose
+ * table has the same digest (cfi_table__digest()). The rows array is filled front to back and never
  * compacted within a run: a file whose table does not fit is walked by
  * frame pointers, and counted.
  */
@@ -31,6 +36,8 @@ struct unwind_procs_stats {
 	uint64_t from_cache;	/* tables read from the cache instead */
 	uint64_t shared;	/* files that are copies of one loaded: its rows */
 	uint64_t stored;	/* tables written to the cache */
+	uint64_t evicted;	/* cache entries removed for its cap */
+	uint64_t over_cap;	/* tables not stored: larger than the cache's cap */
 	uint64_t build_ns;	/* time spent building tables */
 	uint64_t debug_frame;	/* tables built with rows of a .debug_frame */
 	uint64_t unchanged;	/* readings that found the mappings as published */
@@ -38,6 +45,7 @@ struct unwind_procs_stats {
 	uint64_t big_full;	/* ... because the map of big entries was full */
 	uint64_t procs_full;	/* processes given no entry: the map was full */
 	uint64_t swept;		/* entries of processes gone, deleted by the sweep */
+	uint64_t denied;	/* mappings whose file /proc/PID/map_files refused (EPERM) */
 	uint64_t vdso;		/* processes published with the vDSO's table for their [vdso] */
 };
 
@@ -65,8 +73,14 @@ struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const c
  * processes is full).
  */
 int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid);
-/* What the last unwind_procs__add_pid() of pid returned; -ENOENT: none ran. */
-int unwind_procs__status(const struct unwind_procs *u, pid_t pid);
+/* How loading pid's tables went. */
+struct unwind_pid_status {
+	int err;		/* the last reading: 0, -errno; -ENOENT: none; -EINPROGRESS: queued */
+	bool published;		/* some reading published its entry */
+	uint64_t first_ns;	/* CLOCK_MONOTONIC: its first notice (unwind_jobs), or 0 */
+	uint64_t published_ns;	/* ... its entry first published, or 0 */
+};
+void unwind_procs__status(const struct unwind_procs *u, pid_t pid, struct unwind_pid_status *st);
 /*
  * Delete the entries of processes that are gone, or whose pid another
  * process has now: a race with their exit can leave one, and nothing
@@ -81,6 +95,16 @@ size_t unwind_procs__sweep(struct unwind_procs *u);
  */
 typedef void (*unwind_notice_fn)(const char *path, const char *why, void *ctx);
 void unwind_procs__set_notice(struct unwind_procs *u, unwind_notice_fn fn, void *ctx);
+
+/*
+ * Told once, from the thread that reads it, the first time
+ * /proc/PID/map_files refuses to open a file (EPERM): it needs
+ * CAP_CHECKPOINT_RESTORE (or CAP_SYS_ADMIN), and without it no file gets a
+ * table, so every stack is walked by frame pointers. Each refusal is
+ * counted (stats.denied).
+ */
+typedef void (*unwind_denied_fn)(void *ctx);
+void unwind_procs__set_denied(struct unwind_procs *u, unwind_denied_fn fn, void *ctx);
 
 /*
  * Where separate debug files are looked for (--debug-dir, debuginfo.h;

@@ -30,6 +30,12 @@
 #define UNWIND_MAP_SEARCH 7	/* binary search steps: UNWIND_MAX_MAPS <= 128 */
 #define UNWIND_MAP_SEARCH_BIG 11	/* UNWIND_MAX_MAPS_BIG <= 2048 */
 #define UNWIND_ROW_SEARCH 24	/* 16M rows */
+/*
+ * Stack switches a walk may take in Go code (UNWIND_MAP_GO): steps to a
+ * lower address, from a system stack to a goroutine's (systemstack,
+ * mcall, morestack; a stack may lie anywhere); more is a loop of garbage.
+ */
+#define UNWIND_GO_SWITCHES 4
 
 /*
  * Where the interrupted registers are in a signal frame, from the sp of
@@ -69,6 +75,7 @@ struct unwind_state {
 	__u32 pid;
 	__u32 n;	/* frames written */
 	bool ret;	/* ip is a return address (else the leaf or an interrupted pc) */
+	__u8 switches;	/* stack switches taken in Go code */
 	bool cut;	/* ended before the thread's root */
 	bool truncated;	/* stopped at the depth limit with callers left */
 };
@@ -307,6 +314,34 @@ cut:
 }
 
 /*
+ * Go code (UNWIND_MAP_GO): its callers are walked by their frame
+ * pointers, which cross the runtime's stack switches; the rows, made
+ * from Go's .debug_frame or .gopclntab's pc-to-sp tables (the CFA from
+ * rsp, nothing of rbp), are wrong there, and serve only the leaf, which
+ * may be in a prologue, or a function without a frame. The roots' END
+ * rows still end the walk.
+ */
+static __always_inline const struct unwind_row *go_row(const struct unwind_state *st,
+						       const struct unwind_row *r)
+{
+	return !st->ret || (r && r->cfa_rule == UNW_CFA_END) ? r : NULL;
+}
+
+/*
+ * The caller's rbp of a Go leaf stepped by its row: Go saves it at
+ * cfa - 16 and points rbp there once the frame is set up. Until then (a
+ * prologue), after the epilogue restored it, or in a function without a
+ * frame, rbp is still the caller's. 1: the read faulted.
+ */
+static __always_inline int go_leaf_bp(const struct unwind_state *st, const struct unwind_row *r,
+				      __u64 cfa, __u64 *bp)
+{
+	if (!r || r->cfa_rule != UNW_CFA_SP || r->fp_rule != UNW_FP_SAME || st->bp != cfa - 16)
+		return 0;
+	return !read_user_word(bp, cfa - 16);
+}
+
+/*
  * pc is in no mapping the process had when its tables were loaded: a
  * library loaded since, or JIT code. Ask userspace to read the mappings
  * again (gen 0 in the new-process ring buffer), once a second at most.
@@ -357,6 +392,7 @@ static long unwind_step(__u32 i, void *ctx)
 	const struct unwind_row *r = NULL;
 	const struct unwind_map *m;
 	__u64 cfa, ra = 0, bp = st->bp;
+	bool go;
 	int idx;
 
 	if (!frames || !p)
@@ -388,6 +424,9 @@ static long unwind_step(__u32 i, void *ctx)
 		if (idx >= 0)
 			r = bpf_map_lookup_elem(&unwind_rows, &idx);
 	}
+	go = m && (m->flags & UNWIND_MAP_GO);
+	if (go)
+		r = go_row(st, r);
 	if (r && r->cfa_rule == UNW_CFA_SIGNAL) {
 		/* the interrupted frame may be on another stack (sigaltstack) */
 		if (signal_frame(st, &cfa, &ra, &bp))
@@ -395,6 +434,10 @@ static long unwind_step(__u32 i, void *ctx)
 	} else {
 		if (frame_cfa(st, r, &cfa, &ra, &bp))
 			goto end;
+		if (go && !st->ret && go_leaf_bp(st, r, cfa, &bp)) {
+			st->cut = true;
+			goto end;
+		}
 		/*
 		 * A root says so (UNW_CFA_END, or rbp 0 at the end of a
 		 * frame-pointer chain): a return address of 0 is a wrong row
@@ -407,12 +450,16 @@ static long unwind_step(__u32 i, void *ctx)
 		}
 		/*
 		 * Callers are above: a CFA at or below sp is garbage, and would
-		 * loop; at sp, only where the return address is in a register.
+		 * loop; below it but for a few stack switches of Go's, at it
+		 * only where the return address is in a register.
 		 */
-		if (cfa < st->sp || (cfa == st->sp && !ra_in_register(st, r))) {
+		if ((cfa < st->sp && (!go || st->switches >= UNWIND_GO_SWITCHES)) ||
+		    (cfa == st->sp && !ra_in_register(st, r))) {
 			st->cut = true;
 			goto end;
 		}
+		if (cfa < st->sp)
+			st->switches++;
 	}
 	st->ret = !(r && r->cfa_rule == UNW_CFA_SIGNAL);
 	st->ip = ra;

@@ -10,10 +10,13 @@
  * every row (cfi_table__build_libdw) is not over budget, it must succeed
  * too, and where no FDEs overlap (nor .debug_frame's meet .eh_frame's)
  * the two tables must be the same, byte for byte, and count alike: the
- * linear interpreter is held to libdw.
+ * linear interpreter is held to libdw. Then the rows the code gives
+ * (cfi_code.h) are laid over the table, which must hold as well. The table's digest, made first on
+ * the same handle as unwind_procs.c does, is the same from a fresh one.
  */
 #include <errno.h>
 
+#include "cfi_code.h"
 #include "cfi_table.h"
 #include "elf_read.h"
 #include "fuzz.h"
@@ -93,15 +96,36 @@ static int build_libdw(const uint8_t *data, size_t size, const struct budget *b,
 	return err;
 }
 
+/* The digest of a table of data, from an ELF of its own. */
+static int digest_of(const uint8_t *data, size_t size, const struct budget *b,
+		     uint8_t out[SHA256_LEN])
+{
+	char *image = malloc(size ? size : 1);
+	Elf *elf;
+	int err = -ENOMEM;
+
+	if (!image)
+		return err;
+	memcpy(image, data, size);
+	elf = elf_read__memory(image, size, b);
+	if (elf) {
+		err = cfi_table__digest(elf, NULL, b, out);
+		elf_end(elf);
+	}
+	free(image);
+	return err;
+}
+
 /* One build of image; cancel: with the budget's cancel flag already set. */
 static void build(const uint8_t *data, size_t size, bool cancel)
 {
 	static const int stop = 1;
+	uint8_t digest[SHA256_LEN], again[SHA256_LEN];
 	struct budget b = fuzz_budget;
 	struct cfi_table t;
+	int err, derr;
 	char *image;
 	Elf *elf;
-	int err;
 
 	b.cancel = cancel ? &stop : NULL;
 	/* a heap copy, as libelf may write to it and ASan sees reads past its end */
@@ -114,6 +138,11 @@ static void build(const uint8_t *data, size_t size, bool cancel)
 		free(image);
 		return;
 	}
+	derr = cfi_table__digest(elf, NULL, &b, digest);
+	FUZZ_CHECK(!derr || derr == -EFBIG || derr == -ENOEXEC || derr == -ENOMEM ||
+		   (cancel && derr == -ECANCELED));
+	if (!derr)
+		FUZZ_CHECK(!digest_of(data, size, &b, again) && !memcmp(digest, again, SHA256_LEN));
 	budget__clear();
 	err = cfi_table__build(elf, &b, &t);
 	if (!err) {
@@ -141,6 +170,11 @@ static void build(const uint8_t *data, size_t size, bool cancel)
 			FUZZ_CHECK(ref.stats.unsupported == t.stats.unsupported);
 		}
 		cfi_table__release(&ref);
+		/* the rows the code gives laid over it: the table as good */
+		budget__clear();
+		err = cfi_code__apply(elf, &b, &t);
+		FUZZ_CHECK(!err || err == -EFBIG || err == -ENOMEM);
+		check_table(&t, data, size);
 		err = 0;
 	} else {
 		FUZZ_CHECK(err == -ENOENT || err == -ENOTSUP || err == -EFBIG || err == -ENOEXEC ||

@@ -9,7 +9,7 @@ fixtures=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for h in elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi; do
+for h in elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi gopclntab; do
 	mkdir -p "$corpus/$h"
 done
 
@@ -208,3 +208,15 @@ cli_seed debug --debug-dir /usr/lib/debug --debug-dir=/opt/dbg --no-demangle --l
 cli_seed help -p 1 --help
 cli_seed version --version
 cli_seed bad -U -K 12abc
+
+# --- Go's function table (gopclntab): the sections of the Go fixtures, and
+# the stripped one whole ---
+for f in "$fixtures"/fixture_go*; do
+	is_elf "$f" || continue
+	[ "${f##*/}" = fixture_go_stripped ] && cp "$f" "$corpus/gopclntab/"
+	for sec in .gopclntab .data.rel.ro.gopclntab; do
+		if objcopy -O binary --only-section="$sec" "$f" "$tmp/pcln" 2>/dev/null && [ -s "$tmp/pcln" ]; then
+			cp "$tmp/pcln" "$corpus/gopclntab/$(basename "$f")$sec"
+		fi
+	done
+done

@@ -2,8 +2,9 @@
 # faults.sh - what must not cost the profile that was collected: tiny maps,
 # stacks crafted to collide in the overflow hash, signals while printing, a
 # corrupt ELF file under a running process; and a kernel that lacks a
-# feature the BPF program needs (made to look so by an LD_PRELOAD shim).
-# (Process churn is in processes.sh.) (Bad options, a target that exits, closed pipes, full disks and
+# feature the BPF program needs (made to look so by an LD_PRELOAD shim, or
+# by hiding its BTF); a capability the snapshot service's bounding set
+# could leave out, said in one line. (Process churn is in processes.sh.) (Bad options, a target that exits, closed pipes, full disks and
 # missing privileges are in run.sh.) Root needed; prints
 # "faults: N passed, N failed" last.
 set -u
@@ -165,6 +166,107 @@ t_kernel_without_bpf_loop() {
 	[ "$n" -gt 100 ] || fail "only $n samples by frame pointers" || return 1
 }
 
+# A kernel built without BTF (CONFIG_DEBUG_INFO_BTF) of any release: the
+# verifier refuses bpf_get_current_task_btf(), which the walk by unwind
+# tables calls. Made to look so by a tmpfs over /sys/kernel/btf in a mount
+# namespace of the run's own: one line names BTF, user stacks by frame
+# pointers, exit 0.
+t_kernel_without_btf() {
+	[ -e /sys/kernel/btf/vmlinux ] || fail "this kernel has no BTF to hide" || return 1
+	start $W/hotspots 30
+	sleep 0.3
+	unshare -m --propagation private sh -c \
+		"mount -t tmpfs none /sys/kernel/btf && exec $PROFILE -U -F 199 -f -p $LAST 2" \
+		> "$TMP/nobtf.folded" 2> "$TMP/nobtf.err" ||
+		fail "exit status $?: $(cat "$TMP/nobtf.err")" || return 1
+	stop "$LAST"
+	grep -qx 'profile: this kernel has no BTF (no /sys/kernel/btf/vmlinux): user stacks by frame pointers only' \
+		"$TMP/nobtf.err" || fail "stderr: $(cat "$TMP/nobtf.err")" || return 1
+	n=$(sum_matching '^hotspots;.*main;run_round;hot_[abc] [0-9]+$' "$TMP/nobtf.folded")
+	[ "$n" -gt 100 ] || fail "only $n samples by frame pointers" || return 1
+}
+
+# The capabilities profile-snapshot.service keeps (its
+# CapabilityBoundingSet=, README *Debian package*), as setpriv spells them
+UNIT_CAPS=-all,+bpf,+perfmon,+sys_ptrace,+dac_read_search,+checkpoint_restore,+syslog
+
+# with_caps SET CMD...: CMD as root with bounding set SET and no new
+# privileges, as the unit runs it
+with_caps() {
+	caps=$1
+	shift
+	setpriv --bounding-set="$caps" --no-new-privs "$@"
+}
+
+# whole_pct FILE: the percentage of hotspots_nofp's samples walked from
+# _start to hot_X (unwind.sh: tables give ~100, frame pointers under 50)
+whole_pct() {
+	pct "$(sum_matching '^hotspots_nofp;_start;.*;main;run_round;hot_[abc] [0-9]+$' "$1")" \
+		"$(sum_matching '^hotspots_nofp;' "$1")"
+}
+
+# The unit's capabilities less CAP_CHECKPOINT_RESTORE: /proc/PID/map_files
+# opens nothing, so no unwind table is built. That is said in one line,
+# once, also under -q (the service's flag), and counted under -v; the
+# frameless program's stacks are then walked by frame pointers. Before,
+# the run said nothing ("84 process readings, 0 files" under -v alone).
+t_no_checkpoint_restore() {
+	start $W/hotspots_nofp 30
+	sleep 0.3
+	with_caps "$UNIT_CAPS,-checkpoint_restore" $PROFILE -q -U -F 499 -f -p "$LAST" 1 \
+		> "$TMP/ncr.folded" 2> "$TMP/ncr.err" || fail "profile exited $?: $(cat "$TMP/ncr.err")" || return 1
+	with_caps "$UNIT_CAPS,-checkpoint_restore" $PROFILE -v -U -F 499 -f -p "$LAST" 1 \
+		> /dev/null 2> "$TMP/ncr.v.err" || fail "profile -v exited $?: $(tail -1 "$TMP/ncr.v.err")" || return 1
+	with_caps "$UNIT_CAPS" $PROFILE -q -U -F 499 -f -p "$LAST" 1 \
+		> "$TMP/cr.folded" 2> "$TMP/cr.err" || fail "profile exited $?: $(cat "$TMP/cr.err")" || return 1
+	stop "$LAST"
+	echo "  without it: $(cat "$TMP/ncr.err")"
+	grep 'unwind tables: .*readings' "$TMP/ncr.v.err" | cut -c1-160 | sed 's/^/  -v: /'
+	echo "  stacks whole: $(whole_pct "$TMP/ncr.folded")% without it, $(whole_pct "$TMP/cr.folded")% with it"
+	[ "$(wc -l < "$TMP/ncr.err")" -eq 1 ] &&
+		grep -q '^profile: unwind tables need CAP_CHECKPOINT_RESTORE .*frame pointers$' "$TMP/ncr.err" ||
+		fail "-q: want one line naming CAP_CHECKPOINT_RESTORE: $(cat "$TMP/ncr.err")" || return 1
+	[ "$(grep -c CAP_CHECKPOINT_RESTORE "$TMP/ncr.v.err")" -eq 1 ] ||
+		fail "-v: said $(grep -c CAP_CHECKPOINT_RESTORE "$TMP/ncr.v.err") times, want once" || return 1
+	grep -Eq 'process readings, 0 files,' "$TMP/ncr.v.err" &&
+		grep -Eq '; [1-9][0-9]* mappings whose file /proc/PID/map_files refused' "$TMP/ncr.v.err" ||
+		fail "-v: refusals not counted: $(grep 'unwind tables' "$TMP/ncr.v.err")" || return 1
+	[ "$(whole_pct "$TMP/ncr.folded")" -lt 50 ] || fail "stacks whole without tables?" || return 1
+	[ ! -s "$TMP/cr.err" ] && [ "$(whole_pct "$TMP/cr.folded")" -ge 95 ] ||
+		fail "with CAP_CHECKPOINT_RESTORE: $(cat "$TMP/cr.err") $(whole_pct "$TMP/cr.folded")% whole" || return 1
+}
+
+# The unit's capabilities less CAP_SYSLOG: where the kernel then shows
+# /proc/kallsyms with every address 0 (kptr_restrict 1, or 0 with
+# perf_event_paranoid above 1), one line names CAP_SYSLOG (before: "cannot
+# read /proc/kallsyms: No such file or directory"); kernel frames stay
+# [unknown]. With it they are named.
+t_no_syslog() {
+	start $W/syscalls 30
+	sleep 0.3
+	with_caps "$UNIT_CAPS,-syslog" $PROFILE -q -K -F 499 -f -p "$LAST" 1 \
+		> "$TMP/nsl.folded" 2> "$TMP/nsl.err" || fail "profile exited $?: $(cat "$TMP/nsl.err")" || return 1
+	with_caps "$UNIT_CAPS" $PROFILE -q -K -F 499 -f -p "$LAST" 1 \
+		> "$TMP/sl.folded" 2> "$TMP/sl.err" || fail "profile exited $?: $(cat "$TMP/sl.err")" || return 1
+	stop "$LAST"
+	shown=$(with_caps "$UNIT_CAPS,-syslog" awk '$1 !~ /^0+$/ { n++ } END { print n + 0 }' /proc/kallsyms)
+	named=$(sum_matching '^syscalls;.*(ksys_read|entry_SYSCALL)' "$TMP/sl.folded")
+	unnamed=$(sum_matching '^syscalls(;\[unknown\])* [0-9]+$' "$TMP/nsl.folded")
+	echo "  without it: $shown addresses shown; '$(cat "$TMP/nsl.err")'; $unnamed of $(sum_matching . "$TMP/nsl.folded") samples unnamed"
+	[ "$named" -gt 0 ] && [ ! -s "$TMP/sl.err" ] ||
+		fail "with CAP_SYSLOG: $named samples in ksys_read; $(cat "$TMP/sl.err")" || return 1
+	if [ "$shown" -gt 0 ]; then
+		echo "  (this kernel shows addresses without CAP_SYSLOG: kernel.perf_event_paranoid <= 1)"
+		[ ! -s "$TMP/nsl.err" ] || fail "told: $(cat "$TMP/nsl.err")" || return 1
+		return 0
+	fi
+	[ "$(wc -l < "$TMP/nsl.err")" -eq 1 ] &&
+		grep -q '^profile: kernel symbols need CAP_SYSLOG: .*\[unknown\]$' "$TMP/nsl.err" ||
+		fail "want one line naming CAP_SYSLOG: $(cat "$TMP/nsl.err")" || return 1
+	[ "$unnamed" -eq "$(sum_matching . "$TMP/nsl.folded")" ] && [ "$unnamed" -gt 0 ] ||
+		fail "kernel frames named without kallsyms?" || return 1
+}
+
 run_test "tiny maps: what fits is printed, losses add up" t_tiny_maps
 run_test "stacks with the same overflow hash are not merged" t_overflow_same_hash
 run_test "stacks whose overflow keys are all taken are lost, not merged" t_overflow_keys_taken
@@ -172,4 +274,7 @@ run_test "signals while printing: output complete" t_signal_while_printing
 run_test "corrupt ELF under a running process" t_corrupt_elf
 run_test "a kernel without the BPF ring buffer: one line, exit 1" t_kernel_without_ringbuf
 run_test "a kernel without bpf_loop(): frame pointers, one line" t_kernel_without_bpf_loop
+run_test "a kernel without BTF: frame pointers, one line naming BTF" t_kernel_without_btf
+run_test "without CAP_CHECKPOINT_RESTORE: no unwind tables, said in one line and counted" t_no_checkpoint_restore
+run_test "without CAP_SYSLOG: kernel frames unnamed, said in one line naming it" t_no_syslog
 finish

@@ -7,8 +7,11 @@
 # mount over a perf map in a user namespace, 60,000 executable mappings,
 # a program whose .eh_frame names register 2^27,
 # and debug files that take seconds to checksum while SIGINT comes in.
-# Each test bounds wall time, max RSS and the exit status. Root needed;
-# prints "hostile: N passed, N failed" last.
+# Each of those bounds wall time, max RSS and the exit status. And a
+# root-owned file that claims libc's build-id (root in a container, a FUSE
+# or NFS mount), which must give libc neither its unwind rows nor its
+# names, within a run or through the table cache. Root needed; prints
+# "hostile: N passed, N failed" last.
 set -u
 
 SUITE=hostile
@@ -296,6 +299,76 @@ t_crafted_eh_frame() {
 		fail "the program was not sampled" || return 1
 }
 
+# forged_libc: $TMP/forged, root's, a static-pie build of the 5:3:2
+# program claiming the build-id of the libc qsortburn runs with: its
+# .eh_frame and .symtab describe other code at libc's addresses (static
+# glibc's setlocale, __gconv_lookup_cache...), with other frames.
+forged_libc() {
+	libc=$(ldd $W/qsortburn | awk '/libc\.so\.6/ { print $3 }')
+	id=$(readelf -n "$libc" | awk '/Build ID:/ { print $3 }')
+	[ -n "$id" ] || fail "no build-id in '$libc'" || return 1
+	gcc -O2 -static-pie -fno-optimize-sibling-calls -Wl,--build-id=0x"$id" \
+		tests/workloads/hotspots.c -o "$TMP/forged" || fail "cannot build the forged file" || return 1
+	readelf -n "$TMP/forged" | grep -q "Build ID: $id" || fail "the forged file has another build-id" || return 1
+}
+
+# victim_whole FOLDED TAG: qsortburn's samples in cmp walked whole and
+# named as libc names them (msort_with_tmp, or [libc.so.6] without
+# libc6-dbg): at least 90%.
+victim_whole() {
+	all=$(sum_matching '^qsortburn;.*;cmp [0-9]+$' "$1")
+	whole=$(sum_matching '^qsortburn;_start;.*;main;sort_round;(__)?qsort(_r)?;((msort_with_tmp[^;]*|\[libc\.so\.6\]);)+cmp [0-9]+$' "$1")
+	echo "  $2: $whole of $all samples in cmp from _start through main;sort_round;qsort_r"
+	[ "$all" -gt 100 ] || fail "$2: only $all samples in cmp" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] ||
+		fail "$2: stacks not libc's: $(grep '^qsortburn;' "$1" | sort -t' ' -k2 -rn | head -3)" || return 1
+}
+
+# The forged file sampled by a run that writes the table cache; then a
+# run of the same cache profiles qsort: libc's frames are unwound by
+# libc's own rows (keyed by what they are built from, not a build-id).
+t_forged_build_id_cache() {
+	forged_libc || return 1
+	start "$TMP/forged" 20
+	fpid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 199 -f -v --unwind-cache-dir "$TMP/ucache" -p "$fpid" 1 \
+		> "$TMP/fc1.folded" 2> "$TMP/fc1.err" || fail "run 1: profile exited $?: $(tail -2 "$TMP/fc1.err")" || return 1
+	stop "$fpid"
+	grep 'process readings' "$TMP/fc1.err" | sed 's/^/  run 1: /'
+	grep -Eq ' [1-9][0-9]* stored' "$TMP/fc1.err" || fail "run 1 stored no table" || return 1
+	start $W/qsortburn 20
+	vpid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 499 -f -v --unwind-cache-dir "$TMP/ucache" -p "$vpid" 2 \
+		> "$TMP/fc2.folded" 2> "$TMP/fc2.err" || fail "run 2: profile exited $?: $(tail -2 "$TMP/fc2.err")" || return 1
+	stop "$vpid"
+	grep 'unwind tables' "$TMP/fc2.err" | sed 's/^/  run 2: /'
+	victim_whole "$TMP/fc2.folded" "run 2" || return 1
+}
+
+# Both in one run, no cache: libc's frames get neither the forged file's
+# rows nor its names, and the forged file neither libc's.
+t_forged_build_id_one_run() {
+	forged_libc || return 1
+	start "$TMP/forged" 20
+	fpid=$LAST
+	start $W/qsortburn 20
+	vpid=$LAST
+	sleep 0.3
+	$PROFILE -U -F 499 -f -v --no-unwind-cache -p "$fpid,$vpid" 2 \
+		> "$TMP/f1.folded" 2> "$TMP/f1.err" || fail "profile exited $?: $(tail -2 "$TMP/f1.err")" || return 1
+	stop "$fpid"
+	stop "$vpid"
+	grep 'process readings' "$TMP/f1.err" | sed 's/^/  /'
+	victim_whole "$TMP/f1.folded" "qsortburn" || return 1
+	all=$(sum_matching '^forged;' "$TMP/f1.folded")
+	own=$(sum_matching '^forged;.*;main;run_round;hot_[abc] [0-9]+$' "$TMP/f1.folded")
+	echo "  forged: $own of $all samples main;run_round;hot_X"
+	[ "$all" -gt 100 ] && [ "$(pct "$own" "$all")" -ge 90 ] ||
+		fail "forged: $(grep '^forged;' "$TMP/f1.folded" | sort -t' ' -k2 -rn | head -3)" || return 1
+}
+
 run_shipped_test "a 40 GB sparse debug file is not checksummed" t_sparse_debuglink
 run_shipped_test "debug links to /etc/shadow, a FIFO, a device: never opened" t_debuglink_not_a_file
 run_shipped_test "a compressed .symtab claiming 1 GiB is not inflated" t_compressed_bomb
@@ -305,4 +378,6 @@ run_shipped_test "a root file bind-mounted over a perf map in a user namespace" 
 run_shipped_test "60,000 executable mappings" t_many_mappings
 run_shipped_test "SIGINT while debug files are checksummed" t_sigint_during_loading
 run_shipped_test "a crafted .eh_frame: refused at once, the run bounded" t_crafted_eh_frame
+run_test "a root file with libc's build-id: libc's rows from the cache are libc's own" t_forged_build_id_cache
+run_test "a root file with libc's build-id: neither shares rows nor names with libc" t_forged_build_id_one_run
 finish

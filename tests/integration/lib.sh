@@ -98,6 +98,28 @@ stat_field() {
 	awk -v n="$1" '/samples, [0-9]+ printed/ { print $n; exit }' "$2"
 }
 
+# has_frame NAME FILE: NAME is a whole frame of some folded stack
+has_frame() {
+	grep -qF -e ";$1;" -e ";$1 " "$2" ||
+		fail "no frame '$1' in: $(head -c 600 "$2")"
+}
+
+# has_no_frame NAME FILE
+has_no_frame() {
+	! grep -qF -e ";$1;" -e ";$1 " "$2" || fail "frame '$1' should not be there"
+}
+
+# build_spin OUT HOT CALLER: tests/integration/symbols/spin.c with its own
+# function names, frame pointers kept
+build_spin() {
+	clang -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -DHOT="$2" -DCALLER="$3" \
+		tests/integration/symbols/spin.c -o "$1"
+}
+
+build_id_of() {
+	readelf -n "$1" 2>/dev/null | awk '/Build ID:/ { print $3 }'
+}
+
 finish() {
 	echo "$SUITE: $passed passed, $failed failed"
 	[ "$failed" -eq 0 ]

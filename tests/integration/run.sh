@@ -571,6 +571,7 @@ t_bad_input() {
 	expect_usage_error "unknown option '--bogus'" --bogus &&
 	expect_usage_error "requires an argument" -p &&
 	expect_usage_error "perf_event_max_stack" --call-graph fp --perf-max-stack-depth 1000 1 &&
+	expect_usage_error "names one file for more than one interval" -i 1 -o "$TMP/same.folded" 2 &&
 	expect_usage_error "out of range" --perf-max-stack-depth 60000 1 &&
 	expect_usage_error "unknown event 'bogus'" -e bogus 1
 }
@@ -632,44 +633,31 @@ t_keep() {
 		expect_usage_error "not the directory" -o "$d/%F/p.folded" --keep 2 1
 }
 
-# make install puts the snapshot service, its timer and /etc/default/profile
-# in place; systemd-analyze verifies the units; the service's command, with
-# the default file's settings, writes a snapshot and keeps KEEP of them.
-t_snapshot_units() {
-	root=$TMP/root
-	make -s install DESTDIR="$root" PREFIX=/usr > "$TMP/inst.log" 2>&1 ||
-		fail "make install: $(tail -3 "$TMP/inst.log")" || return 1
-	for f in usr/sbin/profile usr/share/man/man8/profile.8 etc/default/profile \
-		usr/share/bash-completion/completions/profile \
-		usr/lib/systemd/system/profile-snapshot.service usr/lib/systemd/system/profile-snapshot.timer; do
-		[ -f "$root/$f" ] || fail "make install left out $f" || return 1
-	done
-	grep -q '^ExecStart=/usr/sbin/profile ' "$root/usr/lib/systemd/system/profile-snapshot.service" ||
-		fail "ExecStart is not the installed binary" || return 1
-	# the units as installed, but for the binary under test
-	mkdir -p "$TMP/units"
-	sed "s|^ExecStart=/usr/sbin/profile |ExecStart=$(cd "$(dirname "$PROFILE")" && pwd)/profile |" \
-		"$root/usr/lib/systemd/system/profile-snapshot.service" > "$TMP/units/profile-snapshot.service"
-	cp "$root/usr/lib/systemd/system/profile-snapshot.timer" "$TMP/units/"
-	systemd-analyze verify --man=no "$TMP/units/profile-snapshot.service" \
-		"$TMP/units/profile-snapshot.timer" > "$TMP/verify.log" 2>&1 ||
-		fail "systemd-analyze verify: $(cat "$TMP/verify.log")" || return 1
-	# ExecStart as systemd runs it: the default file's settings, %% as %
-	cmd=$(sed -n 's/^ExecStart=//p' "$TMP/units/profile-snapshot.service" | sed 's/%%/%/g')
-	for run in 1 2 3; do
-		(
-			. "$root/etc/default/profile"
-			DURATION=1 DIR=$TMP/snapshots KEEP=2
-			mkdir -p "$DIR"
-			eval "$cmd"
-		) 2> "$TMP/snap.err" || fail "snapshot $run: $(cat "$TMP/snap.err")" || return 1
-		sleep 1
-	done
-	n=$(ls "$TMP/snapshots" | grep -c '\.pb\.gz$')
-	echo "  snapshots left: $(ls "$TMP/snapshots" | tr '\n' ' ')"
-	[ "$n" -eq 2 ] || fail "$n snapshots kept, want KEEP=2" || return 1
-	gzip -t "$TMP/snapshots/$(ls "$TMP/snapshots" | head -1)" ||
-		fail "the snapshot is not pprof's gzip" || return 1
+# A user who owns a component of -o's directory swaps it for a symlink to
+# another directory right after the profile is written (tools/swap_dir.c,
+# at the directory's fsync): --keep removes old files where the profile
+# went, as -o checked the path, never in the link's target.
+t_keep_swapped_dir() {
+	d=$TMP/keepswap
+	mkdir -p "$d/out" "$d/victim"
+	cc -O1 -fPIC -shared tests/integration/tools/swap_dir.c -o "$TMP/swap_dir.so" -ldl ||
+		return 1
+	touch -d 2020-01-01 "$d/out/1577836800.folded"
+	touch -d 2020-01-01 "$d/victim/1577836800.folded"
+	touch -d 2020-01-02 "$d/victim/1577923200.folded"
+	SWAP_DIR=$d/out SWAP_TO=$d/victim LD_PRELOAD="$TMP/swap_dir.so" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+		$PROFILE -q -F 49 -o "$d/out/%s.folded" --keep 1 1 2> "$TMP/keepswap.err" ||
+		fail "profile exited $?: $(cat "$TMP/keepswap.err")" || return 1
+	[ -L "$d/out" ] && [ -d "$d/out.moved" ] || fail "the directory was not swapped: $(cat "$TMP/keepswap.err")" ||
+		return 1
+	echo "  left where the profile went: $(ls "$d/out.moved" | tr '\n' ' '); in the link's target: $(ls "$d/victim" | tr '\n' ' ')"
+	[ -e "$d/victim/1577836800.folded" ] && [ -e "$d/victim/1577923200.folded" ] ||
+		fail "--keep removed files in the symlink's target" || return 1
+	[ ! -e "$d/out.moved/1577836800.folded" ] || fail "the old file where the profile went stayed" ||
+		return 1
+	[ "$(ls "$d/out.moved" | grep -c '^[0-9]*\.folded$')" -eq 1 ] ||
+		fail "want the new profile alone in $d/out.moved: $(ls "$d/out.moved")"
 }
 
 t_help_and_version() {
@@ -740,7 +728,7 @@ run_test "-q and one file per interval" t_quiet_interval_files
 run_test "bad input: one line, exit 2" t_bad_input
 run_test "a status line on a terminal, none elsewhere" t_progress_on_a_terminal
 run_test "--keep: the newest of the pattern's files stay, nothing else goes" t_keep
-run_test "make install: snapshot units verified, their command keeps KEEP" t_snapshot_units
+run_test "--keep: a directory swapped for a symlink after the write: nothing goes there" t_keep_swapped_dir
 run_test "--help and --version" t_help_and_version
 run_test "unprivileged: one line, exit 1" t_unprivileged
 run_test "-e: cpu-clock by default, cycles on request or one line" t_event

@@ -9,6 +9,8 @@
 #ifndef SYM_FIXTURES_H
 #define SYM_FIXTURES_H
 
+#include <sys/sysmacros.h>
+
 #include "test_util.h"
 
 #define FIXTURE_DEBUGLINK FIXTURE_DIR "/fixture_debuglink"
@@ -70,9 +72,10 @@ static inline char *exec_mapping_line(const char *path, uint64_t bias, const cha
 		if (!segs[i].exec)
 			continue;
 		cr_assert_neq(asprintf(&line, "%" PRIx64 "-%" PRIx64 " r-xp %08" PRIx64
-				       " 08:01 %" PRIu64 "    %s\n",
-				       bias + vpage, bias + vpage + len, opage,
-				       (uint64_t)sb.st_ino, shown_path ? shown_path : path), -1);
+				       " %02x:%02x %" PRIu64 "    %s\n",
+				       bias + vpage, bias + vpage + len, opage, major(sb.st_dev),
+				       minor(sb.st_dev), (uint64_t)sb.st_ino,
+				       shown_path ? shown_path : path), -1);
 	}
 	cr_assert_not_null(line, "no executable segment in '%s'", path);
 	return line;

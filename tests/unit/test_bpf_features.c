@@ -77,3 +77,17 @@ Test(bpf_features, this_kernel_has_them_all)
 	f = bpf_features__missing(bpf_features__probe);
 	cr_assert_null(f, "missing: %s", f ? f->name : "");
 }
+
+/* BTF is the kernel's file in sysfs, not a release: looked for there. */
+Test(bpf_features, kernel_btf_is_the_vmlinux_file_in_sysfs)
+{
+	char *sys = make_tmpdir(), *file;
+
+	cr_assert_not(bpf_features__kernel_btf(sys), "no kernel/btf at all");
+	free(write_in(sys, "kernel/btf/e1000", "BTF"));
+	cr_assert_not(bpf_features__kernel_btf(sys), "kernel/btf with a module's alone");
+	file = write_in(sys, "kernel/btf/vmlinux", "BTF");
+	cr_assert(bpf_features__kernel_btf(sys));
+	free(file);
+	rm_rf(sys);
+}

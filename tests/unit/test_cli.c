@@ -336,7 +336,7 @@ Test(cli_parse, every_long_option_in_the_help_is_known)
 	help = strdup(r.out);
 	cr_assert_not_null(help);
 	n = try_long_options(help, "  --") + try_long_options(help, ", --");
-	cr_assert_eq(n, 33, "%zu long options in the help", n);
+	cr_assert_eq(n, 37, "%zu long options in the help", n);
 	free(help);
 }
 
@@ -649,6 +649,37 @@ Test(cli_validate, rejects_an_output_file_that_cannot_be_written)
 	free(missing);
 }
 
+/*
+ * -i with an -o name that stays the same for two intervals: each profile
+ * would replace the last without a word, unless --replace says so.
+ */
+Test(cli_validate, rejects_one_output_file_for_every_interval)
+{
+	char *same, *hourly, *each, *want;
+
+	cr_assert_neq(asprintf(&same, "%s/same.folded", tmp), -1);
+	cr_assert_neq(asprintf(&hourly, "%s/p-%%F-%%H.folded", tmp), -1);
+	cr_assert_neq(asprintf(&each, "%s/p-%%H%%M%%S.folded", tmp), -1);
+	cr_assert_neq(asprintf(&want, "profile: -o '%s' names one file for more than one interval: each profile would replace the last; put a strftime conversion that changes every interval in it (%%s, %%H%%M%%S) or say --replace\n",
+			       same), -1);
+	ASSERT_REJECTED(want, "-i", "1", "-o", same, "2");
+	free(want);
+	cr_assert_neq(asprintf(&want, "profile: -o '%s' names one file for more than one interval: each profile would replace the last; put a strftime conversion that changes every interval in it (%%s, %%H%%M%%S) or say --replace\n",
+			       hourly), -1);
+	ASSERT_REJECTED(want, "-i", "60", "-o", hourly);
+	/* an hour apart, every interval has an hour of its own */
+	ASSERT_ACCEPTED("-i", "3600", "-o", hourly);
+	ASSERT_ACCEPTED("-i", "1", "-o", each);
+	ASSERT_ACCEPTED("-i", "1", "--replace", "-o", same);
+	/* one profile, or a stream written in place */
+	ASSERT_ACCEPTED("-o", same, "2");
+	ASSERT_ACCEPTED("-i", "1", "-o", "/dev/null");
+	free(want);
+	free(each);
+	free(hourly);
+	free(same);
+}
+
 Test(cli_parse, call_graph_dwarf_by_default_fp_on_request)
 {
 	PARSE_OK("-F", "99");
@@ -673,12 +704,31 @@ Test(cli_parse, call_graph_modes_are_checked)
 	ASSERT_USAGE("unwind storage size '0' out of range", "--unwind-storage-size", "0");
 }
 
+Test(cli_parse, unwind_cache_size)
+{
+	PARSE_OK("-F", "99");
+	cr_assert_eq(r.env.unwind_cache_size, DEFAULT_UNWIND_CACHE_MIB);
+	PARSE_OK("--unwind-cache-size=1");
+	cr_assert_eq(r.env.unwind_cache_size, 1);
+	PARSE_OK("--unwind-cache-size", "1048576");
+	cr_assert_eq(r.env.unwind_cache_size, MAX_UNWIND_CACHE_MIB);
+	ASSERT_USAGE("unwind cache size '0' out of range", "--unwind-cache-size=0");
+	ASSERT_USAGE("unwind cache size '1048577' out of range", "--unwind-cache-size=1048577");
+	ASSERT_USAGE("invalid unwind cache size '64M'", "--unwind-cache-size=64M");
+	ASSERT_USAGE("invalid unwind cache size ''", "--unwind-cache-size=");
+}
+
 Test(cli_parse, debuginfod_defaults_and_options)
 {
 	PARSE_OK("-F", "99");
 	cr_assert(r.env.debuginfod, "on by default (servers still needed)");
 	cr_assert_eq(r.env.nr_debuginfod_urls, 0);
 	cr_assert_eq(r.env.debuginfod_deadline, DEFAULT_DEBUGINFOD_DEADLINE);
+	cr_assert_eq(r.env.debuginfod_max_files, DEFAULT_DEBUGINFOD_MAX_FILES);
+	cr_assert_eq(r.env.debuginfod_max_user_files, DEFAULT_DEBUGINFOD_MAX_USER_FILES);
+	PARSE_OK("--debuginfod-max-files=1000", "--debuginfod-max-user-files", "1");
+	cr_assert_eq(r.env.debuginfod_max_files, 1000);
+	cr_assert_eq(r.env.debuginfod_max_user_files, 1);
 	PARSE_OK("--debuginfod-url", "http://a:8002", "--debuginfod-url=https://b/x",
 		 "--debuginfod-deadline=0");
 	cr_assert_eq(r.env.nr_debuginfod_urls, 2);
@@ -698,4 +748,6 @@ Test(cli_parse, debuginfod_bad_options)
 	ASSERT_USAGE("debuginfod deadline", "--debuginfod-deadline=-1");
 	ASSERT_USAGE("debuginfod deadline", "--debuginfod-deadline=3601");
 	ASSERT_USAGE("debuginfod deadline", "--debuginfod-deadline=5s");
+	ASSERT_USAGE("debuginfod max files '0' out of range", "--debuginfod-max-files=0");
+	ASSERT_USAGE("invalid debuginfod max user files", "--debuginfod-max-user-files=x");
 }

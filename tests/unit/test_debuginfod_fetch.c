@@ -3,8 +3,9 @@
  * test_debuginfod_fetch.c - the fetch pool with a fake server in place of
  * libdebuginfod: requests run in parallel up to the pool's size, stop at
  * the deadline and on cancel, every request is handed back once, and the
- * counts the -v line gives; the cache directory libdebuginfod uses and
- * when it is safe for root; DEBUGINFOD_MAXSIZE within the budget.
+ * counts the -v line gives; the bounds on how many are asked for; a
+ * refused file leaving the cache; the cache directory libdebuginfod uses
+ * and when it is safe for root; DEBUGINFOD_MAXSIZE within the budget.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -21,7 +22,11 @@ enum fake_kind {
 	FAKE_CACHED,		/* the same, from the cache */
 	FAKE_MISSING,		/* -ENOENT */
 	FAKE_HANG,		/* until stop() */
+	FAKE_TOO_BIG,		/* -EFBIG: stopped at max_bytes */
+	FAKE_IN_CACHE,		/* the file at fake_cache/<hex>/debuginfo */
 };
+
+static const char *fake_cache;	/* FAKE_IN_CACHE's directory */
 
 static struct {
 	pthread_mutex_t lock;
@@ -30,16 +35,6 @@ static struct {
 	int refuse;		/* landed() returns this for files */
 } fake = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static void *fake_begin(void)
-{
-	return &fake;
-}
-
-static void fake_end(void *client)
-{
-	(void)client;
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
@@ -47,13 +42,13 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-static int fake_find(void *client, const uint8_t *id, size_t len, bool (*stop)(void *),
-		     void *stop_ctx, bool *cached)
+static int fake_find(void *ctx, const uint8_t *id, size_t len, uint64_t max_bytes,
+		     bool (*stop)(void *), void *stop_ctx, bool *cached)
 {
 	int ret;
 
-	(void)client;
-	(void)len;
+	(void)ctx;
+	(void)max_bytes;
 	pthread_mutex_lock(&fake.lock);
 	if (++fake.inside > fake.most_inside)
 		fake.most_inside = fake.inside;
@@ -67,6 +62,20 @@ static int fake_find(void *client, const uint8_t *id, size_t len, bool (*stop)(v
 	case FAKE_MISSING:
 		ret = -ENOENT;
 		break;
+	case FAKE_TOO_BIG:
+		ret = -EFBIG;
+		break;
+	case FAKE_IN_CACHE: {
+		char path[4096];
+		int n = snprintf(path, sizeof(path), "%s/", fake_cache);
+
+		for (size_t i = 0; i < len; i++)
+			n += snprintf(path + n, sizeof(path) - n, "%02x", id[i]);
+		snprintf(path + n, sizeof(path) - n, "/debuginfo");
+		ret = open(path, O_RDONLY | O_CLOEXEC);
+		ret = ret < 0 ? -errno : ret;
+		break;
+	}
 	default:
 		sleep_ms(50);	/* long enough for the others to come in */
 		*cached = id[0] == FAKE_CACHED;
@@ -79,9 +88,7 @@ static int fake_find(void *client, const uint8_t *id, size_t len, bool (*stop)(v
 	return ret;
 }
 
-static const struct debuginfod_backend fake_backend = {
-	.begin = fake_begin, .end = fake_end, .find = fake_find,
-};
+static const struct debuginfod_backend fake_backend = { .find = fake_find };
 
 static int fake_landed(int fd, void *item, void *ctx)
 {
@@ -99,12 +106,12 @@ static int fake_landed(int fd, void *item, void *ctx)
 	return fd >= 0 ? fake.refuse : fd;
 }
 
-static struct debuginfod_fetch *new_fetch(unsigned int threads)
+static struct debuginfod_fetch *new_fetch_opts(struct debuginfod_fetch_opts opts)
 {
-	struct debuginfod_fetch_opts opts = {
-		.threads = threads, .backend = &fake_backend, .landed = fake_landed,
-	};
 	struct debuginfod_fetch *f;
+
+	opts.backend = &fake_backend;
+	opts.landed = fake_landed;
 
 	pthread_mutex_lock(&fake.lock);
 	fake.inside = fake.most_inside = fake.landed = fake.landed_fd = fake.refused = 0;
@@ -115,11 +122,16 @@ static struct debuginfod_fetch *new_fetch(unsigned int threads)
 	return f;
 }
 
+static struct debuginfod_fetch *new_fetch(unsigned int threads)
+{
+	return new_fetch_opts((struct debuginfod_fetch_opts){ .threads = threads });
+}
+
 static void submit(struct debuginfod_fetch *f, enum fake_kind kind, uint8_t n)
 {
 	uint8_t id[20] = { kind, n };
 
-	cr_assert_eq(debuginfod_fetch__submit(f, id, sizeof(id), NULL), 0);
+	cr_assert_eq(debuginfod_fetch__submit(f, id, sizeof(id), 0, NULL), 0);
 }
 
 static uint64_t now_ns(void)
@@ -165,8 +177,8 @@ Test(debuginfod_fetch, outcomes_are_counted_apart)
 	cr_assert_eq(st.timed_out, 0);
 	cr_assert_eq(fake.landed, 4, "every request is handed back once");
 	debuginfod_fetch_stats__format(&st, line, sizeof(line));
-	cr_assert(!strncmp(line, "debuginfod: 1 debug file fetched, 2 cached, 1 failed, 0 timed out, in ",
-			   70), "%s", line);
+	cr_assert(!strncmp(line, "debuginfod: 1 debug file fetched, 2 cached, 1 failed, 0 too big, "
+			   "0 timed out, 0 not asked for, in ", 97), "%s", line);
 	debuginfod_fetch__free(f, 1000);
 }
 
@@ -203,7 +215,7 @@ Test(debuginfod_fetch, the_deadline_stops_a_hanging_server)
 	cr_assert_eq(fake.landed, 5);
 	cr_assert_eq(fake.landed_fd, 0);
 	/* and nothing more is taken once it has passed */
-	cr_assert_eq(debuginfod_fetch__submit(f, (const uint8_t *)"x", 1, NULL), -ECANCELED);
+	cr_assert_eq(debuginfod_fetch__submit(f, (const uint8_t *)"x", 1, 0, NULL), -ECANCELED);
 	debuginfod_fetch__free(f, 1000);
 }
 
@@ -288,62 +300,6 @@ Test(debuginfod_fetch, cache_dir_as_libdebuginfod_chooses_it)
 	rm_rf(tmp);
 }
 
-Test(debuginfod_fetch, cache_dir_must_be_safe_for_root)
-{
-	char *tmp = make_tmpdir(), *open_dir = path_in(tmp, "open"), *cache;
-	char why[512];
-	uid_t uid = geteuid();
-
-	/* ours, or not there yet below a directory of ours */
-	cr_assert_eq(debuginfod_fetch__check_cache_dir(tmp, uid, why, sizeof(why)), 0, "%s", why);
-	cache = path_in(tmp, "not/yet");
-	cr_assert_eq(debuginfod_fetch__check_cache_dir(cache, uid, why, sizeof(why)), 0, "%s", why);
-	free(cache);
-	/* anyone may write there */
-	cr_assert_eq(mkdir(open_dir, 0777), 0);
-	cr_assert_eq(chmod(open_dir, 0777), 0);
-	cache = path_in(open_dir, "cache");
-	cr_assert_eq(debuginfod_fetch__check_cache_dir(cache, uid, why, sizeof(why)), -EPERM);
-	cr_assert(strstr(why, "can be written by other users"), "%s", why);
-	free(cache);
-	/* /tmp itself: sticky, root's, but the cache not there yet: anyone could make it */
-	cr_assert_eq(debuginfod_fetch__check_cache_dir("/tmp/profile-no-such-cache", uid, why,
-						       sizeof(why)), -EPERM);
-	cr_assert_eq(debuginfod_fetch__check_cache_dir("relative", uid, why, sizeof(why)), -EPERM);
-	if (uid == 0) {
-		/* another user's */
-		cr_assert_eq(chown(open_dir, 65534, 65534), 0);
-		cr_assert_eq(chmod(open_dir, 0755), 0);
-		cr_assert_eq(debuginfod_fetch__check_cache_dir(open_dir, uid, why, sizeof(why)), -EPERM);
-		cr_assert(strstr(why, "belongs to another user"), "%s", why);
-	}
-	free(open_dir);
-	rm_rf(tmp);
-}
-
-Test(debuginfod_fetch, missing_cache_dirs_are_made_ours_alone)
-{
-	char *tmp = make_tmpdir(), *deep = malloc(strlen(tmp) + 16), *leaf;
-	struct stat sb;
-	char why[512];
-
-	cr_assert_not_null(deep);
-	sprintf(deep, "%s/a/b/c", tmp);
-	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), 0);
-	cr_assert_eq(stat(deep, &sb), 0);
-	cr_assert(S_ISDIR(sb.st_mode));
-	cr_assert_eq(sb.st_mode & 0777, 0700, "%o", sb.st_mode & 0777);
-	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), 0, "made already");
-	cr_assert_eq(debuginfod_fetch__check_cache_dir(deep, geteuid(), why, sizeof(why)), 0, "%s", why);
-	leaf = path_in(tmp, "file");
-	write_text(leaf, "x");
-	sprintf(deep, "%s/file/x", tmp);
-	cr_assert_eq(debuginfod_fetch__make_cache_dir(deep), -ENOTDIR);
-	free(leaf);
-	free(deep);
-	rm_rf(tmp);
-}
-
 Test(debuginfod_fetch, max_size_within_the_budget)
 {
 	char buf[32];
@@ -360,4 +316,165 @@ Test(debuginfod_fetch, max_size_within_the_budget)
 	cr_assert_str_eq(buf, "1000");
 	debuginfod_fetch__max_size("12x", 1000, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "1000");
+}
+
+/*
+ * Any user picks the build-ids we ask for (those of the files their
+ * processes map): at most max_files a run, at most max_user_files for the
+ * files of one owner but root. What is over is not asked for, and counted.
+ */
+Test(debuginfod_fetch, requests_are_bounded_a_run_and_a_user)
+{
+	struct debuginfod_fetch *f = new_fetch_opts((struct debuginfod_fetch_opts){
+		.threads = 2, .max_files = 8, .max_user_files = 2 });
+	struct debuginfod_fetch_stats st;
+	uint8_t id[20] = { FAKE_MISSING };
+	char line[256];
+	int ok = 0;
+
+	for (uint8_t i = 0; i < 3; i++) {	/* uid 1000: 2 asked, 1 not */
+		id[1] = i;
+		ok += !debuginfod_fetch__submit(f, id, sizeof(id), 1000, NULL);
+	}
+	cr_assert_eq(ok, 2);
+	id[1] = 10;
+	cr_assert_eq(debuginfod_fetch__submit(f, id, sizeof(id), 1000, NULL), -EDQUOT);
+	for (uint8_t i = 20; i < 22; i++) {	/* uid 1001: a count of its own */
+		id[1] = i;
+		cr_assert_eq(debuginfod_fetch__submit(f, id, sizeof(id), 1001, NULL), 0);
+	}
+	for (uint8_t i = 30; i < 36; i++) {	/* root's: only the run's bound, 8 */
+		id[1] = i;
+		ok += !debuginfod_fetch__submit(f, id, sizeof(id), 0, NULL);
+	}
+	cr_assert_eq(ok, 2 + 4, "8 a run: 4 of root's after 4 of the users'");
+	cr_assert_eq(debuginfod_fetch__wait(f, 0, -1), 0);
+	debuginfod_fetch__stats(f, &st);
+	cr_assert_eq(fake.landed, 8, "only what was asked for is handed back");
+	cr_assert_eq(st.failed, 8);
+	cr_assert_eq(st.over_user_files, 2);
+	cr_assert_eq(st.over_files, 2);
+	debuginfod_fetch_stats__format(&st, line, sizeof(line));
+	cr_assert(strstr(line, ", 4 not asked for, "), "%s", line);
+	debuginfod_fetch__free(f, 1000);
+}
+
+Test(debuginfod_fetch, a_file_stopped_at_the_size_bound_is_too_big)
+{
+	struct debuginfod_fetch *f = new_fetch(1);
+	struct debuginfod_fetch_stats st;
+	char line[256];
+
+	submit(f, FAKE_TOO_BIG, 0);
+	submit(f, FAKE_MISSING, 0);
+	debuginfod_fetch__wait(f, 0, -1);
+	debuginfod_fetch__stats(f, &st);
+	cr_assert_eq(st.too_big, 1);
+	cr_assert_eq(st.failed, 1);
+	debuginfod_fetch_stats__format(&st, line, sizeof(line));
+	cr_assert(strstr(line, " 1 failed, 1 too big, "), "%s", line);
+	debuginfod_fetch__free(f, 1000);
+}
+
+/* A cache with the file libdebuginfod keeps for build-id { FAKE_IN_CACHE, n }. */
+static char *cached_file(const char *cache, uint8_t n, const char *contents)
+{
+	char rel[128];
+	int k = 0;
+	uint8_t id[20] = { FAKE_IN_CACHE, n };
+
+	for (size_t i = 0; i < sizeof(id); i++)
+		k += snprintf(rel + k, sizeof(rel) - k, "%02x", id[i]);
+	snprintf(rel + k, sizeof(rel) - k, "/debuginfo");
+	return write_in(cache, rel, contents);
+}
+
+static off_t size_of(const char *path)
+{
+	struct stat sb;
+
+	cr_assert_eq(lstat(path, &sb), 0, "%s: %s", path, strerror(errno));
+	return sb.st_size;
+}
+
+/*
+ * A file refused when it lands leaves the cache (an empty one, the mark
+ * of a file no server has, in its place); not one refused because the
+ * run is ending.
+ */
+Test(debuginfod_fetch, a_refused_file_leaves_the_cache)
+{
+	char *cache = make_tmpdir(), *bad, *kept;
+	struct debuginfod_fetch *f;
+
+	fake_cache = cache;
+	bad = cached_file(cache, 1, "garbage");
+	f = new_fetch_opts((struct debuginfod_fetch_opts){ .threads = 1, .cache_dir = cache });
+	fake.refuse = -EBADMSG;
+	submit(f, FAKE_IN_CACHE, 1);
+	debuginfod_fetch__wait(f, 0, -1);
+	debuginfod_fetch__free(f, 1000);
+	cr_assert_eq(size_of(bad), 0, "the refused file stayed");
+
+	kept = cached_file(cache, 2, "good, but the run ended");
+	f = new_fetch_opts((struct debuginfod_fetch_opts){ .threads = 1, .cache_dir = cache });
+	fake.refuse = -ECANCELED;
+	submit(f, FAKE_IN_CACHE, 2);
+	debuginfod_fetch__wait(f, 0, -1);
+	debuginfod_fetch__free(f, 1000);
+	cr_assert_gt(size_of(kept), 0, "removed for a cancel");
+	free(bad);
+	free(kept);
+	rm_rf(cache);
+}
+
+/*
+ * forget() takes the cache as it is: a build-id directory or a file that
+ * is a symlink is left alone (what it names is someone else's), and so is
+ * another file than the one fetched.
+ */
+Test(debuginfod_fetch, forget_follows_no_symlink_and_removes_only_what_was_fetched)
+{
+	char *cache = make_tmpdir(), *other = make_tmpdir(), *target, *file, *link, *path;
+	uint8_t id[20] = { FAKE_IN_CACHE, 3 };
+	struct stat sb;
+	int cfd;
+
+	fake_cache = cache;
+	cfd = open(cache, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(cfd, 0);
+	/* <hex> a symlink to another directory with a debuginfo in it */
+	target = write_in(other, "d/debuginfo", "theirs");
+	cr_assert_eq(stat(target, &sb), 0);
+	file = cached_file(cache, 3, "x");
+	path = strdup(file);
+	*strrchr(path, '/') = '\0';
+	cr_assert_eq(unlink(file), 0);
+	cr_assert_eq(rmdir(path), 0);
+	link = path_in(other, "d");
+	cr_assert_eq(symlink(link, path), 0);
+	cr_assert_lt(debuginfod_fetch__forget(cfd, id, sizeof(id), &sb), 0);
+	cr_assert_eq(size_of(target), 6, "removed through a symlinked directory");
+	/* debuginfo itself a symlink to that file */
+	cr_assert_eq(unlink(path), 0);
+	cr_assert_eq(mkdir(path, 0700), 0);
+	cr_assert_eq(symlink(target, file), 0);
+	cr_assert_lt(debuginfod_fetch__forget(cfd, id, sizeof(id), &sb), 0);
+	cr_assert_eq(size_of(target), 6, "removed through a symlink");
+	/* another file than the one fetched: -ESTALE */
+	cr_assert_eq(unlink(file), 0);
+	write_text(file, "new");
+	cr_assert_eq(debuginfod_fetch__forget(cfd, id, sizeof(id), &sb), -ESTALE);
+	cr_assert_eq(size_of(file), 3);
+	/* the very file: gone, an empty mark in its place */
+	cr_assert_eq(stat(file, &sb), 0);
+	cr_assert_eq(debuginfod_fetch__forget(cfd, id, sizeof(id), &sb), 0);
+	cr_assert_eq(size_of(file), 0);
+	close(cfd);
+	free(target);
+	free(file);
+	free(link);
+	free(path);
+	rm_rf(other);
+	rm_rf(cache);
 }

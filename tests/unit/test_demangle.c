@@ -33,6 +33,15 @@ Test(demangle, itanium_cxx)
 	assert_demangles("_ZSt4cout", "std::cout");
 }
 
+Test(demangle, plt_stub_keeps_its_suffix)
+{
+	assert_demangles("_ZN5outer5inner5scaleEid@plt", "outer::inner::scale(int, double)@plt");
+	assert_demangles("_ZdlPv@plt", "operator delete(void*)@plt");
+	assert_left_alone("memcmp@plt");
+	assert_left_alone("_Z@plt");
+	assert_left_alone("_ZN5outer5inner5scaleEid@pl");
+}
+
 Test(demangle, rust_legacy_drops_the_hash)
 {
 	assert_demangles("_ZN4core3ptr13drop_in_place17h1234567890abcdefE", "core::ptr::drop_in_place");

@@ -95,3 +95,17 @@ Test(escape, text_has_no_control_characters)
 	/* C1 controls: encoded as UTF-8 (U+009B) and as a lone 8-bit CSI byte */
 	assert_escapes(escape__text, "x\xc2\x9b" "31m\x9b" "0m \xe2\x82\xac", "x?31m?0m \xe2\x82\xac");
 }
+
+/*
+ * The bidirectional controls make a name read as another (U+202E turns
+ * "gnp.exe" around): defused wherever a name is shown, as C1 is.
+ */
+Test(escape, bidi_controls_defused_everywhere)
+{
+	assert_escapes(escape__text, "rlo\xe2\x80\xae" "gnp.exe \xe2\x81\xa6x\xe2\x81\xa9 \xe2\x80\x8f",
+		       "rlo?gnp.exe ?x? ?");
+	assert_json("rlo\xe2\x80\xae" "gnp \xc2\x9b", "\"rlo" FFFD "gnp " FFFD "\"");
+	assert_xml("rlo\xe2\x80\xae" "gnp \xc2\x9b", "rlo" FFFD "gnp " FFFD);
+	/* the marks a name may hold are kept: U+2010 (hyphen), U+2030 (per mille) */
+	assert_escapes(escape__text, "a\xe2\x80\x90" "b\xe2\x80\xb0", "a\xe2\x80\x90" "b\xe2\x80\xb0");
+}

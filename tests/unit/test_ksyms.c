@@ -232,9 +232,11 @@ Test(ksyms_bounds, the_bound_of_the_top_symbol_does_not_wrap)
 	assert_finds(0xffffffffffffffff, "at_the_top");
 }
 
-Test(ksyms_load, all_zero_addresses_give_enoent)
+/* kptr_restrict: the kernel hides every address from this reader */
+Test(ksyms_load, all_zero_addresses_give_eperm)
 {
 	static const char text[] =
+		"0000000000000000 A fixed_percpu_data\n"
 		"0000000000000000 T _stext\n"
 		"0000000000000000 t do_one_initcall\n"
 		"0000000000000000 t mod_func\t[mymod]\n";
@@ -243,12 +245,24 @@ Test(ksyms_load, all_zero_addresses_give_enoent)
 
 	errno = 0;
 	cr_assert_null(ksyms__load_file(path));
-	cr_assert_eq(errno, ENOENT);
+	cr_assert_eq(errno, EPERM, "%s", strerror(errno));
 	errno = 0;
 	cr_assert_null(ksyms__load_buf(text, sizeof(text) - 1));
-	cr_assert_eq(errno, ENOENT);
+	cr_assert_eq(errno, EPERM, "%s", strerror(errno));
 	free(path);
 	rm_rf(dir);
+}
+
+/* no text symbol at all is not a hidden address: nothing there */
+Test(ksyms_load, only_data_symbols_give_enoent)
+{
+	static const char text[] =
+		"0000000000000000 A fixed_percpu_data\n"
+		"ffffffff81004000 D data_global\n";
+
+	errno = 0;
+	cr_assert_null(ksyms__load_buf(text, sizeof(text) - 1));
+	cr_assert_eq(errno, ENOENT, "%s", strerror(errno));
 }
 
 Test(ksyms_load, empty_input_gives_enoent)

@@ -105,3 +105,51 @@ Test(loss_report, frames_without_symbols_one_line_or_a_list)
 	cr_assert_str_eq(text, "profile: [unknown]: 7 samples without symbols (process exited or exec'd before its mappings were read)\n");
 	free(text);
 }
+
+/* loss_report__fetches() of st with the env given, into a string the caller frees. */
+static char *print_fetches(const struct profile_env *e, const struct debuginfod_fetch_stats *st)
+{
+	char *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	loss_report__fetches(f, e, st);
+	cr_assert_eq(fclose(f), 0);
+	return text;
+}
+
+/*
+ * Debug files not asked for, for the bounds on what a run and a user may
+ * make us fetch, are a loss: said without -v (not with -q), each bound
+ * by its option.
+ */
+Test(loss_report, debug_files_not_asked_for_are_said)
+{
+	struct profile_env e = { .debuginfod_max_files = 256, .debuginfod_max_user_files = 16 };
+	struct debuginfod_fetch_stats st = { .fetched = 2 };
+	const char *vline = "profile: debuginfod: 2 debug files fetched, 0 cached, 0 failed, "
+			    "0 too big, 0 timed out, 4 not asked for, in 0.0 s\n";
+	char *text;
+
+	text = print_fetches(&e, &st);
+	cr_assert_str_empty(text, "nothing lost: %s", text);
+	free(text);
+	st.over_user_files = 3;
+	st.over_files = 1;
+	text = print_fetches(&e, &st);
+	cr_assert_str_eq(text,
+			 "profile: debuginfod: 1 debug file not asked for: over --debuginfod-max-files (256 a run)\n"
+			 "profile: debuginfod: 3 debug files not asked for: over --debuginfod-max-user-files (16 for the files of one user)\n");
+	free(text);
+	e.verbose = true;
+	text = print_fetches(&e, &st);
+	cr_assert(!strncmp(text, vline, strlen(vline)), "-v: %s", text);
+	cr_assert(strstr(text, "\nprofile: debuginfod: 1 debug file not asked for: "), "-v: %s", text);
+	free(text);
+	e.verbose = false;
+	e.quiet = true;
+	text = print_fetches(&e, &st);
+	cr_assert_str_empty(text, "-q: %s", text);
+	free(text);
+}

@@ -346,6 +346,26 @@ Test(outfile, expand_path_errors)
 	cr_assert_eq(outfile__expand_path("%F", 0, buf, 10), -ENAMETOOLONG);
 }
 
+/* Whether two intervals get one name: a conversion changing that often, or none. */
+Test(outfile, repeats_unless_a_conversion_changes_every_interval)
+{
+	time_t now = 1700000000;
+
+	use_fixed_zone();
+	cr_assert(outfile__repeats("p.folded", 1, now));
+	cr_assert(outfile__repeats("p-%F.folded", 3600, now));
+	cr_assert(outfile__repeats("p-%H%M.folded", 30, now));
+	cr_assert_not(outfile__repeats("p-%H%M.folded", 60, now));
+	cr_assert_not(outfile__repeats("p-%H%M%S.folded", 1, now));
+	cr_assert_not(outfile__repeats("p-%s.folded", 1, now));
+	/* a cycle is a rotation, not a repeat: %S alone names 60 files */
+	cr_assert_not(outfile__repeats("p-%S.folded", 1, now));
+	cr_assert(outfile__repeats("p-%F.folded", 43200, now));
+	cr_assert_not(outfile__repeats("p-%F.folded", 86400, now));
+	/* one that cannot expand is outfile__check()'s to say */
+	cr_assert_not(outfile__repeats("", 1, now));
+}
+
 /* --- what is at the target, and on the way to it -------------------------- */
 
 /* A uid that is neither root nor us: the tests run as root. */

@@ -183,6 +183,32 @@ Test(perfmap, root_owned_file_is_accepted_for_a_root_process)
 	free(path);
 }
 
+/*
+ * A root-owned map with a second name is a hard link anyone could have
+ * made to a root file (protected_hardlinks=0): refused, as a symlink with
+ * two names is not followed.
+ */
+Test(perfmap, root_owned_file_with_two_names_is_refused)
+{
+	struct perfmap *pm = NULL;
+	char *path, *other;
+
+	if (geteuid() != 0)
+		skip_unless_ci("only root can make a root-owned file");
+	path = fake_jit(0, "7f0000001000 40 by_root\n");
+	other = path_in(tmp, "root-file");
+	cr_assert_eq(link(path, other), 0, "%s", strerror(errno));
+	cr_assert_eq(perfmap__refresh_pid(&pm, proc_root, 42), -EPERM);
+	cr_assert_null(pm);
+	/* the same file with one name again is read */
+	cr_assert_eq(unlink(other), 0);
+	cr_assert_eq(perfmap__refresh_pid(&pm, proc_root, 42), 0);
+	assert_name(pm, 0x7f0000001000, "by_root");
+	perfmap__free(pm);
+	free(other);
+	free(path);
+}
+
 /* Over the entry budget the whole map is refused, never half read. */
 Test(perfmap, entries_over_budget_are_refused)
 {
@@ -302,6 +328,28 @@ Test(perfmap, refresh_rereads_only_a_changed_file)
 	cr_assert_eq(perfmap__refresh_pid(&pm, proc_root, 42), 0);
 	assert_name(pm, 0x7f0000001000, "first");
 	assert_name(pm, 0x7f0000002000, "second");
+	perfmap__free(pm);
+	free(path);
+}
+
+/* Rewritten in place to the same size, its old mtime put back: ctime tells. */
+Test(perfmap, refresh_rereads_a_file_whose_mtime_was_put_back)
+{
+	struct perfmap *pm = NULL;
+	struct timespec times[2] = { { .tv_nsec = UTIME_OMIT } };
+	struct stat before;
+	char *path;
+
+	path = fake_jit(getuid(), "7f0000001000 40 aaaaa\n");
+	cr_assert_eq(perfmap__refresh_pid(&pm, proc_root, 42), 0);
+	assert_name(pm, 0x7f0000001000, "aaaaa");
+	cr_assert_eq(stat(path, &before), 0);
+	usleep(20 * 1000);
+	write_text(path, "7f0000001000 40 bbbbb\n");
+	times[1] = before.st_mtim;
+	cr_assert_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+	cr_assert_eq(perfmap__refresh_pid(&pm, proc_root, 42), 0);
+	assert_name(pm, 0x7f0000001000, "bbbbb");
 	perfmap__free(pm);
 	free(path);
 }

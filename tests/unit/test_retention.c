@@ -71,11 +71,24 @@ static bool exists(const char *dir, const char *name)
 	return !lstat(path, &st);
 }
 
+/* retention__apply_at() in dir, by a descriptor like the one -o holds (O_PATH). */
+static int apply(const char *dir, const char *base, long keep, size_t max_entries)
+{
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), n;
+
+	cr_assert_geq(fd, 0, "%s: %s", dir, strerror(errno));
+	n = retention__apply_at(fd, base, keep, max_entries, stderr);
+	close(fd);
+	return n;
+}
+
 Test(retention, only_our_oldest_matching_regular_files_go)
 {
-	char *dir = make_tmpdir(), pattern[4200], path[4200];
+	char *dir = make_tmpdir(), path[4200];
+	const char *pattern = "%F_%H%M%S.folded";
 
-	snprintf(pattern, sizeof(pattern), "%s/%%F_%%H%%M%%S.folded", dir);
+	cr_assert_str_eq(retention__base("/var/lib/p/%F_%H%M%S.folded"), pattern);
+	cr_assert_str_eq(retention__base(pattern), pattern);
 	make_file(dir, "2026-01-01_000000.folded", 1000);
 	make_file(dir, "2026-01-02_000000.folded", 2000);
 	make_file(dir, "2026-01-03_000000.folded", 3000);
@@ -87,7 +100,7 @@ Test(retention, only_our_oldest_matching_regular_files_go)
 	cr_assert_eq(symlink("/etc/passwd", path), 0);
 	snprintf(path, sizeof(path), "%s/2019-01-01_000000.folded", dir);
 	cr_assert_eq(mkdir(path, 0700), 0);
-	cr_assert_eq(retention__apply(pattern, 2, stderr), 2);
+	cr_assert_eq(apply(dir, pattern, 2, RETENTION_MAX_ENTRIES), 2);
 	cr_assert(exists(dir, "2026-01-04_000000.folded"));
 	cr_assert(exists(dir, "2026-01-03_000000.folded"));
 	cr_assert_not(exists(dir, "2026-01-02_000000.folded"));
@@ -97,25 +110,49 @@ Test(retention, only_our_oldest_matching_regular_files_go)
 	cr_assert(exists(dir, "2020-01-01_000000.folded"));
 	cr_assert(exists(dir, "2019-01-01_000000.folded"));
 	/* nothing more to remove */
-	cr_assert_eq(retention__apply(pattern, 2, stderr), 0);
-	snprintf(pattern, sizeof(pattern), "%s/missing/%%s.folded", dir);
-	cr_assert_eq(retention__apply(pattern, 2, stderr), -ENOENT);
+	cr_assert_eq(apply(dir, pattern, 2, RETENTION_MAX_ENTRIES), 0);
+	rm_rf(dir);
+}
+
+/*
+ * A listing cut short at max_entries holds some of the files only: the
+ * oldest of those may be newer than files it missed. Nothing goes then.
+ */
+Test(retention, a_listing_cut_short_removes_nothing)
+{
+	char *dir = make_tmpdir(), name[64];
+	int n;
+
+	for (int i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "%d.folded", 1000 + i);
+		make_file(dir, name, 1000 + i);
+	}
+	n = apply(dir, "%s.folded", 2, 8);
+	for (int i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "%d.folded", 1000 + i);
+		cr_assert(exists(dir, name), "%s removed from a partial listing", name);
+	}
+	cr_assert_eq(n, -E2BIG);
+	/* 12 files and "." and "..": read whole, the 10 oldest go */
+	cr_assert_eq(apply(dir, "%s.folded", 2, 14), 10);
+	cr_assert(exists(dir, "1011.folded"));
+	cr_assert(exists(dir, "1010.folded"));
+	cr_assert_not(exists(dir, "1009.folded"));
 	rm_rf(dir);
 }
 
 /* Another user's file of a matching name stays (needs root to make one). */
 Test(retention, another_users_file_stays)
 {
-	char *dir = make_tmpdir(), pattern[4200], path[4200];
+	char *dir = make_tmpdir(), path[4200];
 
 	if (geteuid())
 		skip_unless_ci("not root: cannot give a file away");
-	snprintf(pattern, sizeof(pattern), "%s/%%s.folded", dir);
 	make_file(dir, "100.folded", 100);
 	make_file(dir, "200.folded", 200);
 	snprintf(path, sizeof(path), "%s/100.folded", dir);
 	cr_assert_eq(chown(path, 65534, 65534), 0);
-	cr_assert_eq(retention__apply(pattern, 1, stderr), 0);
+	cr_assert_eq(apply(dir, "%s.folded", 1, RETENTION_MAX_ENTRIES), 0);
 	cr_assert(exists(dir, "100.folded"));
 	cr_assert(exists(dir, "200.folded"));
 	rm_rf(dir);

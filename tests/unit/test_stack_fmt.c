@@ -135,6 +135,28 @@ Test(stack_fmt_folded, separators_in_names_are_replaced)
 	assert_renders_one(&folded, r, "my:app;tab?here;std::vector<int>::push_back;a:b 9\n");
 }
 
+/*
+ * One rule for every name on a terminal or in a file: C1 (a raw 0x9B is
+ * CSI on 8-bit terminals, and U+009B in UTF-8) and the bidirectional
+ * overrides become '?', in both formats; other UTF-8 stays as it is.
+ */
+Test(stack_fmt_folded, c1_and_bidi_controls_replaced)
+{
+	static const char *const u[] = { "csi\x9b" "31m", "u9b\xc2\x9b" "31m", "rlo\xe2\x80\xae" "gnp.exe",
+					 "caf\xc3\xa9" };
+	struct stack_rec r = { .comm = "app", .pid = 1, .uframes = u, .nr_uframes = 4, .count = 2,
+			       .kstack_err = -EFAULT };
+	static const struct stack_fmt_opts block = { 0 };
+	char *text;
+
+	assert_renders_one(&folded, r, "app;caf\xc3\xa9;rlo?gnp.exe;u9b?31m;csi?31m 2\n");
+	text = render(&block, &r, 1);
+	cr_assert_null(strstr(text, "\x9b"), "%s", text);
+	cr_assert_null(strstr(text, "\xe2\x80\xae"), "%s", text);
+	cr_assert(strstr(text, "rlo?gnp.exe"), "%s", text);
+	free(text);
+}
+
 Test(stack_fmt_folded, same_text_is_merged_across_pids)
 {
 	struct stack_rec r[3] = { rec(4), rec(6), rec(1) };

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cfi_table.h"
+#include "elf_read.h"
 #include "table_cache.h"
 #include "test_util.h"
 
@@ -25,7 +26,7 @@ struct env {
 	char *tmp;		/* from make_tmpdir() */
 	char *dir;		/* the cache directory, tmp/cache */
 	struct table_cache *cache;
-	struct table_key key;	/* a made-up build-id */
+	struct table_key key;	/* a made-up digest */
 	struct cfi_table table;	/* made up: 100 valid rows */
 };
 
@@ -42,15 +43,20 @@ static void synth_table(struct cfi_table *t, size_t nr, int salt)
 	t->stats = (struct cfi_table_stats){ .fdes = nr / 2, .bad_fdes = 1, .unsupported = salt };
 }
 
-static void fake_key(const struct env *e, struct table_key *key, uint8_t first)
+static void fake_key(struct table_key *key, uint8_t first)
 {
-	uint8_t id[20];
-	struct stat st;
+	for (size_t i = 0; i < sizeof(key->digest); i++)
+		key->digest[i] = first + i;
+}
 
-	for (size_t i = 0; i < sizeof(id); i++)
-		id[i] = first + i;
-	cr_assert_eq(stat(e->tmp, &st), 0);
-	cr_assert_eq(table_key__init(key, id, sizeof(id), &st), 0);
+/* The cache at dir, capped at max bytes. */
+static struct table_cache *open_capped(const char *dir, uint64_t max)
+{
+	struct table_cache *c;
+	char why[512];
+
+	cr_assert_eq(table_cache__open(dir, max, &c, why, sizeof(why)), 0, "%s", why);
+	return c;
 }
 
 static void env_init(struct env *e)
@@ -58,8 +64,8 @@ static void env_init(struct env *e)
 	memset(e, 0, sizeof(*e));
 	e->tmp = make_tmpdir();
 	cr_assert_neq(asprintf(&e->dir, "%s/cache", e->tmp), -1);
-	cr_assert_eq(table_cache__open(e->dir, &e->cache), 0);
-	fake_key(e, &e->key, 0xa0);
+	e->cache = open_capped(e->dir, 1ull << 30);
+	fake_key(&e->key, 0xa0);
 	synth_table(&e->table, 100, 0);
 }
 
@@ -118,12 +124,17 @@ static void assert_refused(struct env *e, void (*change)(struct env *e, const ch
 	free(path);
 }
 
+/* The key of path's table, as unwind_procs.c makes it (no debug file). */
 static void key_of(const char *path, struct table_key *key)
 {
 	int fd = open(path, O_RDONLY);
+	Elf *elf;
 
 	cr_assert_geq(fd, 0);
-	cr_assert_eq(table_key__from_fd(fd, key), 0);
+	elf = elf_read__begin(fd, NULL);
+	cr_assert_not_null(elf);
+	cr_assert_eq(cfi_table__digest(elf, NULL, NULL, key->digest), 0);
+	elf_end(elf);
 	close(fd);
 }
 
@@ -178,7 +189,7 @@ Test(table_cache, a_missing_entry_is_enoent)
 
 	env_init(&e);
 	cr_assert_eq(table_cache__load(e.cache, &e.key, &t), -ENOENT);
-	fake_key(&e, &other, 0x10);
+	fake_key(&other, 0x10);
 	cr_assert_eq(table_cache__store(e.cache, &other, &e.table), 0);
 	cr_assert_eq(table_cache__load(e.cache, &e.key, &t), -ENOENT);
 	env_fini(&e);
@@ -299,7 +310,7 @@ static void other_keys_file(struct env *e, const char *path)
 	struct cfi_table t;
 	char *from;
 
-	fake_key(e, &other, 0x30);
+	fake_key(&other, 0x30);
 	synth_table(&t, 40, 1);
 	cr_assert_eq(table_cache__store(e->cache, &other, &t), 0);
 	cfi_table__release(&t);
@@ -455,7 +466,7 @@ Test(table_cache, open_creates_the_directory_private)
 
 	cr_assert_neq(asprintf(&dir, "%s/a//b/unwind/", tmp), -1);
 	cr_assert_neq(asprintf(&parent, "%s/a/b", tmp), -1);
-	cr_assert_eq(table_cache__open(dir, &c), 0);
+	c = open_capped(dir, 1 << 20);
 	umask(mask);
 	cr_assert_eq(stat(dir, &st), 0);
 	cr_assert_eq(st.st_mode & 07777, 0700, "mode %o", st.st_mode & 07777);
@@ -464,40 +475,89 @@ Test(table_cache, open_creates_the_directory_private)
 	free(parent);
 	table_cache__free(c);
 	/* open again: it is there */
-	cr_assert_eq(table_cache__open(dir, &c), 0);
+	c = open_capped(dir, 1 << 20);
 	table_cache__free(c);
 	table_cache__free(NULL);
 	free(dir);
 	rm_rf(tmp);
 }
 
-Test(table_cache, a_directory_others_could_change_is_refused)
+/* Refused with -EPERM and why, a line naming the directory at fault. */
+static void assert_open_refused(const char *dir, const char *at_fault, const char *what)
 {
 	struct table_cache *c = (void *)1;
+	char why[512];
+
+	cr_assert_eq(table_cache__open(dir, 1 << 20, &c, why, sizeof(why)), -EPERM, "%s", dir);
+	cr_assert_null(c);
+	cr_assert(strstr(why, what), "%s: why '%s' has no '%s'", dir, why, what);
+	if (at_fault)
+		cr_assert(strstr(why, at_fault), "why '%s' does not name '%s'", why, at_fault);
+}
+
+Test(table_cache, a_directory_others_could_change_is_refused)
+{
 	char *tmp = make_tmpdir(), *dir, *link;
+	struct table_cache *c;
 
 	cr_assert_neq(asprintf(&dir, "%s/cache", tmp), -1);
 	cr_assert_neq(asprintf(&link, "%s/link", tmp), -1);
 	cr_assert_eq(mkdir(dir, 0770), 0);
 	cr_assert_eq(chmod(dir, 0770), 0);
-	cr_assert_eq(table_cache__open(dir, &c), -EPERM);
-	cr_assert_null(c);
+	assert_open_refused(dir, dir, "written by other users");
 	cr_assert_eq(chmod(dir, 0702), 0);
-	cr_assert_eq(table_cache__open(dir, &c), -EPERM);
+	assert_open_refused(dir, dir, "written by other users");
 	cr_assert_eq(chmod(dir, 0700), 0);
 	cr_assert_eq(symlink(dir, link), 0);
-	cr_assert_eq(table_cache__open(link, &c), -EPERM, "a symlink to a good directory");
-	cr_assert_eq(table_cache__open(dir, &c), 0);
+	assert_open_refused(link, link, "not a directory");
+	c = open_capped(dir, 1 << 20);
 	table_cache__free(c);
 	if (geteuid() == 0) {
 		cr_assert_eq(chown(dir, 4242, 4242), 0);
-		cr_assert_eq(table_cache__open(dir, &c), -EPERM);
+		assert_open_refused(dir, dir, "belongs to another user");
 	}
 	free(link);
 	free(dir);
 	rm_rf(tmp);
 	if (geteuid() != 0)
 		skip_unless_ci("chown needs root");
+}
+
+/*
+ * Any directory above it that another user could change: they could put
+ * their own directory, and their own tables, in the cache's place.
+ * Nothing is made below it.
+ */
+Test(table_cache, a_directory_under_one_others_could_change_is_refused)
+{
+	char *tmp = make_tmpdir(), *open_dir = path_in(tmp, "open"), *dir, *deep, *link;
+	struct stat st;
+
+	cr_assert_neq(asprintf(&dir, "%s/cache", open_dir), -1);
+	cr_assert_neq(asprintf(&deep, "%s/a/b/cache", open_dir), -1);
+	cr_assert_eq(mkdir(open_dir, 0777), 0);
+	cr_assert_eq(chmod(open_dir, 0777), 0);
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	assert_open_refused(dir, open_dir, "written by other users");
+	assert_open_refused(deep, open_dir, "written by other users");
+	cr_assert_neq(stat(deep, &st), 0, "made under a directory others can write");
+	/* sticky, like /tmp: root's own directory in it is safe, one yet to be made is not */
+	if (geteuid() == 0) {
+		cr_assert_eq(chmod(open_dir, 01777), 0);
+		table_cache__free(open_capped(dir, 1 << 20));
+		assert_open_refused(deep, open_dir, "written by other users");
+	}
+	/* a symlink on the way */
+	link = path_in(tmp, "link");
+	cr_assert_eq(symlink(open_dir, link), 0);
+	free(dir);
+	cr_assert_neq(asprintf(&dir, "%s/cache", link), -1);
+	assert_open_refused(dir, link, "not a directory");
+	free(link);
+	free(deep);
+	free(dir);
+	free(open_dir);
+	rm_rf(tmp);
 }
 
 /* A reader loading while the writer stores again and again sees one table or the other, whole. */
@@ -545,85 +605,138 @@ Test(table_cache, store_is_atomic_for_a_concurrent_reader)
 	env_fini(&e);
 }
 
-Test(table_cache, a_key_without_build_id_changes_when_the_file_is_rewritten)
+Test(table_cache, an_entry_is_named_by_the_digest)
 {
-	char *tmp = make_tmpdir(), *path, cmd[4200], *image;
-	struct table_key k1, k2, k3;
-	struct timespec times[2];
-	size_t len;
+	char name[TABLE_KEY_NAME_MAX], want[TABLE_KEY_NAME_MAX];
+	struct table_key key;
 
-	path = path_in(tmp, "nobuildid");
-	snprintf(cmd, sizeof(cmd), "objcopy --remove-section .note.gnu.build-id '%s' '%s'",
-		 FIXTURE_UNWIND, path);
-	cr_assert_eq(system(cmd), 0);
-	key_of(path, &k1);
-	cr_assert_eq(k1.kind, TABLE_KEY_STAT, "the copy still has a build-id");
-	key_of(path, &k2);
-	cr_assert_eq(memcmp(&k1, &k2, sizeof(k1)), 0, "the same file, another key");
-	/* the same bytes written again in place, a clock tick later */
-	image = read_whole(path, &len);
-	usleep(20 * 1000);
-	write_bytes(path, image, len);
-	key_of(path, &k3);
-	cr_assert_neq(memcmp(&k1, &k3, sizeof(k1)), 0, "rewritten, the same key");
-	cr_assert_eq(k1.ino, k3.ino, "not rewritten in place");
-	/* its owner can put the old mtime back, not the old ctime */
-	times[0] = (struct timespec){ .tv_nsec = UTIME_OMIT };
-	times[1] = (struct timespec){ .tv_sec = k1.mtime_sec, .tv_nsec = k1.mtime_nsec };
-	cr_assert_eq(utimensat(AT_FDCWD, path, times, 0), 0);
-	key_of(path, &k3);
-	cr_assert_eq(k3.mtime_sec, k1.mtime_sec);
-	cr_assert_eq(k3.mtime_nsec, k1.mtime_nsec);
-	cr_assert_neq(memcmp(&k1, &k3, sizeof(k1)), 0, "the old mtime back, the same key");
-	free(image);
-	free(path);
-	rm_rf(tmp);
-}
-
-/* readelf's "Build ID: <hex>" of path. */
-static void readelf_build_id(const char *path, char *hex, size_t size)
-{
-	char cmd[4200], line[512];
-	bool found = false;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "readelf -n '%s'", path);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	while (fgets(line, sizeof(line), p))
-		if (sscanf(line, " Build ID: %130s", hex) == 1)
-			found = true;
-	pclose(p);
-	cr_assert(found && strlen(hex) < size, "no build-id in '%s'", path);
-}
-
-Test(table_cache, a_build_id_key_names_the_build_id_and_the_owner)
-{
-	char hex[132], name[TABLE_KEY_NAME_MAX], want[TABLE_KEY_NAME_MAX];
-	struct table_key key, other;
-	struct stat st;
-
-	readelf_build_id(FIXTURE_UNWIND, hex, sizeof(hex));
-	key_of(FIXTURE_UNWIND, &key);
-	cr_assert_eq(key.kind, TABLE_KEY_BUILD_ID);
-	cr_assert_eq(stat(FIXTURE_UNWIND, &st), 0);
+	fake_key(&key, 0xa0);
 	cr_assert_eq(table_key__name(&key, name, sizeof(name)), 0);
-	snprintf(want, sizeof(want), "id-%s-u%u.v%d", hex, (unsigned)st.st_uid,
+	snprintf(want, sizeof(want),
+		 "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf.v%d",
 		 TABLE_CACHE_VERSION);
 	cr_assert_str_eq(name, want);
-	/* with its debug file's .debug_frame, another entry */
-	other = key;
-	other.flags |= TABLE_KEY_DEBUG_FILE;
-	cr_assert_eq(table_key__name(&other, name, sizeof(name)), 0);
-	snprintf(want, sizeof(want), "id-%s-u%u-d.v%d", hex, (unsigned)st.st_uid,
-		 TABLE_CACHE_VERSION);
-	cr_assert_str_eq(name, want);
-	cr_assert_eq(table_key__name(&key, name, sizeof(name)), 0);
-	/* the same build-id in a file of another user is another entry */
-	st.st_uid = 4242;
-	cr_assert_eq(table_key__init(&other, key.id, key.id_len, &st), 0);
-	cr_assert_eq(table_key__name(&other, want, sizeof(want)), 0);
-	cr_assert_str_neq(name, want);
-	cr_assert_eq(table_key__init(&other, key.id, TABLE_KEY_ID_MAX + 1, &st), -EINVAL);
 	cr_assert_eq(table_key__name(&key, name, 20), -ENAMETOOLONG);
+}
+
+/* Set path's atime (its last use) to sec, its mtime left. */
+static void set_used(const char *path, time_t sec)
+{
+	struct timespec times[2] = { { .tv_sec = sec }, { .tv_nsec = UTIME_OMIT } };
+
+	cr_assert_eq(utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW), 0, "%s", path);
+}
+
+static bool has_entry(struct env *e, const struct table_key *key)
+{
+	struct cfi_table t;
+	int err = table_cache__load(e->cache, key, &t);
+
+	cfi_table__release(&t);
+	cr_assert(err == 0 || err == -ENOENT, "load: %d", err);
+	return !err;
+}
+
+#define ENTRY_ROWS 1000
+#define ENTRY_BYTES (sizeof(struct table_cache_header) + ENTRY_ROWS * sizeof(struct unwind_row))
+
+/*
+ * Five entries fill the cap; the sixth evicts the least recently used
+ * (by atime: a load makes an entry the most recent) until the entries
+ * fill 7/8 of it: the two oldest. Only entries' names are counted and
+ * removed: other files, and a symlink named as an entry, are left.
+ */
+Test(table_cache, a_store_past_the_cap_evicts_the_least_recently_used)
+{
+	struct table_key keys[6], link_key;
+	struct table_cache_stats st;
+	char *path, *link, *other, *outside, *old;
+	size_t len;
+	struct env e;
+
+	env_init(&e);
+	table_cache__free(e.cache);
+	e.cache = open_capped(e.dir, 5 * ENTRY_BYTES + 100);
+	cfi_table__release(&e.table);
+	synth_table(&e.table, ENTRY_ROWS, 0);
+	/* a file of someone's and a link, in the directory: never ours to remove */
+	other = path_in(e.dir, "notes");
+	write_text(other, "kept");
+	outside = path_in(e.tmp, "outside");
+	write_text(outside, "kept too");
+	fake_key(&link_key, 0xf0);
+	link = entry_path(&e, &link_key);
+	cr_assert_eq(symlink(outside, link), 0);
+	set_used(link, 1);
+	/* an entry of version 2, older than any */
+	old = path_in(e.dir, "id-0011-u0.v2");
+	write_text(old, "v2");
+	set_used(old, 2);
+	for (int i = 0; i < 5; i++) {
+		fake_key(&keys[i], 0x10 * (i + 1));
+		cr_assert_eq(table_cache__store(e.cache, &keys[i], &e.table), 0);
+		path = entry_path(&e, &keys[i]);
+		set_used(path, 1000 + i);
+		free(path);
+	}
+	table_cache__stats(e.cache, &st);
+	cr_assert_eq(st.evicted, 0, "evicted under the cap");
+	/* the oldest used now */
+	cr_assert(has_entry(&e, &keys[0]));
+	fake_key(&keys[5], 0x60);
+	cr_assert_eq(table_cache__store(e.cache, &keys[5], &e.table), 0);
+	table_cache__stats(e.cache, &st);
+	cr_assert_eq(st.evicted, 3, "evicted %llu", (unsigned long long)st.evicted);
+	cr_assert_eq(access(old, F_OK), -1, "the old version's entry is left");
+	cr_assert(!has_entry(&e, &keys[1]) && !has_entry(&e, &keys[2]),
+		  "the least recently used are left");
+	cr_assert(has_entry(&e, &keys[0]), "the entry loaded last was evicted");
+	cr_assert(has_entry(&e, &keys[3]) && has_entry(&e, &keys[4]) && has_entry(&e, &keys[5]));
+	free(read_whole(other, &len));
+	cr_assert_eq(len, 4, "another file was changed");
+	free(read_whole(outside, &len));
+	cr_assert_eq(len, 8, "the link's target was changed");
+	cr_assert_eq(readlink(link, (char[8]){ 0 }, 8), 8, "the link was removed");
+	free(link);
+	free(old);
+	free(other);
+	free(outside);
+	env_fini(&e);
+}
+
+Test(table_cache, a_table_over_the_cap_alone_is_not_stored)
+{
+	struct table_cache_stats st;
+	struct env e;
+
+	env_init(&e);
+	table_cache__free(e.cache);
+	e.cache = open_capped(e.dir, sizeof(struct table_cache_header) + 99 * sizeof(struct unwind_row));
+	cr_assert_eq(table_cache__store(e.cache, &e.key, &e.table), -ENOSPC);
+	assert_load_fails(&e, -ENOENT);
+	table_cache__stats(e.cache, &st);
+	cr_assert_eq(st.over_cap, 1);
+	cr_assert_eq(st.evicted, 0);
+	env_fini(&e);
+}
+
+/* A load marks its entry used: atime now, the rest of the file as it was. */
+Test(table_cache, a_load_marks_the_entry_used)
+{
+	struct timespec before;
+	struct cfi_table t;
+	struct stat st;
+	char *path;
+	struct env e;
+
+	env_init(&e);
+	path = store_intact(&e);
+	set_used(path, 1000);
+	clock_gettime(CLOCK_REALTIME, &before);
+	cr_assert_eq(table_cache__load(e.cache, &e.key, &t), 0);
+	cfi_table__release(&t);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_geq(st.st_atim.tv_sec, before.tv_sec - 1, "atime %ld", (long)st.st_atim.tv_sec);
+	free(path);
+	env_fini(&e);
 }

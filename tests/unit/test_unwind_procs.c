@@ -15,9 +15,12 @@
 
 #include "budget.h"
 #include "cfi_table.h"
+#include "elf_read.h"
 #include "fake_proc.h"
+#include "go_runtime.h"
 #include "profile.h"
 #include "sym_fixtures.h"
+#include "table_cache.h"
 #include "unwind_procs.h"
 #include "vdso_image.h"
 
@@ -263,17 +266,31 @@ Test(unwind_procs, files_and_copies_share_rows)
 	free(copy);
 }
 
-/* Another user's file is walked by frame pointers (libdw is not safe on it). */
 /*
- * Another user's copy of a binary has rows of its own: the same build-id
- * is only a claim, and root's rows are never shared with a user's file.
+ * Rows are shared by what they are built from, not by owner nor build-id:
+ * a user's exact copy of root's file shares its rows (the same bytes make
+ * the same rows), and a root file that claims its build-id with another
+ * .eh_frame (a container's root, a FUSE mount) gets rows of its own.
  */
-Test(unwind_procs, other_users_copy_has_rows_of_its_own)
+Test(unwind_procs, rows_are_shared_by_what_they_are_built_from)
 {
 	struct unwind_procs_stats st;
-	struct unwind_proc *p, *q;
-	char *maps = NULL, *their_maps = NULL, *theirs = path_in(tmp, "theirs");
+	struct unwind_proc *p, *q, *r;
+	char *maps = NULL, *their_maps = NULL, *forged_maps = NULL, *cmd, id[128];
+	char *theirs = path_in(tmp, "theirs"), *forged = path_in(tmp, "forged");
+	char *src = write_in(tmp, "forged.c", "volatile int v;\n"
+			     "__attribute__((noipa)) int f(int n) { int a[64]; a[n & 63] = n; "
+			     "return a[(n + 1) & 63] + v; }\n"
+			     "int main(int c, char **x) { (void)x; return f(c); }\n");
+	FILE *pipe;
 
+	pipe = popen("readelf -n '" FIXTURE_UNWIND "' | awk '/Build ID:/ { print $3 }'", "r");
+	cr_assert_not_null(pipe);
+	cr_assert_eq(fscanf(pipe, "%127s", id), 1);
+	pclose(pipe);
+	cr_assert_neq(asprintf(&cmd, "gcc -O2 -Wl,--build-id=0x%s '%s' -o '%s'", id, src, forged),
+		      -1);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
 	start(1 << 16);
 	copy_file(FIXTURE_UNWIND, theirs);
 	cr_assert_eq(chown(theirs, 65534, 65534), 0, "chown: %s", strerror(errno));
@@ -281,19 +298,30 @@ Test(unwind_procs, other_users_copy_has_rows_of_its_own)
 	add_process(100, maps);
 	map_file(&their_maps, 101, theirs, EXE_BIAS);
 	add_process(101, their_maps);
+	map_file(&forged_maps, 102, forged, EXE_BIAS);
+	add_process(102, forged_maps);
 
 	p = must_entry(100);
 	q = must_entry(101);
+	r = must_entry(102);
+	cr_assert_eq(q->maps[0].first_row, p->maps[0].first_row, "a copy has rows of its own");
 	assert_rows_are(&q->maps[0], FIXTURE_UNWIND);
-	cr_assert_neq(q->maps[0].first_row, p->maps[0].first_row, "a user's file got root's rows");
+	cr_assert_neq(r->maps[0].first_row, p->maps[0].first_row, "the forged file got root's rows");
+	assert_rows_are(&r->maps[0], forged);
+	assert_rows_are(&p->maps[0], FIXTURE_UNWIND);
 	unwind_procs__stats(u, &st);
-	cr_assert_eq(st.shared, 0);
+	cr_assert_eq(st.shared, 1);
 	cr_assert_eq(st.built, 2);
 	free(p);
 	free(q);
+	free(r);
 	free(maps);
 	free(their_maps);
+	free(forged_maps);
 	free(theirs);
+	free(forged);
+	free(src);
+	free(cmd);
 }
 
 static int by_inode(const void *a, const void *b)
@@ -692,6 +720,7 @@ Test(unwind_procs, rows_map_of_another_value_refused)
 /* A zombie's maps read empty: it gets no entry, and leaves none behind. */
 Test(unwind_procs, zombie_gets_no_entry)
 {
+	struct unwind_pid_status status;
 	char *maps = NULL;
 
 	start(1 << 16);
@@ -700,7 +729,9 @@ Test(unwind_procs, zombie_gets_no_entry)
 	fake_stat(proc_root, 100, 'Z', FAKE_START_TIME);
 	cr_assert_eq(unwind_procs__add_pid(u, 100), -ESRCH);
 	cr_assert_not(has_entry(100));
-	cr_assert_eq(unwind_procs__status(u, 100), -ESRCH);
+	unwind_procs__status(u, 100, &status);
+	cr_assert_eq(status.err, -ESRCH);
+	cr_assert_not(status.published);
 	/* alive, but its maps empty: exited while they were read */
 	fake_process(proc_root, 101, "", 0, 101, NULL);
 	cr_assert_eq(unwind_procs__add_pid(u, 101), -ESRCH);
@@ -711,6 +742,7 @@ Test(unwind_procs, zombie_gets_no_entry)
 /* Read again with nothing changed: the entry stays as it is, no update. */
 Test(unwind_procs, unchanged_mappings_are_not_published_again)
 {
+	struct unwind_pid_status status;
 	struct unwind_procs_stats st;
 	char *maps = NULL;
 
@@ -722,6 +754,13 @@ Test(unwind_procs, unchanged_mappings_are_not_published_again)
 	unwind_procs__stats(u, &st);
 	cr_assert_eq(st.procs, 1);
 	cr_assert_eq(st.unchanged, 2);
+	/* gone now: the last reading says so, the first publish is kept */
+	fake_stat(proc_root, 100, 'Z', FAKE_START_TIME);
+	cr_assert_eq(unwind_procs__add_pid(u, 100), -ESRCH);
+	unwind_procs__status(u, 100, &status);
+	cr_assert_eq(status.err, -ESRCH);
+	cr_assert(status.published);
+	cr_assert_gt(status.published_ns, 0);
 	free(maps);
 }
 
@@ -781,6 +820,141 @@ Test(unwind_procs, sweep_deletes_entries_of_processes_gone)
 	cr_assert_not(has_entry(102));
 	cr_assert_not(has_entry(103));
 	free(maps);
+}
+
+/*
+ * A Go file's mapping is flagged UNWIND_MAP_GO. Stripped by Go's linker
+ * (-s -w: no .debug_frame, no .symtab), its rows come from .gopclntab's
+ * pc-to-sp tables: the very rows of Go's .debug_frame in the same build
+ * unstripped (which the linker writes from those tables), with END rows
+ * where nm has runtime.goexit, mstart and rt0_go.
+ */
+Test(unwind_procs, go_stripped_gets_its_rows_and_roots)
+{
+	static const char *const roots[] = {
+		"runtime.rt0_go.abi0", "runtime.mstart.abi0", "runtime.goexit.abi0",
+	};
+	struct unwind_proc *p;
+	struct cfi_table t;
+	struct go_info g;
+	char *maps = NULL;
+	Elf *elf;
+	int fd;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_DIR "/fixture_go_stripped", 0);
+	add_process(100, maps);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 1);
+	cr_assert_eq(p->maps[0].flags, UNWIND_MAP_GO);
+
+	table_of(FIXTURE_DIR "/fixture_go", &t);
+	fd = open(FIXTURE_DIR "/fixture_go", O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0);
+	elf = elf_read__begin(fd, NULL);
+	cr_assert_not_null(elf);
+	cr_assert_eq(go_runtime__read(elf, NULL, &g), 0);
+	elf_end(elf);
+	close(fd);
+	cr_assert_eq(go_runtime__add_roots(&g, &t), 0);
+	cr_assert_eq(p->maps[0].nr_rows, t.nr, "%u rows, .debug_frame's and the roots' %zu",
+		     p->maps[0].nr_rows, t.nr);
+	for (__u32 i = 0; i < t.nr; i++) {
+		__u32 idx = p->maps[0].first_row + i;
+		struct unwind_row row;
+
+		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
+		cr_assert_eq(memcmp(&row, &t.rows[i], sizeof(row)), 0, "row %u at %#x differs", i,
+			     t.rows[i].pc);
+	}
+	for (int i = 0; i < 3; i++) {
+		const struct unwind_row *r;
+		uint64_t addr, size;
+
+		nm_symbol(FIXTURE_DIR "/fixture_go", roots[i], &addr, &size);
+		r = cfi_table__find(&t, (uint32_t)addr);
+		cr_assert(r && r->pc == addr && r->cfa_rule == UNW_CFA_END, "%s", roots[i]);
+	}
+	cfi_table__release(&t);
+	free(p);
+	free(maps);
+}
+
+/* C's files are not flagged; cgo's C code beside the Go text is left out of the flag. */
+Test(unwind_procs, go_flag_on_go_text_only)
+{
+	struct unwind_proc *p;
+	char *maps = NULL;
+	uint64_t addr, size;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_DIR "/fixture_go_cgo", 0);
+	add_process(100, maps);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 3, "%u entries", p->nr);
+	cr_assert(!p->maps[0].flags && p->maps[1].flags == UNWIND_MAP_GO && !p->maps[2].flags);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_gt(p->maps[i].nr_rows, 0);
+		cr_assert_eq(p->maps[i].first_row, p->maps[0].first_row);
+		if (i)
+			cr_assert_eq(p->maps[i].start, p->maps[i - 1].start + p->maps[i - 1].len);
+	}
+	nm_symbol(FIXTURE_DIR "/fixture_go_cgo", "fixture_c_spin", &addr, &size);
+	cr_assert_geq(addr, p->maps[2].start);
+	nm_symbol(FIXTURE_DIR "/fixture_go_cgo", "main.main", &addr, &size);
+	cr_assert(addr - p->maps[1].start < p->maps[1].len);
+	free(p);
+	free(maps);
+
+	maps = NULL;
+	map_file(&maps, 101, FIXTURE_UNWIND, EXE_BIAS);
+	add_process(101, maps);
+	p = must_entry(101);
+	cr_assert_eq(p->maps[0].flags, 0);
+	free(p);
+	free(maps);
+}
+
+/*
+ * Two Go files stripped by their linker have the same unwind information
+ * (none), not the same function table: neither shares the other's rows.
+ * A copy of one shares them.
+ */
+Test(unwind_procs, go_files_share_rows_only_with_their_copies)
+{
+	struct unwind_procs_stats st;
+	struct unwind_proc *a, *b, *c;
+	char *maps = NULL, *copy = path_in(proc_root, "copy/fixture_go_stripped");
+	size_t len;
+	char *bytes = read_whole(FIXTURE_DIR "/fixture_go_stripped", &len);
+
+	write_bytes(copy, bytes, len);
+	free(bytes);
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_DIR "/fixture_go_stripped", 0);
+	add_process(100, maps);
+	free(maps);
+	maps = NULL;
+	map_file(&maps, 101, FIXTURE_DIR "/fixture_go_pie_stripped", 0);
+	add_process(101, maps);
+	free(maps);
+	maps = NULL;
+	map_file(&maps, 102, copy, 0);
+	add_process(102, maps);
+	a = must_entry(100);
+	b = must_entry(101);
+	c = must_entry(102);
+	cr_assert(a->maps[0].nr_rows && b->maps[0].nr_rows);
+	cr_assert_neq(a->maps[0].first_row, b->maps[0].first_row, "another Go file's rows");
+	cr_assert_eq(c->maps[0].first_row, a->maps[0].first_row, "a copy's rows not shared");
+	cr_assert_eq(c->maps[0].flags, UNWIND_MAP_GO);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.shared, 1);
+	free(a);
+	free(b);
+	free(c);
+	free(maps);
+	free(copy);
 }
 
 /* pid's memory file: image at start (a sparse file), where the kernel's is read. */
@@ -879,4 +1053,74 @@ Test(unwind_procs, vdso_of_the_same_image_has_its_table)
 	free(other);
 	free(line);
 	cfi_table__release(&t);
+}
+
+/* The rule of the row that holds pc in m's rows, through the array map. */
+static unsigned map_rule_at(const struct unwind_map *m, uint64_t pc)
+{
+	unsigned rule = UNW_CFA_NONE;
+
+	for (__u32 i = 0; i < m->nr_rows; i++) {
+		__u32 idx = m->first_row + i;
+		struct unwind_row row;
+
+		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
+		if (row.pc > pc - m->bias)
+			break;
+		rule = row.cfa_rule;
+	}
+	return rule;
+}
+
+/*
+ * A static musl program: its trampoline's rows come from its code, laid
+ * over its table after the build and after the cache (whose key is its
+ * CFI's digest alone): the second run, from the cache, has them too.
+ */
+Test(unwind_procs, code_rows_laid_over_built_and_cached_tables)
+{
+	static const char src[] =
+		"#include <signal.h>\n"
+		"static void on(int s) { (void)s; }\n"
+		"int main(void) { signal(SIGALRM, on); return 0; }\n";
+	char *c = write_in(tmp, "m.c", src), *prog = path_in(tmp, "m"), *dir = path_in(tmp, "cache");
+	char cmd[9000], why[256];
+	struct unwind_procs_stats st;
+	struct table_cache *cache;
+	struct unwind_proc *p;
+	uint64_t tramp, size;
+	char *maps = NULL;
+
+	snprintf(cmd, sizeof(cmd), "musl-gcc -O2 -static '%s' -o '%s'", c, prog);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	nm_symbol(prog, "__restore_rt", &tramp, &size);
+	for (int run = 0; run < 2; run++) {
+		start(1 << 16);
+		cr_assert_eq(table_cache__open(dir, 1 << 20, &cache, why, sizeof(why)), 0, "%s", why);
+		unwind_procs__free(u);
+		u = unwind_procs__new(&(struct unwind_map_fds){ rows_fd, procs_fd, big_fd }, proc_root,
+				      cache);
+		cr_assert_not_null(u);
+		map_file(&maps, 300 + run, prog, 0);
+		add_process(300 + run, maps);
+		free(maps);
+		maps = NULL;
+		p = must_entry(300 + run);
+		cr_assert_gt(p->maps[0].nr_rows, 0);
+		cr_assert_eq(map_rule_at(&p->maps[0], tramp - 1), UNW_CFA_SIGNAL, "run %d", run);
+		cr_assert_eq(map_rule_at(&p->maps[0], tramp + 8), UNW_CFA_SIGNAL, "run %d", run);
+		unwind_procs__stats(u, &st);
+		cr_assert_eq(run ? st.from_cache : st.stored, 1, "run %d", run);
+		free(p);
+		/* the next run: new maps, a new u over the same cache directory */
+		unwind_procs__free(u);
+		u = NULL;
+		close(rows_fd);
+		close(procs_fd);
+		close(big_fd);
+		rows_fd = procs_fd = big_fd = -1;
+	}
+	free(c);
+	free(prog);
+	free(dir);
 }

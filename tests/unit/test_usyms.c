@@ -242,7 +242,9 @@ Test(usyms_live, vdso)
 #define BIAS_B 0x7e0000000000ULL
 
 /* The maps line that maps the executable segment of path at bias. */
-static char *text_mapping(const char *path, uint64_t bias, uint64_t inode, const char *suffix)
+/* The maps line of path's text at bias, as the kernel prints it for the file (dev, inode). */
+static char *text_mapping_as(const char *path, uint64_t bias, dev_t dev, uint64_t inode,
+			     const char *suffix)
 {
 	struct load_seg segs[16];
 	size_t nr = readelf_loads(path, segs, ARRAY_SIZE(segs));
@@ -256,11 +258,21 @@ static char *text_mapping(const char *path, uint64_t bias, uint64_t inode, const
 			continue;
 		cr_assert_null(line, "two executable segments in '%s'", path);
 		cr_assert_neq(asprintf(&line, "%" PRIx64 "-%" PRIx64 " r-xp %08" PRIx64
-				       " 08:01 %" PRIu64 "    %s%s\n",
-				       bias + vpage, bias + vpage + len, opage, inode, path, suffix), -1);
+				       " %02x:%02x %" PRIu64 "    %s%s\n",
+				       bias + vpage, bias + vpage + len, opage, major(dev), minor(dev),
+				       inode, path, suffix), -1);
 	}
 	cr_assert_not_null(line, "no executable segment in '%s'", path);
 	return line;
+}
+
+/* The same on path's own device. */
+static char *text_mapping(const char *path, uint64_t bias, uint64_t inode, const char *suffix)
+{
+	struct stat sb;
+
+	cr_assert_eq(stat(path, &sb), 0);
+	return text_mapping_as(path, bias, sb.st_dev, inode, suffix);
 }
 
 static uint64_t inode_of(const char *path)
@@ -409,6 +421,31 @@ Test(usyms_fake, replaced_file_is_not_read)
 	nm_symbol(FIXTURE_PIE, "prog_alpha", &addr, &size);
 	cr_assert_eq(usyms__resolve(u, 42, BIAS_A + addr, &sym), -ENOENT);
 	cr_assert_null(sym.name);
+	cr_assert_str_eq(sym.module, FIXTURE_PIE, "the mapping is still known");
+	usyms__free(u);
+	free(maps);
+}
+
+/*
+ * Another file system can hold a file with the inode number of the one
+ * mapped (a tmpfs counts them from 1): the device must match as well.
+ */
+Test(usyms_fake, file_with_the_inode_on_another_device_is_not_read)
+{
+	struct stat sb;
+	char *maps;
+	struct usyms *u = usyms__new(proc_root);
+	uint64_t addr, size;
+	struct usym sym;
+
+	cr_assert_eq(stat(FIXTURE_PIE, &sb), 0);
+	maps = text_mapping_as(FIXTURE_PIE, BIAS_A, makedev(major(sb.st_dev) + 1, minor(sb.st_dev)),
+			       sb.st_ino, "");
+	fake_pid(42, maps);
+	cr_assert_not_null(u);
+	nm_symbol(FIXTURE_PIE, "prog_alpha", &addr, &size);
+	cr_assert_eq(usyms__resolve(u, 42, BIAS_A + addr, &sym), -ENOENT);
+	cr_assert_null(sym.name, "read '%s' from another device's file", sym.name);
 	cr_assert_str_eq(sym.module, FIXTURE_PIE, "the mapping is still known");
 	usyms__free(u);
 	free(maps);

@@ -354,10 +354,13 @@ Test(usyms_sources, many_processes_share_one_table)
 
 /*
  * Anyone can write a file with the build-id of root's binary and names of
- * their choosing: a user's table is shared with that user's files only,
- * never with root's. (Root's own tables are shared with everyone.)
+ * their choosing, and a file owned by root is not always root's choice (a
+ * container's root, a FUSE mount): a table is shared only between files
+ * it would be read alike from, never by build-id. The twin, a user's or
+ * root's, has its own names; the stripped binary and a copy of it do not
+ * take them.
  */
-Test(usyms_sources, build_id_twin_of_another_owner_is_not_shared)
+static void assert_twin_shares_nothing(uid_t owner)
 {
 	char *dbg = buildid_debug_file(), *planted = path_in(tmp, "planted"),
 	     *own = path_in(tmp, "own-stripped");
@@ -367,32 +370,61 @@ Test(usyms_sources, build_id_twin_of_another_owner_is_not_shared)
 	char cmd[8400];
 	char *maps;
 
-	if (geteuid() != 0)
-		cr_assert_fail("needs root, to give files another owner");
-
 	/* the stripped binary and its debug file made one again: full symbols, same build-id */
 	snprintf(cmd, sizeof(cmd), "eu-unstrip -o '%s' '%s' '%s'", planted, FIXTURE_BUILDID, dbg);
 	cr_assert_eq(system(cmd), 0, "%s", cmd);
 	copy_file(FIXTURE_BUILDID, own);
-	cr_assert_eq(chown(planted, 4242, 4242), 0);
-	cr_assert_eq(chown(own, 4242, 4242), 0);
-	cr_assert_eq(stat(FIXTURE_BUILDID, &(struct stat){}), 0);
+	cr_assert_eq(chown(planted, owner, owner), 0);
+	cr_assert_eq(chown(own, owner, owner), 0);
 	map_one(41, planted, NULL, NULL);
 	map_one(42, FIXTURE_BUILDID, NULL, NULL);
 	maps = exec_mapping_line(own, BIAS, NULL);
-	fake_process(proc_root, 43, maps, 4242, 43, NULL);
+	fake_process(proc_root, 43, maps, owner, 43, NULL);
 	free(maps);
 	cr_assert_eq(usyms__add_pid(u, 41), 0);
 	assert_resolves(u, 41, local, "dbg_local");
-	/* root's stripped binary does not take the user's names */
-	cr_assert_eq(usyms__resolve(u, 42, local, &sym), -ENOENT);
+	/* root's stripped binary does not take the twin's names */
+	cr_assert_eq(usyms__resolve(u, 42, local, &sym), -ENOENT, "uid %u's twin named root's file",
+		     (unsigned)owner);
 	cr_assert_eq(sym.reason, USYM_NO_DEBUGINFO, "reason '%s'", usym_reason__str(sym.reason));
-	/* the user's own stripped copy does */
-	assert_resolves(u, 43, local, "dbg_local");
+	/* nor the owner's own stripped copy */
+	cr_assert_eq(usyms__resolve(u, 43, local, &sym), -ENOENT, "uid %u's twin named its copy",
+		     (unsigned)owner);
 	usyms__free(u);
 	free(dbg);
 	free(planted);
 	free(own);
+}
+
+Test(usyms_sources, a_build_id_twin_shares_no_names)
+{
+	if (geteuid() != 0)
+		cr_assert_fail("needs root, to give files another owner");
+	assert_twin_shares_nothing(4242);
+	assert_twin_shares_nothing(0);
+}
+
+/* The same names the other way: the full binary read first names no stripped twin. */
+Test(usyms_sources, a_full_binary_names_no_stripped_twin)
+{
+	char *dbg = buildid_debug_file(), *full = path_in(tmp, "full");
+	struct usyms *u = new_usyms(no_dirs, 1);
+	uint64_t local = BIAS + addr_of(dbg, "dbg_local");
+	struct usym sym;
+	char cmd[8400];
+
+	snprintf(cmd, sizeof(cmd), "eu-unstrip -o '%s' '%s' '%s'", full, FIXTURE_BUILDID, dbg);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	map_one(41, full, NULL, NULL);
+	map_one(42, FIXTURE_BUILDID, NULL, NULL);
+	cr_assert_eq(usyms__add_pid(u, 41), 0);
+	cr_assert_eq(usyms__add_pid(u, 42), 0);
+	assert_resolves(u, 41, local, "dbg_local");
+	cr_assert_eq(usyms__resolve(u, 42, local, &sym), -ENOENT);
+	cr_assert_eq(usyms__nr_files(u), 2);
+	usyms__free(u);
+	free(dbg);
+	free(full);
 }
 
 /* dst: src without its build-id note, the way a build without --build-id makes it. */
@@ -503,31 +535,20 @@ Test(usyms_sources, a_file_rewritten_in_a_loop_is_read_again_a_few_times_only)
  */
 static const char *served;	/* what the fake server answers with */
 
-static void *served_begin(void)
+static int served_find(void *ctx, const uint8_t *id, size_t len, uint64_t max_bytes,
+		       bool (*stop)(void *), void *stop_ctx, bool *cached)
 {
-	return &served;
-}
-
-static void served_end(void *client)
-{
-	(void)client;
-}
-
-static int served_find(void *client, const uint8_t *id, size_t len, bool (*stop)(void *),
-		       void *stop_ctx, bool *cached)
-{
-	(void)client;
+	(void)ctx;
 	(void)id;
 	(void)len;
+	(void)max_bytes;
 	(void)stop;
 	(void)stop_ctx;
 	*cached = false;
 	return open(served, O_RDONLY | O_CLOEXEC);
 }
 
-static const struct debuginfod_backend served_backend = {
-	.begin = served_begin, .end = served_end, .find = served_find,
-};
+static const struct debuginfod_backend served_backend = { .find = served_find };
 
 static struct usyms *new_fetching_usyms(void)
 {

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * file_id.h - when two files are the same, for every cache and every share.
+ *
+ * What is read from a file (its symbols, its unwind table) is shared with
+ * another file, within a run or through the table cache, only when what
+ * it was made from is the same: a SHA-256 over those bytes, not a claim
+ * the file makes. A build-id is such a claim: anyone can link a file with
+ * libc's, and a file owned by root is not one root chose (a container
+ * without a user namespace, a FUSE, NFS or USB mount).
+ *
+ * Where a file is named rather than hashed (a file seen again in one run,
+ * a separate debug file a table was read with), its stamp is its identity:
+ * device and inode name it, size, mtime and ctime its version. The kernel
+ * sets ctime at every change, and nobody can set it back, unlike mtime.
+ */
+#ifndef FILE_ID_H
+#define FILE_ID_H
+
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "budget.h"
+#include "sha256.h"
+
+/* Fixed width, no padding: compared with file_stamp__cmp(), or memcmp() within a key. */
+struct file_stamp {
+	uint64_t dev, ino, size;
+	int64_t mtime_sec, mtime_nsec;
+	int64_t ctime_sec, ctime_nsec;
+};
+
+void file_stamp__init(struct file_stamp *s, const struct stat *st);
+int file_stamp__cmp(const struct file_stamp *a, const struct file_stamp *b);
+/* Whether st is the file s was taken of, unchanged. */
+bool file_stamp__is(const struct file_stamp *s, const struct stat *st);
+
+/*
+ * Add a section to a digest as its readers see it: its type, address and
+ * entry size, and its data, inflated if compressed, read under b (the
+ * readers read it through the same elf handle afterwards, from libelf's
+ * copy). Returns 0, or -errno as elf_read__section() fails.
+ */
+int file_id__add_section(struct sha256 *s, Elf_Scn *scn, const char *what, const struct budget *b);
+
+/*
+ * The digest of everything the symbol reader takes from the ELF file elf
+ * itself (elf_symtab.c, debuginfo.c): the ELF identification, every
+ * program header, every .symtab and .dynsym with its string table, the
+ * build-id, the .gnu_debuglink and .gnu_debugdata. A separate debug file
+ * is not in it: the caller adds the one used. Returns 0, or -errno when a
+ * table cannot be read (-EFBIG over b, -ENOEXEC, -ECANCELED).
+ */
+int file_id__symbols(Elf *elf, const struct budget *b, uint8_t out[SHA256_LEN]);
+
+#endif /* FILE_ID_H */

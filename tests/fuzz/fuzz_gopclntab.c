@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_gopclntab.c - Go's function table (unwind/go_pclntab.c) on
+ * arbitrary bytes: a table read has its roots inside its text, sorted and
+ * apart; rows made from its pc-to-sp tables are sorted, within the
+ * table's limit, of the rules they may have; a refusal says why. An
+ * input that is an ELF image goes through go_runtime.c as a Go file's
+ * does: detection, the table (.gopclntab or .symtab), its rows and roots.
+ */
+#include <errno.h>
+
+#include "elf_read.h"
+#include "fuzz.h"
+#include "go_pclntab.h"
+
+static const struct budget fuzz_budget = {
+	.max_section_bytes = 4 << 20,
+	.max_inflate_bytes = 4 << 20,
+	.max_inflate_ratio = 64,
+	.max_sections = 256,
+	.max_symbols = 1 << 16,
+};
+
+/* A Go file's table as unwind_procs.c makes it: rows from .gopclntab, then the roots. */
+static void go_file(const uint8_t *data, size_t size)
+{
+	struct cfi_table t = { 0 };
+	char *image = malloc(size);
+	struct go_info g;
+	Elf *elf;
+
+	if (!image)
+		return;
+	memcpy(image, data, size);
+	elf = elf_read__memory(image, size, &fuzz_budget);
+	if (elf && !go_runtime__read(elf, &fuzz_budget, &g)) {
+		FUZZ_CHECK(g.nr_roots <= GO_MAX_ROOTS);
+		FUZZ_CHECK(!g.only_go || g.text.hi);
+		go_runtime__add_sp_rows(elf, &fuzz_budget, &g, &t);
+		if (!go_runtime__add_roots(&g, &t))
+			for (size_t i = 1; i < t.nr; i++)
+				FUZZ_CHECK(t.rows[i - 1].pc < t.rows[i].pc);
+		cfi_table__release(&t);
+	}
+	elf_end(elf);
+	free(image);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cfi_table t;
+	struct go_info g;
+	int err;
+
+	if (size >= 4 && !memcmp(data, "\177ELF", 4)) {
+		go_file(data, size);
+		return 0;
+	}
+	err = go_pclntab__parse(data, size, &g);
+	if (!err) {
+		FUZZ_CHECK(g.text.lo < g.text.hi && g.nr_roots <= GO_MAX_ROOTS);
+		for (size_t i = 0; i < g.nr_roots; i++) {
+			FUZZ_CHECK(g.roots[i].lo < g.roots[i].hi);
+			FUZZ_CHECK(g.roots[i].lo >= g.text.lo && g.roots[i].hi <= g.text.hi);
+			FUZZ_CHECK(!i || g.roots[i].lo >= g.roots[i - 1].hi);
+		}
+	} else {
+		FUZZ_CHECK(err == -ENOEXEC || err == -ENOTSUP);
+		FUZZ_CHECK(!g.nr_roots && !g.text.hi);
+	}
+	err = go_pclntab__sp_rows(data, size, &t);
+	if (!err) {
+		FUZZ_CHECK(t.nr <= CFI_TABLE_MAX_ROWS);
+		for (size_t i = 0; i < t.nr; i++) {
+			FUZZ_CHECK(!i || t.rows[i - 1].pc < t.rows[i].pc);
+			FUZZ_CHECK(t.rows[i].cfa_rule == UNW_CFA_SP || t.rows[i].cfa_rule == UNW_CFA_NONE);
+			FUZZ_CHECK(t.rows[i].cfa_rule != UNW_CFA_SP || t.rows[i].cfa_off >= 8);
+		}
+		cfi_table__release(&t);
+	} else {
+		FUZZ_CHECK(err == -ENOEXEC || err == -ENOTSUP || err == -ERANGE || err == -EFBIG ||
+			   err == -ENOMEM);
+		FUZZ_CHECK(!t.rows && !t.nr);
+	}
+	return 0;
+}
