@@ -110,6 +110,9 @@ static int read_encoded(const uint8_t **p, const uint8_t *end, uint8_t enc,
 	uint64_t v = 0;
 	unsigned size;
 
+	/* libdw would read the range through the pointer: where it points is not here */
+	if (enc & DW_EH_PE_indirect)
+		return -ENOEXEC;
 	switch (enc & 0x0f) {
 	case DW_EH_PE_absptr: case DW_EH_PE_udata8: case DW_EH_PE_sdata8: size = 8; break;
 	case DW_EH_PE_udata4: case DW_EH_PE_sdata4: size = 4; break;
