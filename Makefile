@@ -72,8 +72,10 @@ OUTPUT_SRCS := output/stack_fmt.c output/stack_cut.c output/report.c output/loss
 	output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c output/progress.c output/retention.c
-UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/table_cache.c \
-	unwind/unwind_procs.c unwind/unwind_jobs.c unwind/go_runtime.c unwind/go_pclntab.c
+UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c \
+	unwind/cfi_code.c unwind/table_cache.c \
+	unwind/unwind_procs.c unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c \
+	unwind/go_pclntab.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -98,7 +100,9 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/hotspots_debugframe build/workloads/sigburn \
 	build/workloads/dlswap build/workloads/libswap_a.so build/workloads/libswap_b.so \
 	build/workloads/manylibs build/workloads/deeprec build/workloads/zombies \
-	build/workloads/qsortburn
+	build/workloads/qsortburn build/workloads/drapburn \
+	build/workloads/vforkburn build/workloads/sigburn_musl build/workloads/muslstart \
+	build/workloads/vdsoburn
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -272,10 +276,24 @@ build/workloads/hotspots_debugframe: tests/workloads/hotspots.c | build/workload
 build/workloads/sigburn: tests/workloads/sigburn.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
+# The same, static with musl: its libc has no CFI (__restore_rt, _start).
+build/workloads/sigburn_musl: tests/workloads/sigburn.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)musl-gcc -static -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls $(DEPFLAGS) $< -o $@
+# Calls into the vDSO from code without frame pointers.
+build/workloads/vdsoburn: tests/workloads/vdsoburn.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)$(CLANG) -O2 -g -fomit-frame-pointer $(DEPFLAGS) $< -o $@
+# musl's _start into a __libc_start_main of its own (no TLS: no stack protector).
+build/workloads/muslstart: tests/workloads/muslstart.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)musl-gcc -static -O2 -fno-stack-protector -fomit-frame-pointer -fno-optimize-sibling-calls \
+		$(DEPFLAGS) $< -o $@
 # Libraries swapped at one address, and many mappings: as Debian builds,
 # no frame pointers, so the walk needs the right tables.
 NOFP_CFLAGS := -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls
-build/workloads/dlswap build/workloads/manylibs build/workloads/deeprec: build/workloads/%: tests/workloads/%.c | build/workloads
+build/workloads/dlswap build/workloads/manylibs build/workloads/deeprec build/workloads/drapburn \
+		build/workloads/vforkburn: build/workloads/%: tests/workloads/%.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc $(NOFP_CFLAGS) $(DEPFLAGS) $< -o $@
 build/workloads/libswap_a.so: tests/workloads/libswap.c | build/workloads
@@ -308,6 +326,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind_rules.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/service.sh
 	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
 	sh tests/integration/deps.sh
@@ -399,7 +418,8 @@ FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols
 	symbols/proc_maps.c symbols/elf_symtab.c symbols/elf_plt.c symbols/sym_nest.c \
 	symbols/rootfs.c symbols/perfmap.c \
 	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
-	unwind/cfi_check.c unwind/cfi_table.c unwind/go_pclntab.c unwind/go_runtime.c
+	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c \
+	unwind/go_pclntab.c unwind/go_runtime.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))

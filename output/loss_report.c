@@ -51,9 +51,9 @@ static void print_unwind(FILE *f, const struct run_totals *rt)
 		(unsigned long long)t[STAT_UNWIND_TABLES], (unsigned long long)t[STAT_UNWIND_CUT],
 		(unsigned long long)t[STAT_UNWIND_TRUNCATED],
 		(unsigned long long)t[STAT_UNWIND_NO_TABLES], (unsigned long long)t[STAT_UNWIND_NO_BIG]);
-	fprintf(f, "profile: unwind tables: %llu readings found the mappings unchanged; %llu entries of processes gone deleted by the sweep; %llu mappings whose file /proc/PID/map_files refused\n",
+	fprintf(f, "profile: unwind tables: %llu readings found the mappings unchanged; %llu entries of processes gone deleted by the sweep; %llu mappings whose file /proc/PID/map_files refused; %llu processes' [vdso] given the vDSO's table\n",
 		(unsigned long long)u->unchanged, (unsigned long long)u->swept,
-		(unsigned long long)u->denied);
+		(unsigned long long)u->denied, (unsigned long long)u->vdso);
 	fprintf(f, "profile: unwind tables: %llu process readings, %llu files, %llu of %llu rows (%llu KiB); %llu built in %.3f s (%llu with rows of a .debug_frame), %llu from the cache, %llu stored, %llu evicted from the cache (%llu over its cap alone), %llu copies sharing rows; %llu files without a usable .eh_frame, %llu over --unwind-storage-size, %llu processes not queued\n",
 		(unsigned long long)u->procs, (unsigned long long)u->files,
 		(unsigned long long)u->rows, (unsigned long long)u->max_rows,

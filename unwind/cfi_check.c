@@ -128,7 +128,8 @@ static int augmentation(const Dwarf_CIE *cie, uint8_t *enc, bool *sized)
 		switch (*a) {
 		case 'R':
 			*enc = *p++;
-			if (!enc_size(*enc))
+			/* an FDE's range through a pointer: libdw would read it anywhere */
+			if (!enc_size(*enc) || (*enc & DW_EH_PE_indirect))
 				return -ENOEXEC;
 			break;
 		case 'L':

@@ -6,31 +6,30 @@
  * The FDEs are listed with libdw's dwarf_next_cfi, which leaves an FDE's
  * address range encoded as its CIE says: decoded here. Each FDE's program
  * is then run once by a linear interpreter of the instructions compilers
- * emit (fast_rows()), which tracks only what a row holds. An FDE with
+ * emit (cfi_linear.c), which tracks only what a row holds. An FDE with
  * anything else goes to libdw, which answers "what are the rules at
  * address A" (dwarf_cfi_addrframe) and how far they hold, and whose rules
- * are translated into rows (row_of()); the tests hold the two to the same
- * rows on libc, python3, cc1 and crafted programs. Nothing runs that
- * cfi_check.c has not read first.
+ * are translated into rows (cfi_rows.c); the tests hold the two to the
+ * same rows on libc, python3, cc1 and crafted programs. Nothing runs that
+ * cfi_check.c has not read first. (The rows the code gives where the CFI
+ * has none are laid over by the caller: cfi_code.h.)
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cfi_check.h"
+#include "cfi_linear.h"
+#include "cfi_rows.h"
 #include "cfi_table.h"
 #include "elf_read.h"
 #include "file_id.h"
-
-/* DWARF register numbers of x86-64 (psABI): rbp, rsp, return address. */
-#define X86_REG_RBP 6
-#define X86_REG_RSP 7
-#define X86_REG_RA 16
 
 /*
  * libdw runs an FDE's program from its start for every row it is asked
@@ -45,30 +44,11 @@
 #define CFI_WORK_MIN (64ull << 20)
 #define CFI_WORK_MAX (1ull << 30)
 
-enum fast_reg { FR_SAME, FR_UNDEF, FR_OFFSET };
-enum fast_cfa { FC_NONE, FC_REG, FC_PLT };
-
-struct fast_state {
-	uint8_t cfa;		/* enum fast_cfa */
-	uint8_t rbp, ra;	/* enum fast_reg */
-	uint64_t cfa_reg;
-	int64_t cfa_off;	/* FC_PLT: its K */
-	int64_t rbp_off, ra_off;
-};
-
-/* What the linear interpreter needs of a CIE (fast_rows()). */
+/* A CIE: where it is, and what the linear interpreter needs of it. */
 struct cie_info {
 	uint64_t off;
-	uint64_t code_align;
-	int64_t data_align;
-	uint64_t ra_reg;
-	const uint8_t *init, *init_end;
-	bool signal;		/* 'S': a signal trampoline's */
 	bool sized;		/* 'z': FDEs carry augmentation data behind a length */
-	/* the rules after its instructions, run once: 0 till then, or -errno */
-	int init_err;
-	bool init_done;
-	struct fast_state init_state;
+	struct cfi_linear_cie lin;
 };
 
 /*
@@ -113,63 +93,8 @@ struct builder {
 	uint64_t work;
 	bool libdw_only;	/* cfi_table__build_libdw(): the reference path */
 	/* fast_rows()' rows of one FDE, emitted once it ran to its end */
-	struct fast_row *fast;
-	size_t cap_fast;
+	struct cfi_linear_rows fast;
 };
-
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = reallocarray(*v, n, size);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = n;
-	return 0;
-}
-
-/* An unsigned LEB128 at *p, before end; false when cut or over 64 bits. */
-static bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-	unsigned shift = 0;
-
-	*v = 0;
-	while (*p < end && shift < 64) {
-		uint8_t b = *(*p)++;
-
-		*v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return true;
-	}
-	return false;
-}
-
-static bool sleb(const uint8_t **p, const uint8_t *end, int64_t *v)
-{
-	unsigned shift = 0;
-	uint64_t u = 0;
-	uint8_t b = 0;
-
-	while (*p < end && shift < 64) {
-		b = *(*p)++;
-		u |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				u |= ~0ull << shift;
-			*v = (int64_t)u;
-			return true;
-		}
-	}
-	return false;
-}
 
 /*
  * Read a pointer encoded as enc at *p (not past end), relative to the
@@ -185,6 +110,9 @@ static int read_encoded(const uint8_t **p, const uint8_t *end, uint8_t enc,
 	uint64_t v = 0;
 	unsigned size;
 
+	/* libdw would read the range through the pointer: where it points is not here */
+	if (enc & DW_EH_PE_indirect)
+		return -ENOEXEC;
 	switch (enc & 0x0f) {
 	case DW_EH_PE_absptr: case DW_EH_PE_udata8: case DW_EH_PE_sdata8: size = 8; break;
 	case DW_EH_PE_udata4: case DW_EH_PE_sdata4: size = 4; break;
@@ -292,13 +220,15 @@ static int add_cie(struct builder *bd, uint64_t off, const Dwarf_CIE *cie)
 		return err;
 	bd->cies[bd->nr_cies++] = (struct cie_info){
 		.off = off,
-		.code_align = cie->code_alignment_factor,
-		.data_align = cie->data_alignment_factor,
-		.ra_reg = cie->return_address_register,
-		.init = cie->initial_instructions,
-		.init_end = cie->initial_instructions_end,
-		.signal = strchr(cie->augmentation, 'S') != NULL,
 		.sized = cie->augmentation[0] == 'z',
+		.lin = {
+			.code_align = cie->code_alignment_factor,
+			.data_align = cie->data_alignment_factor,
+			.ra_reg = cie->return_address_register,
+			.init = cie->initial_instructions,
+			.init_end = cie->initial_instructions_end,
+			.signal = strchr(cie->augmentation, 'S') != NULL,
+		},
 	};
 	return 0;
 }
@@ -339,125 +269,6 @@ static int cmp_fde(const void *a, const void *b)
 	const struct fde_range *x = a, *y = b;
 
 	return (x->lo > y->lo) - (x->lo < y->lo);
-}
-
-/* A signed 16-bit offset, or false. */
-static bool fits16(int64_t v, int16_t *out)
-{
-	if (v < INT16_MIN || v > INT16_MAX)
-		return false;
-	*out = (int16_t)v;
-	return true;
-}
-
-static bool fits32(int64_t v, int32_t *out)
-{
-	if (v < INT32_MIN || v > INT32_MAX)
-		return false;
-	*out = (int32_t)v;
-	return true;
-}
-
-/* The CFA rule: a register plus an offset, or the PLT's expression. */
-static bool cfa_rule(Dwarf_Frame *f, struct unwind_row *r)
-{
-	/* cfa = rsp + 8 + (((rip & 15) >= K) << 3), K = 10 or 11 */
-	static const uint8_t plt[] = {
-		DW_OP_breg7, DW_OP_breg16, DW_OP_lit15, DW_OP_and, 0 /* K */,
-		DW_OP_ge, DW_OP_lit3, DW_OP_shl, DW_OP_plus,
-	};
-	Dwarf_Op *ops;
-	size_t n;
-
-	if (dwarf_frame_cfa(f, &ops, &n) || !n)
-		return false;
-	/* a register rule comes as one DW_OP_bregx (libdw), or a DW_OP_bregN */
-	if (n == 1 && (ops[0].atom == DW_OP_bregx ||
-		       (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31))) {
-		bool x = ops[0].atom == DW_OP_bregx;
-		uint64_t reg = x ? ops[0].number : (uint64_t)(ops[0].atom - DW_OP_breg0);
-
-		if (reg != X86_REG_RSP && reg != X86_REG_RBP)
-			return false;
-		r->cfa_rule = reg == X86_REG_RSP ? UNW_CFA_SP : UNW_CFA_FP;
-		return fits32((int64_t)(x ? ops[0].number2 : ops[0].number), &r->cfa_off);
-	}
-	if (n != sizeof(plt))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (i == 4 ? ops[i].atom < DW_OP_lit0 || ops[i].atom > DW_OP_lit31
-			   : ops[i].atom != plt[i])
-			return false;
-	}
-	if (ops[0].number != 8 || ops[1].number != 0)
-		return false;
-	r->cfa_rule = UNW_CFA_PLT;
-	r->cfa_off = ops[4].atom - DW_OP_lit0;
-	return true;
-}
-
-enum reg_rule { REG_SAME, REG_UNDEFINED, REG_AT_CFA, REG_OTHER };
-
-/* Where the caller's register is: unchanged, unknown, or saved at cfa + off. */
-static enum reg_rule reg_rule(Dwarf_Frame *f, int reg, int16_t *off)
-{
-	Dwarf_Op mem[3], *ops;
-	size_t n;
-
-	if (dwarf_frame_register(f, reg, mem, &ops, &n))
-		return REG_OTHER;
-	if (!n)
-		return ops ? REG_UNDEFINED : REG_SAME;
-	if (n == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst &&
-	    fits16((int64_t)ops[1].number, off))
-		return REG_AT_CFA;
-	if (n == 1 && ops[0].atom == DW_OP_call_frame_cfa) {
-		*off = 0;
-		return REG_AT_CFA;
-	}
-	return REG_OTHER;
-}
-
-/* The row for the rules of f; false when they have no compact form. */
-static bool row_of(Dwarf_Frame *f, bool signal, struct unwind_row *r)
-{
-	int16_t off;
-
-	if (signal) {
-		r->cfa_rule = UNW_CFA_SIGNAL;
-		return true;
-	}
-	switch (reg_rule(f, X86_REG_RA, &off)) {
-	case REG_UNDEFINED:
-		r->cfa_rule = UNW_CFA_END;
-		return true;
-	case REG_AT_CFA:
-		r->ra_off = off;
-		break;
-	default:
-		return false;
-	}
-	if (!cfa_rule(f, r))
-		return false;
-	switch (reg_rule(f, X86_REG_RBP, &off)) {
-	case REG_SAME:
-		r->fp_rule = UNW_FP_SAME;
-		break;
-	case REG_AT_CFA:
-		r->fp_rule = UNW_FP_AT_CFA;
-		r->fp_off = off;
-		break;
-	default:
-		r->fp_rule = UNW_FP_UNDEFINED;
-		break;
-	}
-	return true;
-}
-
-static bool same_rules(const struct unwind_row *a, const struct unwind_row *b)
-{
-	return a->cfa_rule == b->cfa_rule && a->fp_rule == b->fp_rule &&
-	       a->cfa_off == b->cfa_off && a->fp_off == b->fp_off && a->ra_off == b->ra_off;
 }
 
 /* Append a row unless it repeats the last one's rules. */
@@ -512,7 +323,7 @@ static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, const struct fde_rang
 			bd->t->stats.bad_fdes++;
 			return emit(bd, pc, &none);
 		}
-		if (!row_of(f, signal, &r)) {
+		if (!cfi_rows__of_frame(f, signal, &r)) {
 			bd->t->stats.unsupported++;
 			r = none;
 		}
@@ -523,344 +334,20 @@ static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, const struct fde_rang
 	return err;
 }
 
-/*
- * The linear interpreter. libdw runs an FDE's program from its start for
- * each row asked for, which makes a long function cost the square of its
- * rows (gcc's cc1: 0.25 s). fast_rows() runs the program once, for the
- * instructions compilers emit on x86-64, and tracks only what a row holds:
- * the CFA, rbp and the return address. Anything else (DW_CFA_set_loc,
- * register or expression rules, a signal trampoline's CIE, an expression
- * CFA that is not the PLT's) hands the FDE to libdw, as does every FDE
- * under cfi_table__build_libdw(); tests check both give the same rows.
- */
-struct fast_row {
-	uint64_t pc;
-	struct unwind_row r;
-	bool supported;
-};
-
-/* The PLT's CFA expression, K (DW_OP_lit0 + K) at PLT_K. */
-static const uint8_t plt_expr[] = {
-	DW_OP_breg7, 8, DW_OP_breg16, 0, DW_OP_lit15, DW_OP_and, 0 /* K */,
-	DW_OP_ge, DW_OP_lit3, DW_OP_shl, DW_OP_plus,
-};
-#define PLT_K 6
-
-/* The row for state s, as row_of() makes it from libdw's. */
-static bool fast_row_of(const struct fast_state *s, struct unwind_row *r)
-{
-	if (s->ra == FR_UNDEF) {
-		r->cfa_rule = UNW_CFA_END;
-		return true;
-	}
-	if (s->ra != FR_OFFSET || !fits16(s->ra_off, &r->ra_off))
-		return false;
-	if (s->cfa == FC_NONE) {
-		return false;
-	} else if (s->cfa == FC_PLT) {
-		r->cfa_rule = UNW_CFA_PLT;
-		r->cfa_off = (int32_t)s->cfa_off;
-	} else {
-		if (s->cfa_reg != X86_REG_RSP && s->cfa_reg != X86_REG_RBP)
-			return false;
-		r->cfa_rule = s->cfa_reg == X86_REG_RSP ? UNW_CFA_SP : UNW_CFA_FP;
-		if (!fits32(s->cfa_off, &r->cfa_off))
-			return false;
-	}
-	if (s->rbp == FR_SAME) {
-		r->fp_rule = UNW_FP_SAME;
-	} else if (s->rbp == FR_OFFSET && fits16(s->rbp_off, &r->fp_off)) {
-		r->fp_rule = UNW_FP_AT_CFA;
-	} else {
-		r->fp_off = 0;
-		r->fp_rule = UNW_FP_UNDEFINED;
-	}
-	return true;
-}
-
-static void fast_set(struct fast_state *s, uint64_t reg, uint8_t rule, int64_t off)
-{
-	if (reg == X86_REG_RBP) {
-		s->rbp = rule;
-		s->rbp_off = off;
-	} else if (reg == X86_REG_RA) {
-		s->ra = rule;
-		s->ra_off = off;
-	}
-}
-
-static void fast_restore(struct fast_state *s, const struct fast_state *init, uint64_t reg)
-{
-	if (reg == X86_REG_RBP)
-		fast_set(s, reg, init->rbp, init->rbp_off);
-	else if (reg == X86_REG_RA)
-		fast_set(s, reg, init->ra, init->ra_off);
-}
-
-struct fast_run {
-	struct builder *bd;
-	const struct cie_info *cie;
-	const struct fast_state *init;	/* the CIE's rules; NULL while running the CIE's */
-	uint64_t loc, hi;
-	size_t n;			/* rows in bd->fast */
-	struct fast_row pending;	/* the last row, until a later pc makes it final */
-	bool has_pending;
-	uint64_t unsupported;
-};
-
-/*
- * The pending row is final: counted as libdw's range would be, and kept
- * unless its rules repeat the row before (emit() would merge it anyway),
- * so the rows held never outnumber what the table may have.
- */
-static int fast_final(struct fast_run *run)
-{
-	struct builder *bd = run->bd;
-	const struct fast_row *f = &run->pending;
-
-	if (!run->has_pending)
-		return 0;
-	run->has_pending = false;
-	if (!f->supported)
-		run->unsupported++;
-	if (run->n && same_rules(&bd->fast[run->n - 1].r, &f->r))
-		return 0;
-	if (run->n >= CFI_TABLE_MAX_ROWS)
-		return budget__refuse("unwind table over %u rows", CFI_TABLE_MAX_ROWS);
-	if (grow((void **)&bd->fast, &bd->cap_fast, run->n + 1, sizeof(*bd->fast)))
-		return -ENOMEM;
-	bd->fast[run->n++] = *f;
-	return 0;
-}
-
-/* The rules of s hold from run->loc: a row, unless past the FDE. */
-static int fast_push(struct fast_run *run, const struct fast_state *s)
-{
-	struct fast_row f = { .pc = run->loc };
-	int err = 0;
-
-	if (!run->init)
-		return -EOPNOTSUPP;	/* an advance in a CIE: libdw's */
-	if (run->loc >= run->hi)
-		return 0;
-	f.supported = fast_row_of(s, &f.r);
-	if (!f.supported)
-		f.r = (struct unwind_row){ .cfa_rule = UNW_CFA_NONE };
-	/* a range left empty (an advance of 0) is replaced */
-	if (run->has_pending && run->pending.pc != f.pc)
-		err = fast_final(run);
-	run->pending = f;
-	run->has_pending = true;
-	return err;
-}
-
-static int fast_advance(struct fast_run *run, const struct fast_state *s, uint64_t delta)
-{
-	int err = fast_push(run, s);
-
-	/* code_align is 1 (fast_rows()): a location only grows, or it is libdw's */
-	if (!err && run->loc + delta < run->loc)
-		return -EOPNOTSUPP;
-	if (!err)
-		run->loc += delta;
-	return err;
-}
-
-/*
- * An offset as libdw keeps it: a factored value times data_align, in 32
- * bits here (rows hold 16 or 32). Anything larger is libdw's to judge.
- */
-static bool scaled(int64_t v, int64_t da, int64_t *out)
-{
-	return !__builtin_mul_overflow(v, da, out) && *out >= INT32_MIN && *out <= INT32_MAX;
-}
-
-static bool small_u(uint64_t u, int64_t *out)
-{
-	if (u > INT32_MAX)
-		return false;
-	*out = (int64_t)u;
-	return true;
-}
-
-/* Run [p, end) over s. -EOPNOTSUPP: an instruction this does not follow. */
-static int fast_program(struct fast_run *run, const uint8_t *p, const uint8_t *end,
-			struct fast_state *s)
-{
-	struct fast_state saved[CFI_CHECK_MAX_DEPTH];
-	const int64_t da = run->cie->data_align;
-	unsigned depth = 0;
-	int err = 0;
-
-	while (!err && p < end && (!run->init || run->loc < run->hi)) {
-		uint8_t op = *p++;
-		uint64_t reg, u;
-		int64_t v;
-
-		switch (op & 0xc0) {
-		case DW_CFA_advance_loc:
-			err = fast_advance(run, s, op & 0x3f);
-			continue;
-		case DW_CFA_offset:
-			if (!uleb(&p, end, &u) || !small_u(u, &v) || !scaled(v, da, &v))
-				return -EOPNOTSUPP;
-			fast_set(s, op & 0x3f, FR_OFFSET, v);
-			continue;
-		case DW_CFA_restore:
-			if (!run->init)
-				return -EOPNOTSUPP;
-			fast_restore(s, run->init, op & 0x3f);
-			continue;
-		}
-		switch (op) {
-		case DW_CFA_nop:
-			break;
-		case DW_CFA_advance_loc1:
-			if (end - p < 1)
-				return -EOPNOTSUPP;
-			err = fast_advance(run, s, p[0]);
-			p += 1;
-			break;
-		case DW_CFA_advance_loc2:
-			if (end - p < 2)
-				return -EOPNOTSUPP;
-			err = fast_advance(run, s, p[0] | (uint64_t)p[1] << 8);
-			p += 2;
-			break;
-		case DW_CFA_advance_loc4:
-			if (end - p < 4)
-				return -EOPNOTSUPP;
-			err = fast_advance(run, s, p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-							   (uint64_t)p[3] << 24);
-			p += 4;
-			break;
-		case DW_CFA_offset_extended:
-			if (!uleb(&p, end, &reg) || !uleb(&p, end, &u) || !small_u(u, &v) ||
-			    !scaled(v, da, &v))
-				return -EOPNOTSUPP;
-			fast_set(s, reg, FR_OFFSET, v);
-			break;
-		case DW_CFA_offset_extended_sf:
-			if (!uleb(&p, end, &reg) || !sleb(&p, end, &v) || !scaled(v, da, &v))
-				return -EOPNOTSUPP;
-			fast_set(s, reg, FR_OFFSET, v);
-			break;
-		case DW_CFA_restore_extended:
-			if (!run->init || !uleb(&p, end, &reg))
-				return -EOPNOTSUPP;
-			fast_restore(s, run->init, reg);
-			break;
-		case DW_CFA_undefined:
-		case DW_CFA_same_value:
-			if (!uleb(&p, end, &reg))
-				return -EOPNOTSUPP;
-			fast_set(s, reg, op == DW_CFA_undefined ? FR_UNDEF : FR_SAME, 0);
-			break;
-		case DW_CFA_remember_state:
-			if (depth == CFI_CHECK_MAX_DEPTH)
-				return -EOPNOTSUPP;
-			saved[depth++] = *s;
-			break;
-		case DW_CFA_restore_state:
-			if (!depth)
-				return -EOPNOTSUPP;
-			*s = saved[--depth];
-			break;
-		case DW_CFA_def_cfa:
-			if (!uleb(&p, end, &reg) || !uleb(&p, end, &u) || !small_u(u, &v))
-				return -EOPNOTSUPP;
-			s->cfa = FC_REG;
-			s->cfa_reg = reg;
-			s->cfa_off = v;
-			break;
-		case DW_CFA_def_cfa_sf:
-			if (!uleb(&p, end, &reg) || !sleb(&p, end, &v) || !scaled(v, da, &v))
-				return -EOPNOTSUPP;
-			s->cfa = FC_REG;
-			s->cfa_reg = reg;
-			s->cfa_off = v;
-			break;
-		case DW_CFA_def_cfa_register:
-			if (s->cfa != FC_REG || !uleb(&p, end, &reg))
-				return -EOPNOTSUPP;
-			s->cfa_reg = reg;
-			break;
-		case DW_CFA_def_cfa_offset:
-			if (s->cfa != FC_REG || !uleb(&p, end, &u) || !small_u(u, &v))
-				return -EOPNOTSUPP;
-			s->cfa_off = v;
-			break;
-		case DW_CFA_def_cfa_offset_sf:
-			if (s->cfa != FC_REG || !sleb(&p, end, &v) || !scaled(v, da, &v))
-				return -EOPNOTSUPP;
-			s->cfa_off = v;
-			break;
-		case DW_CFA_def_cfa_expression:
-			if (!uleb(&p, end, &u) || u != sizeof(plt_expr) || (uint64_t)(end - p) < u)
-				return -EOPNOTSUPP;
-			for (size_t i = 0; i < sizeof(plt_expr); i++) {
-				if (i == PLT_K ? p[i] < DW_OP_lit0 || p[i] > DW_OP_lit31
-					       : p[i] != plt_expr[i])
-					return -EOPNOTSUPP;
-			}
-			s->cfa = FC_PLT;
-			s->cfa_off = p[PLT_K] - DW_OP_lit0;
-			p += u;
-			break;
-		case DW_CFA_GNU_args_size:
-			if (!uleb(&p, end, &u))
-				return -EOPNOTSUPP;
-			break;
-		default:
-			return -EOPNOTSUPP;
-		}
-	}
-	return err;
-}
-
-/*
- * fd's rows by one run of its program; -EOPNOTSUPP when libdw must make
- * them. Nothing is emitted until the whole program ran.
- */
+/* fd's rows by one run of its program; -EOPNOTSUPP when libdw must make them. */
 static int fast_rows(struct builder *bd, const struct fde_range *fd)
 {
-	struct fast_run run = { .bd = bd, .loc = fd->lo, .hi = fd->hi };
-	struct cie_info *cie;
-	struct fast_state s;
 	int err;
 
 	if (bd->libdw_only || !fd->prog)
 		return -EOPNOTSUPP;
-	cie = &bd->cies[fd->cie];
-	run.cie = cie;
-	/* x86-64's factors are 1 and -8; the others, and 'S', are libdw's */
-	if (cie->signal || cie->ra_reg != X86_REG_RA || cie->code_align != 1 ||
-	    cie->data_align < -64 || cie->data_align > 64)
-		return -EOPNOTSUPP;
-	if (!cie->init_done) {
-		/*
-		 * libdw's x86-64 rules before a CIE's: no CFA, rbp and (having
-		 * no rule) the return address the same as the caller's. Run
-		 * once per CIE, not per FDE: many FDEs share a long CIE.
-		 */
-		cie->init_state = (struct fast_state){ .cfa = FC_NONE, .rbp = FR_SAME, .ra = FR_SAME };
-		cie->init_err = fast_program(&run, cie->init, cie->init_end, &cie->init_state);
-		cie->init_done = true;
-	}
-	if (cie->init_err)
-		return cie->init_err;
-	s = cie->init_state;
-	run.init = &cie->init_state;
-	err = fast_program(&run, fd->prog, fd->prog_end, &s);
-	if (!err)
-		err = fast_push(&run, &s);
-	if (!err)
-		err = fast_final(&run);
+	err = cfi_linear__run(&bd->cies[fd->cie].lin, fd->lo, fd->hi, fd->prog, fd->prog_end,
+			      &bd->fast);
 	if (err)
 		return err;
-	bd->t->stats.unsupported += run.unsupported;
-	for (size_t i = 0; !err && i < run.n; i++)
-		err = emit(bd, bd->fast[i].pc, &bd->fast[i].r);
+	bd->t->stats.unsupported += bd->fast.unsupported;
+	for (size_t i = 0; !err && i < bd->fast.nr; i++)
+		err = emit(bd, bd->fast.rows[i].pc, &bd->fast.rows[i].r);
 	return err;
 }
 
@@ -1053,7 +540,7 @@ static int build(Elf *elf, Elf *debug, const struct budget *b, struct cfi_table 
 	cfi_check__close(&df);
 	free(bd.fdes);
 	free(bd.cies);
-	free(bd.fast);
+	free(bd.fast.rows);
 	free(bd.eh_lo);
 	free(bd.eh_hi_max);
 	if (err)

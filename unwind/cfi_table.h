@@ -10,9 +10,10 @@
  *
  * The file is someone else's: it is opened through elf_read (bounded
  * sections), and every rule the table cannot express (a CFA expression
- * other than the PLT's, a return address that is not saved at the CFA,
- * a register offset over 16 bits) becomes a UNW_CFA_NONE row, counted in the
- * table's statistics, never a guess. Before any of it runs, every
+ * other than the PLT's and a word read from the stack, a CFA or a return
+ * address in no general register, an offset over what a row holds)
+ * becomes a UNW_CFA_NONE row, counted in the table's statistics, never a
+ * guess. Before any of it runs, every
  * entry is checked (cfi_check.h): a file whose rules would make libdw's
  * tables huge, or that this reader cannot check, is refused whole.
  */
@@ -30,8 +31,12 @@
 
 /* Rows of one file at most (16 bytes each): libxul-sized files fit. */
 #define CFI_TABLE_MAX_ROWS (4u << 20)
-/* In every table's digest: bump when the same bytes would make other rows. */
-#define CFI_TABLE_ROWS_VERSION 1
+/*
+ * In every table's digest: bump when the same bytes would make other rows
+ * (2: a CFA in any general register or read from the stack, rbp saved
+ * where rbp points, the return address in a register).
+ */
+#define CFI_TABLE_ROWS_VERSION 2
 
 struct cfi_table_stats {
 	uint64_t fdes;		/* FDEs read */
@@ -57,6 +62,8 @@ struct cfi_table {
 	uint64_t shadowed;
 	/* why a .debug_frame there was left out (-ENOEXEC, -EFBIG...), else 0 */
 	int debug_frame_err;
+	/* ranges the code gave (cfi_code.h): signal trampolines, an entry point */
+	uint64_t from_code;
 };
 
 /*

@@ -152,8 +152,7 @@ static bool rows_valid(const struct unwind_row *rows, size_t nr)
 	for (size_t i = 0; i < nr; i++) {
 		if (i && rows[i].pc <= rows[i - 1].pc)
 			return false;
-		if (rows[i].cfa_rule > UNW_CFA_END || rows[i].fp_rule > UNW_FP_UNDEFINED ||
-		    rows[i].pad)
+		if (!unwind_row__valid(&rows[i]))
 			return false;
 	}
 	return true;

@@ -20,6 +20,7 @@
 
 #include <bpf/bpf.h>
 
+#include "cfi_code.h"
 #include "cfi_table.h"
 #include "debuginfo.h"
 #include "elf_read.h"
@@ -31,6 +32,7 @@
 #include "profile.h"
 #include "table_cache.h"
 #include "unwind_procs.h"
+#include "vdso_image.h"
 
 #define MAX_EXEC_SEGS 4
 #define UNWIND_MAX_EH_FRAME (64ull << 20)
@@ -80,6 +82,10 @@ struct unwind_procs {
 	void *notice_ctx;
 	unwind_denied_fn denied;	/* NULL: none */
 	void *denied_ctx;
+	/* the vDSO every process maps, its table built at the first [vdso] met */
+	struct vdso_image vdso;
+	struct unwind_file vdso_file;
+	bool vdso_tried;
 };
 
 static int cmp_file(const void *a, const void *b)
@@ -132,7 +138,15 @@ struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const c
 	 */
 	u->b.max_crc_bytes = UNWIND_MAX_DEBUGLINK_CRC;
 	u->b.cancel = &u->cancel;
+	/* none, or not one we can read: every [vdso] by frame pointers */
+	u->vdso_file.status = vdso_image__self(&u->vdso);
 	return u;
+}
+
+void unwind_procs__set_vdso(struct unwind_procs *u, const void *image, size_t size)
+{
+	u->vdso_file.status = vdso_image__of(&u->vdso, image, size);
+	u->vdso_tried = false;
 }
 
 /* The executable PT_LOAD segments of elf, to place mappings in the file. */
@@ -391,6 +405,12 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_
 		err = table_of(u, elf, debug, st, keyed ? &probe.key : NULL, path, &t);
 		if (f->go)
 			err = go_table(u, elf, &go, path, err, &t);
+		/*
+		 * What its code says where its CFI says nothing (the cache's
+		 * table is the CFI's); what cannot be found leaves those rows.
+		 */
+		else if (!err)
+			(void)cfi_code__apply(elf, &u->b, &t);
 		if (!err) {
 			err = place_rows(u, &t, f);
 			cfi_table__release(&t);
@@ -503,6 +523,54 @@ static bool too_many_copies(const struct map_entry *e, const struct kept_file *k
 	return n >= UNWIND_MAPS_PER_FILE;
 }
 
+/* The vDSO's table, built and loaded once a run. */
+static const struct unwind_file *vdso_file(struct unwind_procs *u)
+{
+	struct unwind_file *f = &u->vdso_file;
+	struct cfi_table t;
+	uint64_t t0, vaddr;
+
+	if (!u->vdso_tried && !f->status) {
+		u->vdso_tried = true;
+		t0 = mono_ns();
+		f->status = vdso_image__table(&u->vdso, &u->b, &t, &vaddr);
+		u->stats.build_ns += mono_ns() - t0;
+		if (!f->status) {
+			f->segs[0].vaddr = vaddr;
+			f->segs[0].filesz = u->vdso.size;
+			f->nr_segs = 1;
+			f->status = place_rows(u, &t, f);
+			cfi_table__release(&t);
+		}
+		/* counted apart (stats.vdso): not a file, and built every run */
+		if (f->status == -ENOSPC)
+			u->stats.no_room++;
+		if (f->status && f->status != -ECANCELED && u->notice)
+			u->notice("[vdso]", why_no_table(f->status), u->notice_ctx);
+	}
+	return f->status ? NULL : f;
+}
+
+/* pid's [vdso] e, when it is the vDSO whose table we have. */
+static const struct unwind_file *vdso_of(struct unwind_procs *u, pid_t pid,
+					 const struct map_entry *e)
+{
+	/* its bytes first: the table is built when a process maps the same */
+	if (u->vdso_file.status ||
+	    !vdso_image__mapped_at(&u->vdso, u->proc_root, pid, e->start, e->end - e->start))
+		return NULL;
+	return vdso_file(u);
+}
+
+/* Whether one of the mappings in p has the vDSO's table. */
+static bool has_vdso(const struct unwind_procs *u, const struct unwind_proc_big *p)
+{
+	for (uint32_t i = 0; i < p->nr && !u->vdso_file.status && u->vdso_file.nr_rows; i++)
+		if (p->maps[i].nr_rows && p->maps[i].first_row == u->vdso_file.first_row)
+			return true;
+	return false;
+}
+
 /*
  * Mapping e of pid into m, with its file's table where it has one; a Go
  * file's may take up to room entries (go_runtime__map). Returns how many.
@@ -510,7 +578,8 @@ static bool too_many_copies(const struct map_entry *e, const struct kept_file *k
 static size_t add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entry *e,
 			  struct unwind_map *m, size_t room)
 {
-	const struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) : NULL;
+	const struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) :
+		!strcmp(e->path, "[vdso]") ? vdso_of(u, pid, e) : NULL;
 	static const struct go_range all;
 	bool placed;
 
@@ -529,8 +598,9 @@ static size_t add_mapping(struct unwind_procs *u, pid_t pid, const struct map_en
 
 /*
  * Every executable mapping of pid into p (UNWIND_MAX_MAPS_BIG at most),
- * with its file's table where it has one; [vdso], JIT code and files
- * without tables are walked by frame pointers. *partial: some were left
+ * with its file's table where it has one (the vDSO's where it is the one
+ * we have); JIT code and files without tables are walked by frame
+ * pointers. *partial: some were left
  * out. Read line by line, keeping only what goes into p: a process with
  * 60,000 mappings costs no memory for them.
  */
@@ -735,6 +805,7 @@ static int add_pid(struct unwind_procs *u, pid_t pid, struct proc_rec *rec)
 	if (!err) {
 		u->stats.procs++;
 		u->stats.partial_procs += partial;
+		u->stats.vdso += has_vdso(u, all);
 		if (rec) {
 			rec->start_time = before.start_time;
 			rec->fingerprint = fp;

@@ -46,6 +46,7 @@ struct unwind_procs_stats {
 	uint64_t procs_full;	/* processes given no entry: the map was full */
 	uint64_t swept;		/* entries of processes gone, deleted by the sweep */
 	uint64_t denied;	/* mappings whose file /proc/PID/map_files refused (EPERM) */
+	uint64_t vdso;		/* processes published with the vDSO's table for their [vdso] */
 };
 
 /* The BPF maps tables go to (sampler__unwind_maps). */
@@ -111,6 +112,13 @@ void unwind_procs__set_denied(struct unwind_procs *u, unwind_denied_fn fn, void 
  * leaves code out. dirs must outlive u.
  */
 void unwind_procs__set_debug_dirs(struct unwind_procs *u, const char *const *dirs, size_t nr);
+
+/*
+ * The vDSO image whose table [vdso] mappings get when they hold it (tests;
+ * by default this process's own, getauxval(AT_SYSINFO_EHDR)). The image
+ * must outlive u.
+ */
+void unwind_procs__set_vdso(struct unwind_procs *u, const void *image, size_t size);
 
 /* Whether pid has a published entry (exec and exit delete it). */
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid);

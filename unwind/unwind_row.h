@@ -11,15 +11,26 @@
  * before it.
  *
  * To step from a frame (pc, sp, fp) to its caller:
- *	cfa	= sp or fp, by cfa_rule, + cfa_off
- *	ra	= *(cfa + ra_off)			(x86-64: always cfa - 8)
- *	fp'	= *(cfa + fp_off) if fp_rule is UNW_FP_AT_CFA, else fp
+ *	cfa	= sp, fp or another register, by cfa_rule, + cfa_off
+ *		  (UNW_CFA_DEREF: the word at register + deref_off, + deref_add)
+ *	ra	= *(cfa + ra_off)		(x86-64: cfa - 8), or a register
+ *	fp'	= *(cfa + fp_off) or *(fp + fp_off), by fp_rule, else fp
  *	sp'	= cfa
+ *
+ * Registers are DWARF's numbers (x86-64 psABI: 0 rax, 1 rdx, 2 rcx, 3 rbx,
+ * 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8-15 r8-r15). sp and fp are known at every
+ * frame; the others only at a frame that was interrupted, not called: the
+ * leaf, or the frame a signal interrupted (its registers are in the
+ * signal frame). Elsewhere a rule that reads one ends the walk.
  */
 #ifndef UNWIND_ROW_H
 #define UNWIND_ROW_H
 
 #include <linux/types.h>
+
+#define UNW_REG_FP 6	/* rbp */
+#define UNW_REG_SP 7	/* rsp */
+#define UNW_NR_REGS 16	/* the general registers a rule may read */
 
 enum unw_cfa_rule {
 	UNW_CFA_NONE,		/* no unwind information here */
@@ -32,23 +43,69 @@ enum unw_cfa_rule {
 	UNW_CFA_PLT,
 	UNW_CFA_SIGNAL,		/* a signal trampoline (__restore_rt): on from the saved registers */
 	UNW_CFA_END,		/* the return address is undefined: the thread's root */
+	/* cfa = cfa_reg + cfa_off, a register other than sp and fp (hand-written assembly) */
+	UNW_CFA_REG,
+	/*
+	 * cfa = *(cfa_reg + deref_off) + deref_add: a function that realigns
+	 * its stack keeps the CFA in its frame (gcc's DRAP: *(rbp - 16)),
+	 * OpenSSL's assembly its entry sp (*(rsp + 40) + 8)
+	 */
+	UNW_CFA_DEREF,
+	UNW_CFA_MAX = UNW_CFA_DEREF,
 };
 
 enum unw_fp_rule {
 	UNW_FP_SAME,		/* the caller's fp is this frame's */
 	UNW_FP_AT_CFA,		/* saved at cfa + fp_off */
 	UNW_FP_UNDEFINED,	/* not known: the walk may not use fp above here */
+	UNW_FP_AT_FP,		/* saved at fp + fp_off (DRAP: where this frame's fp points) */
+	UNW_FP_MAX = UNW_FP_AT_FP,
+};
+
+enum unw_ra_rule {
+	UNW_RA_AT_CFA,		/* saved at cfa + ra_off */
+	UNW_RA_REG,		/* held in register ra_reg (__vfork: rdi) */
+	UNW_RA_MAX = UNW_RA_REG,
 };
 
 /* 16 bytes; frames over 32 KiB are common (libc has one of 33 KiB) */
 struct unwind_row {
 	__u32 pc;		/* start of the range, an ELF virtual address */
-	__s32 cfa_off;
+	union {
+		__s32 cfa_off;
+		struct {	/* UNW_CFA_DEREF */
+			__s16 deref_off;
+			__s16 deref_add;
+		};
+	};
 	__s16 fp_off;
-	__s16 ra_off;		/* return address at cfa + ra_off */
+	union {
+		__s16 ra_off;	/* UNW_RA_AT_CFA: return address at cfa + ra_off */
+		__u16 ra_reg;	/* UNW_RA_REG */
+	};
 	__u8 cfa_rule;		/* enum unw_cfa_rule */
 	__u8 fp_rule;		/* enum unw_fp_rule */
-	__u16 pad;		/* 0 */
+	__u8 cfa_reg;		/* UNW_CFA_REG, UNW_CFA_DEREF: the register read; else 0 */
+	__u8 ra_rule;		/* enum unw_ra_rule */
 };
+
+/*
+ * Whether r is a row this build writes: known rules, registers in range,
+ * and no register where its rule reads none. (A table from the cache, or
+ * from the fuzzer, is held to it.)
+ */
+static inline int unwind_row__valid(const struct unwind_row *r)
+{
+	int reg_rule = r->cfa_rule == UNW_CFA_REG || r->cfa_rule == UNW_CFA_DEREF;
+
+	if (r->cfa_rule > UNW_CFA_MAX || r->fp_rule > UNW_FP_MAX || r->ra_rule > UNW_RA_MAX)
+		return 0;
+	if (reg_rule ? r->cfa_reg >= UNW_NR_REGS : r->cfa_reg != 0)
+		return 0;
+	/* sp and fp have rules of their own */
+	if (r->cfa_rule == UNW_CFA_REG && (r->cfa_reg == UNW_REG_SP || r->cfa_reg == UNW_REG_FP))
+		return 0;
+	return r->ra_rule != UNW_RA_REG || (r->ra_reg < UNW_NR_REGS && r->ra_reg != UNW_REG_SP);
+}
 
 #endif /* UNWIND_ROW_H */

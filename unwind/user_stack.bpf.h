@@ -17,6 +17,12 @@
  * frame, so a handler's stack goes on into the code it interrupted. A
  * return address in no mapping, or one the CFI calls undefined (the
  * thread's root), ends the walk.
+ *
+ * The general registers of the frame being stepped are known where it
+ * was interrupted, not called: at the leaf (the sample's registers) and
+ * at the frame a signal interrupted (its signal frame's). They are kept
+ * per CPU in "unwind_regs" for the rules that read a register other
+ * than sp and fp (hand-written assembly, __vfork, gcc's DRAP prologue).
  */
 #ifndef USER_STACK_BPF_H
 #define USER_STACK_BPF_H
@@ -38,9 +44,27 @@
  * sigcontext, at 40: uc_flags, uc_link, uc_stack) holds rbp, rsp and rip
  * as its 11th, 16th and 17th words.
  */
-#define SIGFRAME_RBP (40 + 10 * 8)
-#define SIGFRAME_RSP (40 + 15 * 8)
-#define SIGFRAME_RIP (40 + 16 * 8)
+#define SIGFRAME_REGS 40
+#define SIGFRAME_RIP 16		/* the word after the general registers */
+
+/*
+ * The interrupted frame's general registers, by DWARF number
+ * (unwind_row.h), and room to read them in the kernel's order first.
+ */
+struct unwind_regs {
+	__u64 r[UNW_NR_REGS];
+	union {
+		struct pt_regs pt;		/* the sample's, or saved at kernel entry */
+		__u64 sig[SIGFRAME_RIP + 1];	/* struct sigcontext: r8-r15 rdi rsi rbp rbx rdx rax rcx rsp rip */
+	} raw;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct unwind_regs);
+} unwind_regs SEC(".maps");
 
 struct task_struct;
 
@@ -124,31 +148,125 @@ static __always_inline bool read_user_word(__u64 *v, __u64 addr)
 	return !bpf_probe_read_user(v, sizeof(*v), (const void *)addr);
 }
 
+/* The registers' kernel orders, by DWARF number. */
+static __always_inline void regs_from_pt(__u64 *r, const struct pt_regs *p)
+{
+	r[0] = p->rax, r[1] = p->rdx, r[2] = p->rcx, r[3] = p->rbx;
+	r[4] = p->rsi, r[5] = p->rdi, r[6] = p->rbp, r[7] = p->rsp;
+	r[8] = p->r8, r[9] = p->r9, r[10] = p->r10, r[11] = p->r11;
+	r[12] = p->r12, r[13] = p->r13, r[14] = p->r14, r[15] = p->r15;
+}
+
+static __always_inline void regs_from_sigcontext(__u64 *r, const __u64 *s)
+{
+	r[0] = s[13], r[1] = s[12], r[2] = s[14], r[3] = s[11];
+	r[4] = s[9], r[5] = s[8], r[6] = s[10], r[7] = s[15];
+	for (int i = 0; i < 8; i++)
+		r[8 + i] = s[i];
+}
+
+static __always_inline struct unwind_regs *regs_buffer(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&unwind_regs, &zero);
+}
+
+/*
+ * Register reg of the frame at st, as the rules of its row read it: sp
+ * and fp at every frame, the others only at an interrupted one.
+ */
+/*
+ * A global function, verified once (inlined, each of the rules that read
+ * a register had its copy verified at every state of the walk): the
+ * frame's sp, fp and whether it was called, as values (a pointer to the
+ * walk's state would lose its pointers to the verifier).
+ */
+__noinline int unwind_frame_reg(__u64 sp, __u64 bp, __u32 called, __u32 reg, __u64 *v)
+{
+	struct unwind_regs *regs;
+
+	if (!v)
+		return 0;
+	if (reg == UNW_REG_SP) {
+		*v = sp;
+		return 1;
+	}
+	if (reg == UNW_REG_FP) {
+		*v = bp;
+		return 1;
+	}
+	if (called || reg >= UNW_NR_REGS)
+		return 0;
+	regs = regs_buffer();
+	if (!regs)
+		return 0;
+	/* the check above tells the verifier nothing once the compiler drops the mask */
+	barrier_var(reg);
+	*v = regs->r[reg & (UNW_NR_REGS - 1)];
+	return 1;
+}
+
+static __always_inline bool frame_reg(const struct unwind_state *st, __u32 reg, __u64 *v)
+{
+	return unwind_frame_reg(st->sp, st->bp, st->ret, reg, v);
+}
+
+/*
+ * Whether row r reads a register the frame at st does not know: one
+ * other than sp and fp, at a frame that called (its registers are the
+ * callee's to change). Such a row is walked as one without rules.
+ */
+static __always_inline bool reads_unknown_reg(const struct unwind_state *st,
+					      const struct unwind_row *r)
+{
+	bool cfa = (r->cfa_rule == UNW_CFA_REG || r->cfa_rule == UNW_CFA_DEREF) &&
+		   r->cfa_reg != UNW_REG_SP && r->cfa_reg != UNW_REG_FP;
+	bool ra = r->ra_rule == UNW_RA_REG && r->ra_reg != UNW_REG_FP;
+
+	return st->ret && (cfa || ra);
+}
+
+/* Whether the caller's pc comes from a register by row r (nothing was pushed). */
+static __always_inline bool ra_in_register(const struct unwind_state *st,
+					   const struct unwind_row *r)
+{
+	return r && r->ra_rule == UNW_RA_REG && !reads_unknown_reg(st, r);
+}
+
 /*
  * Out of a signal trampoline: the registers the kernel saved when the
  * signal came. The pc they give was interrupted, not a return address.
  */
 static __always_inline int signal_frame(struct unwind_state *st, __u64 *sp, __u64 *ip, __u64 *bp)
 {
+	struct unwind_regs *regs = regs_buffer();
+
 	/* a frame that names itself (a forged ucontext) would repeat to the depth */
-	if (!read_user_word(ip, st->sp + SIGFRAME_RIP) || !read_user_word(sp, st->sp + SIGFRAME_RSP) ||
-	    !read_user_word(bp, st->sp + SIGFRAME_RBP) || !*ip ||
-	    (*ip == st->ip && *sp == st->sp)) {
-		st->cut = true;
-		return 1;
-	}
+	if (!regs || bpf_probe_read_user(regs->raw.sig, sizeof(regs->raw.sig),
+					 (const void *)(st->sp + SIGFRAME_REGS)))
+		goto cut;
+	regs_from_sigcontext(regs->r, regs->raw.sig);
+	*ip = regs->raw.sig[SIGFRAME_RIP];
+	*sp = regs->r[UNW_REG_SP];
+	*bp = regs->r[UNW_REG_FP];
+	if (!*ip || (*ip == st->ip && *sp == st->sp))
+		goto cut;
 	return 0;
+cut:
+	st->cut = true;
+	return 1;
 }
 
 /*
  * The CFA and the caller's fp of a frame at st by row r; a frame with no
- * row by its frame pointer. 1: the walk ends here (root, a read that
- * faulted), 0: go on.
+ * row, or one whose rule reads a register not known here, by its frame
+ * pointer. 1: the walk ends here (root, a read that faulted), 0: go on.
  */
 static __always_inline int frame_cfa(struct unwind_state *st, const struct unwind_row *r,
 				     __u64 *cfa, __u64 *ra, __u64 *bp)
 {
-	if (!r || r->cfa_rule == UNW_CFA_NONE) {
+	if (!r || r->cfa_rule == UNW_CFA_NONE || reads_unknown_reg(st, r)) {
 		*cfa = st->bp + 16;
 		if (!st->bp || !read_user_word(ra, st->bp + 8) || !read_user_word(bp, st->bp))
 			goto cut;
@@ -164,12 +282,27 @@ static __always_inline int frame_cfa(struct unwind_state *st, const struct unwin
 	case UNW_CFA_PLT:
 		*cfa = st->sp + 8 + ((st->ip & 15) >= (__u64)r->cfa_off ? 8 : 0);
 		break;
+	case UNW_CFA_REG:
+		if (!frame_reg(st, r->cfa_reg, cfa))
+			goto cut;
+		*cfa += r->cfa_off;
+		break;
+	case UNW_CFA_DEREF:
+		if (!frame_reg(st, r->cfa_reg, cfa) || !read_user_word(cfa, *cfa + r->deref_off))
+			goto cut;
+		*cfa += r->deref_add;
+		break;
+	case UNW_CFA_END:
+		return 1;	/* the thread's root */
 	default:
-		return 1;	/* UNW_CFA_END: the thread's root */
+		goto cut;
 	}
-	if (!read_user_word(ra, *cfa + r->ra_off))
+	if (r->ra_rule == UNW_RA_REG ? !frame_reg(st, r->ra_reg, ra)
+				     : !read_user_word(ra, *cfa + r->ra_off))
 		goto cut;
 	if (r->fp_rule == UNW_FP_AT_CFA && !read_user_word(bp, *cfa + r->fp_off))
+		goto cut;
+	if (r->fp_rule == UNW_FP_AT_FP && !read_user_word(bp, st->bp + r->fp_off))
 		goto cut;
 	/* neither a later row's rule nor the frame-pointer walk may use a stale rbp */
 	if (r->fp_rule == UNW_FP_UNDEFINED)
@@ -316,14 +449,16 @@ static long unwind_step(__u32 i, void *ctx)
 			goto end;
 		}
 		/*
-		 * callers are above: a CFA at or below sp is garbage, and
-		 * would loop; but for a few stack switches of Go's
+		 * Callers are above: a CFA at or below sp is garbage, and would
+		 * loop; below it but for a few stack switches of Go's, at it
+		 * only where the return address is in a register.
 		 */
-		if (cfa <= st->sp && (!go || cfa == st->sp || st->switches >= UNWIND_GO_SWITCHES)) {
+		if ((cfa < st->sp && (!go || st->switches >= UNWIND_GO_SWITCHES)) ||
+		    (cfa == st->sp && !ra_in_register(st, r))) {
 			st->cut = true;
 			goto end;
 		}
-		if (cfa <= st->sp)
+		if (cfa < st->sp)
 			st->switches++;
 	}
 	st->ret = !(r && r->cfa_rule == UNW_CFA_SIGNAL);
@@ -342,22 +477,31 @@ end:
 	return 1;
 }
 
-/* The user registers at the sample: the interrupted ones, or at kernel entry
- * (x86-64 UAPI names: the program reads no kernel type). */
+/*
+ * The user registers at the sample, into unwind_regs: the interrupted
+ * ones, or those saved at kernel entry (x86-64 UAPI names: the program
+ * reads no kernel type).
+ */
 static __always_inline bool user_regs(struct bpf_perf_event_data *ctx, struct unwind_state *st)
 {
-	struct pt_regs *regs;
+	struct unwind_regs *regs = regs_buffer();
+	struct pt_regs *kregs;
 
+	if (!regs)
+		return false;
 	if ((ctx->regs.cs & 3) == 3) {
 		st->ip = ctx->regs.rip;
-		st->sp = ctx->regs.rsp;
-		st->bp = ctx->regs.rbp;
-		return true;
+		regs_from_pt(regs->r, &ctx->regs);
+	} else {
+		kregs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+		if (!kregs || bpf_probe_read_kernel(&regs->raw.pt, sizeof(regs->raw.pt), kregs))
+			return false;
+		regs_from_pt(regs->r, &regs->raw.pt);
+		st->ip = regs->raw.pt.rip;
 	}
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	return regs && !bpf_probe_read_kernel(&st->ip, sizeof(st->ip), &regs->rip) &&
-	       !bpf_probe_read_kernel(&st->sp, sizeof(st->sp), &regs->rsp) &&
-	       !bpf_probe_read_kernel(&st->bp, sizeof(st->bp), &regs->rbp) && st->ip;
+	st->sp = regs->r[UNW_REG_SP];
+	st->bp = regs->r[UNW_REG_FP];
+	return st->ip;
 }
 
 /*

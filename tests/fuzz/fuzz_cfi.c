@@ -10,11 +10,13 @@
  * every row (cfi_table__build_libdw) is not over budget, it must succeed
  * too, and where no FDEs overlap (nor .debug_frame's meet .eh_frame's)
  * the two tables must be the same, byte for byte, and count alike: the
- * linear interpreter is held to libdw. The table's digest, made first on
+ * linear interpreter is held to libdw. Then the rows the code gives
+ * (cfi_code.h) are laid over the table, which must hold as well. The table's digest, made first on
  * the same handle as unwind_procs.c does, is the same from a fresh one.
  */
 #include <errno.h>
 
+#include "cfi_code.h"
 #include "cfi_table.h"
 #include "elf_read.h"
 #include "fuzz.h"
@@ -49,9 +51,7 @@ static void check_table(const struct cfi_table *t, const uint8_t *data, size_t s
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct unwind_row *r = &t->rows[i];
 
-		FUZZ_CHECK(r->cfa_rule <= UNW_CFA_END);
-		FUZZ_CHECK(r->fp_rule <= UNW_FP_UNDEFINED);
-		FUZZ_CHECK(r->pad == 0);
+		FUZZ_CHECK(unwind_row__valid(r));
 		if (i) {
 			FUZZ_CHECK(r->pc > r[-1].pc);
 			/* neighbours differ but for pc: else one row would do */
@@ -170,6 +170,11 @@ static void build(const uint8_t *data, size_t size, bool cancel)
 			FUZZ_CHECK(ref.stats.unsupported == t.stats.unsupported);
 		}
 		cfi_table__release(&ref);
+		/* the rows the code gives laid over it: the table as good */
+		budget__clear();
+		err = cfi_code__apply(elf, &b, &t);
+		FUZZ_CHECK(!err || err == -EFBIG || err == -ENOMEM);
+		check_table(&t, data, size);
 		err = 0;
 	} else {
 		FUZZ_CHECK(err == -ENOENT || err == -ENOTSUP || err == -EFBIG || err == -ENOEXEC ||

@@ -34,8 +34,9 @@ if is_elf "$fixtures/fixture_pie"; then
 fi
 
 # --- .eh_frame (cfi): the frameless fixture whole and cut down to its CFI, a
-# compiler's object file, and every rule and augmentation the table knows of
-# (or refuses) written by hand: small files, so mutations hit the CFI ---
+# compiler's object file, a static musl program (no CFI in its libc), and
+# every rule and augmentation the table knows of (or refuses) written by
+# hand: small files, so mutations hit the CFI ---
 for f in "$fixtures/fixture_unwind" /bin/true; do
 	is_elf "$f" || continue
 	cp "$f" "$corpus/cfi/$(basename "$f")"
@@ -43,6 +44,8 @@ for f in "$fixtures/fixture_unwind" /bin/true; do
 done
 printf 'int g(int);\nint f(int x) { int a[100]; for (int i = 0; i < 100; i++) a[i] = g(x + i); return a[x & 63] + g(a[3]); }\n' > "$tmp/t.c"
 gcc -O2 -fomit-frame-pointer -c "$tmp/t.c" -o "$corpus/cfi/object.o"
+printf 'int main(void) { return 0; }\n' > "$tmp/m.c"
+musl-gcc -O2 -static -s "$tmp/m.c" -o "$corpus/cfi/musl_static"
 cat > "$tmp/rules.s" <<'ASM'
 	.text
 	.globl _start
@@ -94,6 +97,26 @@ sig:				# a signal frame (zRS)
 	.cfi_signal_frame
 	nop
 	.cfi_endproc
+drap:				# gcc's DRAP, OpenSSL's CFA read, __vfork's ra in rdi
+	.cfi_startproc
+	lea 8(%rsp), %r10
+	.cfi_def_cfa r10, 0
+	push %rbp
+	.cfi_escape 0x10, 0x06, 0x02, 0x76, 0x00
+	mov %rsp, %rbp
+	.cfi_escape 0x0f, 0x03, 0x76, 0x70, 0x06
+	nop
+	.cfi_escape 0x0f, 0x05, 0x77, 0x28, 0x06, 0x23, 0x08
+	nop
+	.cfi_def_cfa rsp, 0
+	.cfi_register rip, rdi
+	ret
+	.cfi_endproc
+	.p2align 4
+	nop			# rt_sigreturn without an FDE (musl's __restore_rt)
+tramp:	mov $15, %rax
+	syscall
+	.p2align 5
 pers:	ret
 	.data
 lsda:	.quad 0

@@ -198,3 +198,25 @@ Test(cfi_check, unknown_or_truncated_instructions_are_refused)
 		cr_assert_eq(eh_build(&e, NULL, &t), -ENOEXEC, "case %zu", i);
 	}
 }
+
+/*
+ * FDE ranges through a pointer (DW_EH_PE_indirect in 'R'): libdw reads
+ * the pointer wherever it points, and may find that FDE for another's
+ * pc. No compiler writes it: the file is refused (fuzz_cfi found libdw
+ * and the linear run at odds over one).
+ */
+Test(cfi_check, an_indirect_fde_range_encoding_is_refused)
+{
+	static const uint8_t body[] = {
+		0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 16, 1, DW_EH_PE_indirect | DW_EH_PE_udata4,
+		0x0c, 7, 8, 0x90, 1, 0, 0,
+	};
+	struct eh e = { 0 };
+	struct cfi_table t;
+
+	eh_u32(&e, sizeof(body));
+	eh_put(&e, body, sizeof(body));
+	eh_fde(&e, 0x1000, 0x10, NULL, 0);
+	cr_assert_eq(eh_build(&e, NULL, &t), -ENOEXEC);
+	cr_assert_eq(t.nr, 0);
+}

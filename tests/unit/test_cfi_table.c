@@ -193,11 +193,26 @@ static void oracle_free(struct oracle *o)
 	free(o->fdes);
 }
 
+/* The DWARF number of a general register as readelf names it, or -1. */
+static int gpr(const char *name, size_t len)
+{
+	static const char *const names[UNW_NR_REGS] = {
+		"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp",
+		"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	};
+
+	for (int i = 0; i < UNW_NR_REGS; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
+			return i;
+	return -1;
+}
+
 /* Our row at pc says what readelf's row w says. */
 static void assert_row_matches(const struct cfi_table *t, unsigned long pc, const struct want *w)
 {
 	const struct unwind_row *r = cfi_table__find(t, (uint32_t)pc);
-	int off;
+	int off, ra_reg = -1, cfa_reg = -1;
+	const char *plus = strchr(w->cfa, '+');
 
 	cr_assert_not_null(r, "no row at %#lx", pc);
 	if (w->signal) {
@@ -208,30 +223,46 @@ static void assert_row_matches(const struct cfi_table *t, unsigned long pc, cons
 		cr_assert_eq(r->cfa_rule, UNW_CFA_END, "%#lx: ra undefined, rule %u", pc, r->cfa_rule);
 		return;
 	}
-	/* a CFA in another register, a return address in a register: no compact form */
-	if (sscanf(w->ra, "c%d", &off) != 1 ||
-	    (strncmp(w->cfa, "rsp+", 4) && strncmp(w->cfa, "rbp+", 4) && strcmp(w->cfa, "exp"))) {
+	/* "r5(rdi)": the return address in a register */
+	if (sscanf(w->ra, "r%d(", &ra_reg) == 1 && (ra_reg >= UNW_NR_REGS || ra_reg == UNW_REG_SP))
+		ra_reg = -2;
+	if (plus)
+		cfa_reg = gpr(w->cfa, (size_t)(plus - w->cfa));
+	/* a CFA in no general register, a return address elsewhere: no compact form */
+	if ((ra_reg == -1 && sscanf(w->ra, "c%d", &off) != 1) || ra_reg == -2 ||
+	    (cfa_reg < 0 && strcmp(w->cfa, "exp"))) {
 		cr_assert_eq(r->cfa_rule, UNW_CFA_NONE, "%#lx: CFA %s, ra %s, yet rule %u", pc,
 			     w->cfa, w->ra, r->cfa_rule);
 		return;
 	}
-	cr_assert_eq(r->ra_off, off, "%#lx: ra at c%+d, want %s", pc, r->ra_off, w->ra);
+	if (ra_reg >= 0)
+		cr_assert(r->ra_rule == UNW_RA_REG && r->ra_reg == ra_reg,
+			  "%#lx: ra rule %u reg %u, want %s", pc, r->ra_rule, r->ra_reg, w->ra);
+	else
+		cr_assert(r->ra_rule == UNW_RA_AT_CFA && r->ra_off == off,
+			  "%#lx: ra at c%+d, want %s", pc, r->ra_off, w->ra);
 	if (!strcmp(w->cfa, "exp")) {
-		cr_assert_eq(r->cfa_rule, UNW_CFA_PLT, "%#lx: expression, rule %u", pc, r->cfa_rule);
-	} else if (sscanf(w->cfa, "rsp+%d", &off) == 1) {
-		cr_assert(r->cfa_rule == UNW_CFA_SP && r->cfa_off == off,
-			  "%#lx: rule %u%+d, want %s", pc, r->cfa_rule, r->cfa_off, w->cfa);
+		/* the PLT's, or a word read: libdw's reading checks which (below) */
+		cr_assert(r->cfa_rule == UNW_CFA_PLT || r->cfa_rule == UNW_CFA_DEREF,
+			  "%#lx: expression, rule %u", pc, r->cfa_rule);
 	} else {
-		cr_assert_eq(sscanf(w->cfa, "rbp+%d", &off), 1, "%#lx: CFA '%s'", pc, w->cfa);
-		cr_assert(r->cfa_rule == UNW_CFA_FP && r->cfa_off == off,
-			  "%#lx: rule %u%+d, want %s", pc, r->cfa_rule, r->cfa_off, w->cfa);
+		cr_assert_eq(sscanf(plus, "+%d", &off), 1, "%#lx: CFA '%s'", pc, w->cfa);
+		cr_assert(r->cfa_rule == (cfa_reg == UNW_REG_SP ? UNW_CFA_SP
+					  : cfa_reg == UNW_REG_FP ? UNW_CFA_FP : UNW_CFA_REG) &&
+			  r->cfa_off == off && r->cfa_reg == (r->cfa_rule == UNW_CFA_REG ? cfa_reg : 0),
+			  "%#lx: rule %u reg %u %+d, want %s", pc, r->cfa_rule, r->cfa_reg, r->cfa_off,
+			  w->cfa);
 	}
 	/* readelf's "u" also stands for "no rule yet", which libdw calls same value */
 	if (sscanf(w->rbp, "c%d", &off) == 1)
 		cr_assert(r->fp_rule == UNW_FP_AT_CFA && r->fp_off == off,
 			  "%#lx: rbp rule %u%+d, want %s", pc, r->fp_rule, r->fp_off, w->rbp);
+	else if (!strcmp(w->rbp, "exp"))
+		cr_assert(r->fp_rule == UNW_FP_AT_FP || r->fp_rule == UNW_FP_UNDEFINED,
+			  "%#lx: rbp by an expression, rule %u", pc, r->fp_rule);
 	else
-		cr_assert_neq(r->fp_rule, UNW_FP_AT_CFA, "%#lx: rbp saved, readelf says '%s'", pc, w->rbp);
+		cr_assert(r->fp_rule != UNW_FP_AT_CFA && r->fp_rule != UNW_FP_AT_FP,
+			  "%#lx: rbp saved, readelf says '%s'", pc, w->rbp);
 }
 
 /* Every readelf row, at its first and last address; NONE between FDEs. */
@@ -513,8 +544,99 @@ Test(cfi_table, what_the_linear_run_does_not_follow_libdw_does)
 	assert_programs_alike(program_rare, "rare");
 	program_rare(&e);
 	cr_assert_eq(eh_build(&e, NULL, &t), 0);
-	/* the PLT's expression it reads; DW_CFA_register, a deref, 2^35 it hands over */
-	cr_assert_eq(t.by_libdw, 3, "%llu FDEs by libdw", (unsigned long long)t.by_libdw);
+	/* the PLT's expression and a deref it reads; rbp in a register, 2^35 it hands over */
+	cr_assert_eq(t.by_libdw, 2, "%llu FDEs by libdw", (unsigned long long)t.by_libdw);
+	cfi_table__release(&t);
+}
+
+/*
+ * What hand-written assembly and gcc's stack realignment (DRAP) write:
+ * a CFA in another register, a CFA read from the stack (plus a constant
+ * or not, by DW_OP_bregN or DW_OP_bregx), rbp saved where rbp points,
+ * the return address in a register; and the forms of them a row cannot
+ * hold (a vector register, offsets over 16 bits, ra in rsp).
+ */
+static void program_registers(struct eh *e)
+{
+	static const uint8_t drap[] = {
+		DW_CFA_advance_loc | 5, DW_CFA_def_cfa, 10, 0,				/* r10+0 */
+		DW_CFA_advance_loc | 4, DW_CFA_expression, 6, 2, DW_OP_breg6, 0,	/* rbp at *(rbp) */
+		DW_CFA_advance_loc | 4, DW_CFA_def_cfa_expression, 3, DW_OP_breg6, 0x70, DW_OP_deref,
+		DW_CFA_expression, 12, 2, DW_OP_breg6, 0x78,				/* r12: no row holds it */
+		DW_CFA_advance_loc | 8, DW_CFA_def_cfa, 10, 0,
+		DW_CFA_advance_loc | 2, DW_CFA_def_cfa, 7, 8,
+	};
+	static const uint8_t openssl[] = {
+		DW_CFA_advance_loc | 3, DW_CFA_def_cfa_register, 0,			/* rax */
+		DW_CFA_advance_loc | 4, DW_CFA_offset | 6, 2,
+		DW_CFA_advance_loc | 4, DW_CFA_def_cfa_expression, 5,
+		DW_OP_breg7, 40, DW_OP_deref, DW_OP_plus_uconst, 8,			/* *(rsp+40)+8 */
+		DW_CFA_advance_loc | 4, DW_CFA_def_cfa_expression, 6,
+		DW_OP_bregx, 6, 0x70, DW_OP_deref, DW_OP_plus_uconst, 56,		/* *(rbp-16)+56 */
+		DW_CFA_advance_loc | 4, DW_CFA_def_cfa_expression, 7,
+		DW_OP_breg7, 0x80, 0x80, 0x02, DW_OP_deref, DW_OP_plus_uconst, 8,	/* 32768: too far */
+		DW_CFA_advance_loc | 4, DW_CFA_def_cfa_expression, 7,
+		DW_OP_breg7, 8, DW_OP_deref, DW_OP_plus_uconst, 0x80, 0x80, 0x02,	/* + 32768 */
+		DW_CFA_advance_loc | 4, DW_CFA_def_cfa, 17, 8,				/* xmm0 */
+		DW_CFA_advance_loc | 4, DW_CFA_def_cfa, 11, 8,				/* r11 */
+	};
+	static const uint8_t vfork[] = {
+		DW_CFA_advance_loc | 1, DW_CFA_def_cfa_offset, 0, DW_CFA_register, 16, 5,	/* rdi */
+		DW_CFA_advance_loc | 8, DW_CFA_def_cfa_offset, 8,
+		DW_CFA_advance_loc | 4, DW_CFA_register, 16, 7,			/* rsp: no */
+		DW_CFA_advance_loc | 4, DW_CFA_register, 16, 20,			/* not general */
+		DW_CFA_advance_loc | 4, DW_CFA_restore | 16,
+		DW_CFA_advance_loc | 4, DW_CFA_def_cfa, 5, 0, DW_CFA_register, 16, 1,	/* rdi, rdx */
+	};
+
+	eh_cie(e);
+	eh_fde(e, 0x1000, 0x30, drap, sizeof(drap));
+	eh_fde(e, 0x2000, 0x40, openssl, sizeof(openssl));
+	eh_fde(e, 0x3000, 0x30, vfork, sizeof(vfork));
+}
+
+Test(cfi_table, register_and_deref_rules_have_rows_and_are_libdws)
+{
+	static const struct { uint32_t pc; struct unwind_row r; } want[] = {
+		{ 0x1005, { .cfa_rule = UNW_CFA_REG, .cfa_reg = 10, .cfa_off = 0, .ra_off = -8 } },
+		{ 0x1009, { .cfa_rule = UNW_CFA_REG, .cfa_reg = 10, .ra_off = -8,
+			    .fp_rule = UNW_FP_AT_FP, .fp_off = 0 } },
+		{ 0x100d, { .cfa_rule = UNW_CFA_DEREF, .cfa_reg = 6, .deref_off = -16, .ra_off = -8,
+			    .fp_rule = UNW_FP_AT_FP } },
+		{ 0x1017, { .cfa_rule = UNW_CFA_SP, .cfa_off = 8, .ra_off = -8, .fp_rule = UNW_FP_AT_FP } },
+		{ 0x2003, { .cfa_rule = UNW_CFA_REG, .cfa_reg = 0, .cfa_off = 8, .ra_off = -8 } },
+		{ 0x200b, { .cfa_rule = UNW_CFA_DEREF, .cfa_reg = 7, .deref_off = 40, .deref_add = 8,
+			    .ra_off = -8, .fp_rule = UNW_FP_AT_CFA, .fp_off = -16 } },
+		{ 0x200f, { .cfa_rule = UNW_CFA_DEREF, .cfa_reg = 6, .deref_off = -16, .deref_add = 56,
+			    .ra_off = -8, .fp_rule = UNW_FP_AT_CFA, .fp_off = -16 } },
+		{ 0x2013, { .cfa_rule = UNW_CFA_NONE } },
+		{ 0x2017, { .cfa_rule = UNW_CFA_NONE } },
+		{ 0x201b, { .cfa_rule = UNW_CFA_NONE } },
+		{ 0x201f, { .cfa_rule = UNW_CFA_REG, .cfa_reg = 11, .cfa_off = 8, .ra_off = -8,
+			    .fp_rule = UNW_FP_AT_CFA, .fp_off = -16 } },
+		{ 0x3001, { .cfa_rule = UNW_CFA_SP, .ra_rule = UNW_RA_REG, .ra_reg = 5 } },
+		{ 0x3009, { .cfa_rule = UNW_CFA_SP, .cfa_off = 8, .ra_rule = UNW_RA_REG, .ra_reg = 5 } },
+		{ 0x300d, { .cfa_rule = UNW_CFA_NONE } },
+		{ 0x3011, { .cfa_rule = UNW_CFA_NONE } },
+		{ 0x3015, { .cfa_rule = UNW_CFA_SP, .cfa_off = 8, .ra_off = -8 } },
+		{ 0x3019, { .cfa_rule = UNW_CFA_REG, .cfa_reg = 5, .ra_rule = UNW_RA_REG, .ra_reg = 1 } },
+	};
+	struct eh e = { 0 };
+	struct cfi_table t;
+
+	assert_programs_alike(program_registers, "registers");
+	program_registers(&e);
+	cr_assert_eq(eh_build(&e, NULL, &t), 0);
+	cr_assert_eq(t.by_libdw, 0, "%llu FDEs by libdw", (unsigned long long)t.by_libdw);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct unwind_row *r = cfi_table__find(&t, want[i].pc);
+
+		cr_assert_not_null(r);
+		cr_assert(!memcmp((const char *)r + 4, (const char *)&want[i].r + 4, sizeof(*r) - 4),
+			  "%#x: rule %u reg %u off %d fp %u%+d ra %u/%d", want[i].pc, r->cfa_rule,
+			  r->cfa_reg, r->cfa_off, r->fp_rule, r->fp_off, r->ra_rule, r->ra_off);
+	}
+	cr_assert_eq(t.stats.unsupported, 5);
 	cfi_table__release(&t);
 }
 
@@ -648,4 +770,66 @@ Test(cfi_table, a_cancelled_build_stops_between_the_rows_of_one_fde)
 	b.cancel = (const int *)&t.nr;
 	cr_assert_eq(eh_build(&e, &b, &t), -ECANCELED);
 	cr_assert_eq(t.nr, 0);
+}
+
+/* src compiled by cc with flags into dir/name; its path. */
+static char *compile(const char *dir, const char *name, const char *cc, const char *flags,
+		     const char *src)
+{
+	char *c = write_in(dir, "src.c", src), *out = path_in(dir, name), cmd[9000];
+
+	snprintf(cmd, sizeof(cmd), "%s %s '%s' -o '%s'", cc, flags, c, out);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	free(c);
+	return out;
+}
+
+/*
+ * gcc realigns a stack that has an over-aligned local and a VLA with a
+ * DRAP register: r10 holds the CFA in the prologue and epilogue, the body
+ * reads it from the frame (*(rbp - 16)), and rbp is saved where rbp
+ * points. Every row of it is held, the same as libdw and readelf say.
+ */
+Test(cfi_table, gcc_stack_realignment_has_rows)
+{
+	static const char src[] =
+		"#include <stdalign.h>\n"
+		"#include <string.h>\n"
+		"__attribute__((noinline)) void sink(char *p) { __asm__ volatile(\"\" :: \"r\"(p) : \"memory\"); }\n"
+		"__attribute__((noinline)) int realigned(int n) {\n"
+		"	alignas(64) char big[128];\n"
+		"	char vla[n];\n"
+		"	memset(big, n, sizeof(big)); memset(vla, n, n);\n"
+		"	sink(big); sink(vla);\n"
+		"	return big[n & 127] + vla[0];\n"
+		"}\n"
+		"int main(int argc, char **argv) { (void)argv; return realigned(argc + 40); }\n";
+	char *dir = make_tmpdir(), *prog;
+	bool seen_reg = false, seen_deref = false;
+	uint64_t lo, size;
+	struct cfi_table t;
+
+	prog = compile(dir, "drap", "gcc", "-O2 -fomit-frame-pointer", src);
+	assert_table_matches(prog);
+	assert_linear_is_libdw(prog, false);
+	nm_symbol(prog, "realigned", &lo, &size);
+	cr_assert_eq(cfi_table__build_file(prog, NULL, &t), 0);
+	for (uint64_t pc = lo; pc < lo + size; pc++) {
+		const struct unwind_row *r = cfi_table__find(&t, (uint32_t)pc);
+
+		cr_assert(r && r->cfa_rule != UNW_CFA_NONE, "%#llx: no rule", (unsigned long long)pc);
+		seen_reg |= r->cfa_rule == UNW_CFA_REG && r->cfa_reg == 10;
+		if (r->cfa_rule == UNW_CFA_DEREF) {
+			cr_assert(r->cfa_reg == UNW_REG_FP && r->deref_off < 0 && !r->deref_add &&
+				  r->fp_rule == UNW_FP_AT_FP && !r->fp_off,
+				  "%#llx: cfa *(r%u%+d)%+d, fp rule %u%+d", (unsigned long long)pc,
+				  r->cfa_reg, r->deref_off, r->deref_add, r->fp_rule, r->fp_off);
+			seen_deref = true;
+		}
+	}
+	cr_assert(seen_reg && seen_deref, "r10 %d, *(rbp - N) %d: not gcc's DRAP", seen_reg, seen_deref);
+	cr_assert_eq(t.stats.unsupported, 0);
+	cfi_table__release(&t);
+	free(prog);
+	rm_rf(dir);
 }

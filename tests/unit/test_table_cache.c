@@ -428,9 +428,16 @@ Test(table_cache, rows_out_of_order_or_with_unknown_rules_are_refused)
 	static const struct unwind_row bad[] = {
 		{ .pc = 0x1000 + 16 * 9, .cfa_rule = UNW_CFA_SP },	/* row 9's pc */
 		{ .pc = 0x10, .cfa_rule = UNW_CFA_SP },			/* going back */
-		{ .pc = 0x1000 + 16 * 10, .cfa_rule = UNW_CFA_END + 1 },
-		{ .pc = 0x1000 + 16 * 10, .fp_rule = UNW_FP_UNDEFINED + 1 },
-		{ .pc = 0x1000 + 16 * 10, .pad = 1 },
+		{ .pc = 0x1000 + 16 * 10, .cfa_rule = UNW_CFA_MAX + 1 },
+		{ .pc = 0x1000 + 16 * 10, .fp_rule = UNW_FP_MAX + 1 },
+		{ .pc = 0x1000 + 16 * 10, .ra_rule = UNW_RA_MAX + 1 },
+		/* a register where the rule reads none, or past the general ones */
+		{ .pc = 0x1000 + 16 * 10, .cfa_rule = UNW_CFA_SP, .cfa_reg = 3 },
+		{ .pc = 0x1000 + 16 * 10, .cfa_rule = UNW_CFA_REG, .cfa_reg = UNW_NR_REGS },
+		{ .pc = 0x1000 + 16 * 10, .cfa_rule = UNW_CFA_REG, .cfa_reg = UNW_REG_SP },
+		{ .pc = 0x1000 + 16 * 10, .cfa_rule = UNW_CFA_DEREF, .cfa_reg = 200 },
+		{ .pc = 0x1000 + 16 * 10, .cfa_rule = UNW_CFA_SP, .ra_rule = UNW_RA_REG, .ra_reg = 16 },
+		{ .pc = 0x1000 + 16 * 10, .cfa_rule = UNW_CFA_SP, .ra_rule = UNW_RA_REG, .ra_reg = UNW_REG_SP },
 	};
 	struct cfi_table t;
 	struct env e;

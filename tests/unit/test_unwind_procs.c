@@ -20,7 +20,9 @@
 #include "go_runtime.h"
 #include "profile.h"
 #include "sym_fixtures.h"
+#include "table_cache.h"
 #include "unwind_procs.h"
+#include "vdso_image.h"
 
 #define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"
 #define EXE_BIAS 0x555555550000ull
@@ -953,4 +955,172 @@ Test(unwind_procs, go_files_share_rows_only_with_their_copies)
 	free(c);
 	free(maps);
 	free(copy);
+}
+
+/* pid's memory file: image at start (a sparse file), where the kernel's is read. */
+static void fake_mem(int pid, uint64_t start, const void *image, size_t size)
+{
+	char rel[64], *path;
+	int fd;
+
+	snprintf(rel, sizeof(rel), "%d/mem", pid);
+	path = path_in(proc_root, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
+	cr_assert_eq(pwrite(fd, image, size, (off_t)start), (ssize_t)size);
+	close(fd);
+	free(path);
+}
+
+/* A [vdso] line of len bytes at start. */
+static char *vdso_line(uint64_t start, size_t len)
+{
+	char *line;
+
+	cr_assert_neq(asprintf(&line, "%" PRIx64 "-%" PRIx64 " r-xp 00000000 00:00 0    [vdso]\n",
+			       start, start + len), -1);
+	return line;
+}
+
+/*
+ * A [vdso] holding the image of ours gets its table, built once for all;
+ * one holding other bytes (another kernel's, a 32-bit process's), or of
+ * another length, is walked by frame pointers.
+ */
+Test(unwind_procs, vdso_of_the_same_image_has_its_table)
+{
+	const uint64_t at = 0x10000000;
+	struct vdso_image v;
+	struct unwind_procs_stats st;
+	struct unwind_proc *p;
+	struct cfi_table t;
+	uint64_t vaddr;
+	uint8_t *other;
+	char *line;
+
+	if (vdso_image__self(&v))
+		skip_unless_ci("no vDSO here");
+	cr_assert_eq(vdso_image__table(&v, NULL, &t, &vaddr), 0);
+	cr_assert_gt(t.nr, 3);
+	start(1 << 16);
+	line = vdso_line(at, v.map_len);
+	fake_process(proc_root, 200, line, 0, 200, NULL);
+	fake_mem(200, at, v.image, v.size);
+	cr_assert_eq(unwind_procs__add_pid(u, 200), 0);
+	p = must_entry(200);
+	cr_assert_eq(p->nr, 1);
+	cr_assert_eq(p->maps[0].nr_rows, t.nr);
+	cr_assert_eq(p->maps[0].bias, at - vaddr);
+	for (__u32 i = 0; i < t.nr; i++) {
+		__u32 idx = p->maps[0].first_row + i;
+		struct unwind_row row;
+
+		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
+		cr_assert_eq(memcmp(&row, &t.rows[i], sizeof(row)), 0, "vDSO row %u differs", i);
+	}
+	free(p);
+	/* a second process: the same rows, not built again */
+	fake_process(proc_root, 201, line, 0, 201, NULL);
+	fake_mem(201, at, v.image, v.size);
+	cr_assert_eq(unwind_procs__add_pid(u, 201), 0);
+	p = must_entry(201);
+	cr_assert_eq(p->maps[0].nr_rows, t.nr);
+	free(p);
+	/* one byte changed */
+	other = malloc(v.size);
+	cr_assert_not_null(other);
+	memcpy(other, v.image, v.size);
+	other[v.size / 2] ^= 1;
+	fake_process(proc_root, 202, line, 0, 202, NULL);
+	fake_mem(202, at, other, v.size);
+	cr_assert_eq(unwind_procs__add_pid(u, 202), 0);
+	p = must_entry(202);
+	cr_assert_eq(p->maps[0].nr_rows, 0);
+	free(p);
+	free(line);
+	/* the same bytes, another length */
+	line = vdso_line(at, v.map_len + 4096);
+	fake_process(proc_root, 203, line, 0, 203, NULL);
+	fake_mem(203, at, v.image, v.size);
+	cr_assert_eq(unwind_procs__add_pid(u, 203), 0);
+	p = must_entry(203);
+	cr_assert_eq(p->maps[0].nr_rows, 0);
+	free(p);
+	unwind_procs__stats(u, &st);
+	/* built once: its rows are the only ones */
+	cr_assert_eq(st.vdso, 2);
+	cr_assert_eq(st.rows, t.nr);
+	free(other);
+	free(line);
+	cfi_table__release(&t);
+}
+
+/* The rule of the row that holds pc in m's rows, through the array map. */
+static unsigned map_rule_at(const struct unwind_map *m, uint64_t pc)
+{
+	unsigned rule = UNW_CFA_NONE;
+
+	for (__u32 i = 0; i < m->nr_rows; i++) {
+		__u32 idx = m->first_row + i;
+		struct unwind_row row;
+
+		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
+		if (row.pc > pc - m->bias)
+			break;
+		rule = row.cfa_rule;
+	}
+	return rule;
+}
+
+/*
+ * A static musl program: its trampoline's rows come from its code, laid
+ * over its table after the build and after the cache (whose key is its
+ * CFI's digest alone): the second run, from the cache, has them too.
+ */
+Test(unwind_procs, code_rows_laid_over_built_and_cached_tables)
+{
+	static const char src[] =
+		"#include <signal.h>\n"
+		"static void on(int s) { (void)s; }\n"
+		"int main(void) { signal(SIGALRM, on); return 0; }\n";
+	char *c = write_in(tmp, "m.c", src), *prog = path_in(tmp, "m"), *dir = path_in(tmp, "cache");
+	char cmd[9000], why[256];
+	struct unwind_procs_stats st;
+	struct table_cache *cache;
+	struct unwind_proc *p;
+	uint64_t tramp, size;
+	char *maps = NULL;
+
+	snprintf(cmd, sizeof(cmd), "musl-gcc -O2 -static '%s' -o '%s'", c, prog);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	nm_symbol(prog, "__restore_rt", &tramp, &size);
+	for (int run = 0; run < 2; run++) {
+		start(1 << 16);
+		cr_assert_eq(table_cache__open(dir, 1 << 20, &cache, why, sizeof(why)), 0, "%s", why);
+		unwind_procs__free(u);
+		u = unwind_procs__new(&(struct unwind_map_fds){ rows_fd, procs_fd, big_fd }, proc_root,
+				      cache);
+		cr_assert_not_null(u);
+		map_file(&maps, 300 + run, prog, 0);
+		add_process(300 + run, maps);
+		free(maps);
+		maps = NULL;
+		p = must_entry(300 + run);
+		cr_assert_gt(p->maps[0].nr_rows, 0);
+		cr_assert_eq(map_rule_at(&p->maps[0], tramp - 1), UNW_CFA_SIGNAL, "run %d", run);
+		cr_assert_eq(map_rule_at(&p->maps[0], tramp + 8), UNW_CFA_SIGNAL, "run %d", run);
+		unwind_procs__stats(u, &st);
+		cr_assert_eq(run ? st.from_cache : st.stored, 1, "run %d", run);
+		free(p);
+		/* the next run: new maps, a new u over the same cache directory */
+		unwind_procs__free(u);
+		u = NULL;
+		close(rows_fd);
+		close(procs_fd);
+		close(big_fd);
+		rows_fd = procs_fd = big_fd = -1;
+	}
+	free(c);
+	free(prog);
+	free(dir);
 }
