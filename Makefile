@@ -56,7 +56,8 @@ endif
 # The sources sit by the stage of the data path they serve: collect/ (perf
 # events, the BPF maps, the aggregate), unwind/ (unwind tables for stacks
 # without frame pointers), symbols/ (kernel and user symbols and the files
-# they come from), output/ (the report and its writers).
+# they come from), output/ (the report and its writers); python/ reads
+# CPython's frames (its BPF side is python/python.bpf.h).
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
 	collect/bpf_features.c
@@ -76,7 +77,10 @@ UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/
 	unwind/cfi_code.c unwind/table_cache.c \
 	unwind/unwind_procs.c unwind/unwind_files.c unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c \
 	unwind/go_pclntab.c
-LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS)
+PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_procs.c python/py_jobs.c \
+	python/py_names.c
+LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
+	$(PYTHON_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%.o,$(UNIT_SRCS))
@@ -88,7 +92,8 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 	$(OUTPUT)/fixtures/fixture_unwind \
 	$(OUTPUT)/fixtures/fixture_go $(OUTPUT)/fixtures/fixture_go_stripped \
 	$(OUTPUT)/fixtures/fixture_go_pie $(OUTPUT)/fixtures/fixture_go_cgo \
-	$(OUTPUT)/fixtures/fixture_go_pie_stripped
+	$(OUTPUT)/fixtures/fixture_go_pie_stripped \
+	$(OUTPUT)/fixtures/libfixture_python.so
 # tests/integration/run.sh runs them from build/workloads, whatever OUTPUT is
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/shortlived build/workloads/badfp \
@@ -245,6 +250,10 @@ $(OUTPUT)/fixtures/fixture_go_pie_stripped: tests/fixtures/fixture_go.go | $(OUT
 $(OUTPUT)/fixtures/fixture_go_cgo: tests/fixtures/fixture_go_cgo.go | $(OUTPUT)/fixtures
 	$(call msg,GO,$@)
 	$(Q)env $(GO_ENV) CGO_ENABLED=1 CC=gcc go build -o $@ $<
+# A stand-in for libpython (python/py_elf.c): _PyRuntime, Py_Version, the eval loop.
+$(OUTPUT)/fixtures/libfixture_python.so: tests/fixtures/fixture_python.c | $(OUTPUT)/fixtures
+	$(call msg,CC,$@)
+	$(Q)gcc -O1 -fPIC -shared $< -o $@
 # C++ names to demangle.
 $(OUTPUT)/fixtures/fixture_cxx: tests/fixtures/fixture_cxx.cc | $(OUTPUT)/fixtures
 	$(call msg,CXX,$@)
@@ -327,6 +336,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind_rules.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/service.sh
 	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
 	sh tests/integration/deps.sh

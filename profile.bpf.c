@@ -321,6 +321,7 @@ static __always_inline __s32 get_stack(void *ctx, void *stackmap, void *overflow
 	return id;
 }
 
+#include "python/python.bpf.h"
 #include "unwind/user_stack.bpf.h"
 
 /*
@@ -439,17 +440,20 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 
 /*
  * The sample, with user stacks walked by unwind tables where unwind is
- * set: two programs from one body, so that the one loaded on a kernel
- * without bpf_loop() (before 5.17) holds no call to it (a kernel before
- * 5.13 refuses the callback's reference even in code that never runs).
+ * set, and Python frames in them where python is: three programs from
+ * one body, so that the one loaded on a kernel without bpf_loop() (before
+ * 5.17) holds no call to it (a kernel before 5.13 refuses the callback's
+ * reference even in code that never runs), and the one walking by frame
+ * pointers no call to what the tables' walk needs (kernel BTF).
  */
-static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind)
+static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind, bool python)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 pid = id >> 32;
 	__u32 tid = (__u32)id;
 	struct profile_key key = {};
-	int walked;
+	struct py_walk *py = NULL;
+	int walked = -1;
 
 	if (!include_idle && tid == 0)
 		return 0;
@@ -464,7 +468,13 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind)
 	bpf_get_current_comm(&key.comm, sizeof(key.comm));
 
 	/* walked once, whichever map set it goes to */
-	walked = unwind && !kernel_stacks_only ? unwind_user(ctx, pid, &key.flags) : -1;
+	if (python && !kernel_stacks_only)
+		py = py_prepare(pid, tid);
+	if (unwind && !kernel_stacks_only)
+		walked = unwind_user(ctx, pid, &key.flags, py);
+	/* no tables (yet): by frame pointers, the Python frames in place */
+	if (walked < 0 && py)
+		walked = py_fp_stack(ctx, py, &key.flags);
 	if (active)
 		count(ctx, &key, &counts1, &stackmap1, &overflow1, walked);
 	else
@@ -475,13 +485,20 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind)
 SEC("perf_event")
 int do_sample(struct bpf_perf_event_data *ctx)
 {
-	return sample(ctx, false);
+	return sample(ctx, false, false);
+}
+
+/* --call-graph fp with Python frames: needs bpf_loop(), not kernel BTF */
+SEC("perf_event")
+int do_sample_python(struct bpf_perf_event_data *ctx)
+{
+	return sample(ctx, false, true);
 }
 
 SEC("perf_event")
 int do_sample_unwind(struct bpf_perf_event_data *ctx)
 {
-	return sample(ctx, true);
+	return sample(ctx, true, true);
 }
 
 /*
@@ -500,6 +517,9 @@ int on_exec(void *ctx)
 		bpf_map_delete_elem(&unwind_procs, &pid);
 		bpf_map_delete_elem(&unwind_procs_big, &pid);
 	}
+	/* and its interpreter, if it had one */
+	if (py_enabled)
+		bpf_map_delete_elem(&py_procs, &pid);
 	if (!bpf_map_lookup_elem(&pid_gen, &pid))
 		return 0;
 	fresh.gen = next_gen();
@@ -527,6 +547,8 @@ int on_exit(void *ctx)
 			bpf_map_delete_elem(&unwind_procs, &pid);
 			bpf_map_delete_elem(&unwind_procs_big, &pid);
 		}
+		if (py_enabled)
+			bpf_map_delete_elem(&py_procs, &pid);
 	}
 	return 0;
 }

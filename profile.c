@@ -33,6 +33,8 @@
 #include "progress.h"
 #include "retention.h"
 #include "proc_stat.h"
+#include "python/py_jobs.h"
+#include "python/py_names.h"
 #include "report.h"
 #include "sampler.h"
 #include "trace_helpers.h"
@@ -56,6 +58,8 @@ struct run {
 	struct sampler *sampler;
 	struct usyms *usyms;
 	struct unwind_jobs *unwind;	/* NULL: user stacks by frame pointers */
+	struct py_jobs *py;		/* NULL: no Python frames */
+	struct py_names *py_names;	/* their names */
 	struct report *report;
 	struct agg *agg;
 	struct progress *progress;	/* NULL: no status line */
@@ -157,6 +161,24 @@ static void on_new_pid(pid_t pid, uint32_t gen, void *ctx)
 	/* and its unwind tables, on the worker: until then, frame pointers */
 	if (run->unwind)
 		unwind_jobs__queue(run->unwind, pid, gen);
+	/* and whether it runs Python */
+	if (run->py)
+		py_jobs__queue(run->py, pid);
+}
+
+static int on_py_name(const void *data, size_t size, void *ctx)
+{
+	struct run *run = ctx;
+
+	return py_names__add(run->py_names, data, size);
+}
+
+/* Whether pid still runs generation gen: its Python frames may still be sampled. */
+static bool gen_alive(pid_t pid, uint32_t gen, void *ctx)
+{
+	struct run *run = ctx;
+
+	return sampler__pid_gen(run->sampler, pid) == gen;
 }
 
 static uint32_t current_gen(pid_t pid, void *ctx)
@@ -354,6 +376,8 @@ static int emit_interval(struct run *run, bool last)
 	agg__reset(run->agg);
 	/* the mappings of processes that are gone have nothing left to name */
 	usyms__prune(run->usyms);
+	if (run->py_names)
+		py_names__prune(run->py_names, gen_alive, run);
 	run->interval_start_wall = end_ns / 1e9;
 	return err;
 }
@@ -481,6 +505,8 @@ static void report_losses(const struct run *run)
 
 	struct unwind_procs_stats unwind;
 	struct debuginfod_fetch_stats fetched;
+	struct py_procs_stats py;
+	struct py_names_stats names;
 
 	if (run->unwind) {
 		unwind_jobs__stats(run->unwind, &unwind, &t.unwind_dropped);
@@ -489,6 +515,12 @@ static void report_losses(const struct run *run)
 	loss_report__unresolved(stderr, run->usyms, run->env->verbose);
 	if (run->unwind)
 		walk_tally__report(run->walks, stderr, why_no_tables, (void *)run);
+	if (run->py) {
+		py_jobs__stats(run->py, &py, &t.python_dropped);
+		py_names__stats(run->py_names, &names);
+		t.python = &py;
+		t.py_names = &names;
+	}
 	if (!sampler__stats(run->sampler, t.stats))
 		loss_report__print(stderr, run->env, &t);
 	if (!usyms__fetch_stats(run->usyms, &fetched))
@@ -577,6 +609,42 @@ static void setup_unwind(struct run *run)
 }
 
 /*
+ * Python frames, where the sampler walks them: processes are looked at
+ * on a worker thread (their files are the users'), the targets of -p
+ * before sampling starts (a signal ends that wait), every other process
+ * when it is first sampled; their frames' names come through the ring
+ * buffer the main thread reads. Without them (an error here, said in one
+ * line), user stacks show the interpreter's C frames only.
+ */
+static void setup_python(struct run *run)
+{
+	const struct profile_env *env = run->env;
+	struct py_procs_opts opts = {
+		.gen = current_gen,
+		.gen_ctx = run->sampler,
+		.notice = env->verbose ? on_notice : NULL,
+	};
+	struct py_procs *p;
+
+	if (sampler__python_maps(run->sampler, &opts.procs_fd))
+		return;
+	run->py_names = py_names__new(PY_NAMES_MAX);
+	p = run->py_names ? py_procs__new(&opts) : NULL;
+	run->py = p ? py_jobs__start(p) : NULL;
+	if (!run->py) {
+		fprintf(stderr, "profile: cannot look for Python processes (%s): no Python frames\n",
+			strerror(errno));
+		py_procs__free(p);
+		return;
+	}
+	sampler__on_py_names(run->sampler, on_py_name, run);
+	report__set_python(run->report, run->py_names);
+	for (size_t i = 0; i < env->nr_pids; i++)
+		py_jobs__queue(run->py, env->pids[i]);
+	py_jobs__wait_idle(run->py, run->sigfd);
+}
+
+/*
  * debuginfod: the servers of --debuginfod-url, else of DEBUGINFOD_URLS;
  * with none, or --no-debuginfod, nothing is fetched and libdebuginfod is
  * not even loaded. A cache not safe for root is said in one line. Before
@@ -650,6 +718,7 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 		return err;
 	}
 	setup_unwind(run);
+	setup_python(run);
 	return 0;
 }
 
@@ -687,6 +756,8 @@ static int run__finish(struct run *run, int err)
 	progress__clear(run->progress);
 	if (run->unwind)
 		unwind_jobs__stop(run->unwind);
+	if (run->py)
+		py_jobs__stop(run->py);
 	if (err)
 		return err == -EPIPE ? 0 : err;
 	if (env->interval) {
@@ -709,6 +780,8 @@ static void run__release(struct run *run)
 	progress__free(run->progress);
 	walk_tally__free(run->walks);
 	unwind_jobs__free(run->unwind);
+	py_jobs__free(run->py);
+	py_names__free(run->py_names);
 	sampler__free(run->sampler);
 	report__free(run->report);
 	agg__free(run->agg);

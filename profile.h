@@ -136,6 +136,12 @@ enum profile_stat {
 	STAT_UNWIND_CUT,	/* table walks that ended before the thread's root */
 	STAT_UNWIND_TRUNCATED,	/* table walks stopped at the depth limit */
 	STAT_UNWIND_NO_BIG,	/* by frame pointers: the big entry was missing */
+	STAT_PY_STACKS,		/* user stacks with Python frames */
+	STAT_PY_NO_THREAD,	/* samples of a Python process's thread without a thread state */
+	STAT_PY_TRUNCATED,	/* Python walks stopped at PY_MAX_FRAMES */
+	STAT_PY_BAD_FRAME,	/* Python walks that met a frame they could not read */
+	STAT_PY_UNPLACED,	/* ... with frames after the native walk's end: it missed their C frame */
+	STAT_PY_NAMES_LOST,	/* names not sent: the py_names ring buffer was full */
 	STAT_MAX,
 };
 

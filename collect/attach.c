@@ -69,9 +69,7 @@ static int attach_events(struct sampler *s, struct cpu_events *ce)
 		return -ENOMEM;
 	}
 	for (int i = 0; i < ce->nr; i++) {
-		s->links[i] = bpf_program__attach_perf_event(s->dwarf ? s->obj->progs.do_sample_unwind
-								      : s->obj->progs.do_sample,
-							     ce->fds[i]);
+		s->links[i] = bpf_program__attach_perf_event(sampler__prog(s), ce->fds[i]);
 		if (!s->links[i]) {
 			int err = -errno;
 

@@ -42,6 +42,13 @@ static const struct bpf_feature unwind_features[] = {
 	  "bpf_loop() in perf event programs", "5.17" },
 };
 
+/* What Python frames need: their walks are bpf_loop()'s. */
+static const struct bpf_feature python_features[] = {
+	{ BPF_FEATURE_HELPER, BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_loop,
+	  "bpf_loop() in perf event programs", "5.17" },
+	{ BPF_FEATURE_MAP_TYPE, BPF_MAP_TYPE_LRU_HASH, 0, "BPF LRU hash maps", "4.10" },
+};
+
 int bpf_features__probe(const struct bpf_feature *f)
 {
 	switch (f->kind) {
@@ -83,5 +90,11 @@ const struct bpf_feature *bpf_features__missing(bpf_feature_probe_fn probe)
 const struct bpf_feature *bpf_features__missing_for_unwind(bpf_feature_probe_fn probe)
 {
 	return last_missing(unwind_features, sizeof(unwind_features) / sizeof(unwind_features[0]),
+			    probe);
+}
+
+const struct bpf_feature *bpf_features__missing_for_python(bpf_feature_probe_fn probe)
+{
+	return last_missing(python_features, sizeof(python_features) / sizeof(python_features[0]),
 			    probe);
 }

@@ -40,6 +40,9 @@ const struct bpf_feature *bpf_features__missing(bpf_feature_probe_fn probe);
  */
 const struct bpf_feature *bpf_features__missing_for_unwind(bpf_feature_probe_fn probe);
 
+/* The same for Python frames (python/): without it, none. */
+const struct bpf_feature *bpf_features__missing_for_python(bpf_feature_probe_fn probe);
+
 /*
  * Whether the kernel describes its own types in BTF
  * (<sys_root>/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF): the verifier

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -18,6 +19,7 @@
 #include "diagnose.h"
 #include "sampler_state.h"
 #include "trace_helpers.h"
+#include "python/py_bpf.h"
 
 static int on_new_pid(void *ctx, void *data, size_t size)
 {
@@ -29,9 +31,31 @@ static int on_new_pid(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static void set_rodata(struct profile_bpf *obj, const struct profile_env *env, bool dwarf)
+static int on_py_name(void *ctx, void *data, size_t size)
+{
+	struct sampler *s = ctx;
+
+	if (s->py_name_fn)
+		s->py_name_fn(data, size, s->py_name_ctx);
+	return 0;
+}
+
+/* A seed nobody else knows for the digests of Python frames' names. */
+static __u64 random_seed(void)
+{
+	__u64 seed = 0;
+
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != sizeof(seed))
+		seed = monotonic_ns() ^ ((__u64)getpid() << 32);
+	return seed;
+}
+
+static void set_rodata(struct profile_bpf *obj, const struct profile_env *env, bool dwarf,
+		       bool python)
 {
 	obj->rodata->dwarf_unwind = dwarf;
+	obj->rodata->py_enabled = python;
+	obj->rodata->py_seed = random_seed();
 	obj->rodata->user_stacks_only = env->user_only;
 	obj->rodata->kernel_stacks_only = env->kernel_only;
 	obj->rodata->include_idle = env->include_idle;
@@ -60,6 +84,22 @@ static __u32 stackmap_depth(const struct profile_env *env)
 		fclose(f);
 	}
 	return env->max_stack_depth < max ? (__u32)env->max_stack_depth : (__u32)max;
+}
+
+/* The maps of Python frames; the smallest the program loads with when there are none. */
+static int size_python_maps(struct sampler *s)
+{
+	struct profile_bpf *obj = s->obj;
+	int err;
+
+	err = bpf_map__set_max_entries(obj->maps.py_procs, s->python ? PY_MAX_PROCS : 1);
+	if (!err && !s->python)
+		err = bpf_map__set_max_entries(obj->maps.py_threads, 1);
+	if (!err && !s->python)
+		err = bpf_map__set_max_entries(obj->maps.py_seen, 1);
+	if (!err && !s->python)
+		err = bpf_map__set_max_entries(obj->maps.py_names, 4096);
+	return err;
 }
 
 /* The two map sets, the shared hashes and the scratch stack. 0 or -errno. */
@@ -91,7 +131,7 @@ static int size_maps(struct sampler *s, bool prealloc)
 	if (!err)
 		err = bpf_map__set_max_entries(obj->maps.unwind_procs_big,
 					       s->dwarf ? UNWIND_MAX_BIG_PROCS : 1);
-	return err;
+	return err ? err : size_python_maps(s);
 }
 
 /*
@@ -107,10 +147,12 @@ static int open_configured(struct sampler *s, bool prealloc)
 	s->obj = profile_bpf__open();
 	if (!s->obj)
 		return -errno;
-	set_rodata(s->obj, env, s->dwarf);
-	/* one of the two sampling programs: the other may not load here */
-	bpf_program__set_autoload(s->dwarf ? s->obj->progs.do_sample : s->obj->progs.do_sample_unwind,
-				  false);
+	set_rodata(s->obj, env, s->dwarf, s->python);
+	/* one of the three sampling programs: the others may not load here */
+	bpf_program__set_autoload(s->obj->progs.do_sample, false);
+	bpf_program__set_autoload(s->obj->progs.do_sample_python, false);
+	bpf_program__set_autoload(s->obj->progs.do_sample_unwind, false);
+	bpf_program__set_autoload(sampler__prog(s), true);
 	if (env->kernel_only) {
 		/* no user stacks: no mappings, no generations */
 		bpf_program__set_autoload(s->obj->progs.on_exec, false);
@@ -196,6 +238,30 @@ static bool want_dwarf(const struct profile_env *env)
 	return true;
 }
 
+/* Python frames where the kernel can: else a note, and none. */
+static bool want_python(const struct profile_env *env)
+{
+	const struct bpf_feature *missing;
+
+	if (env->kernel_only)
+		return false;
+	missing = bpf_features__missing_for_python(bpf_features__probe);
+	if (missing) {
+		if (!env->quiet)
+			fprintf(stderr, "profile: this kernel lacks %s (Linux %s): no Python frames\n",
+				missing->name, missing->since);
+		return false;
+	}
+	return true;
+}
+
+struct bpf_program *sampler__prog(const struct sampler *s)
+{
+	if (s->dwarf)
+		return s->obj->progs.do_sample_unwind;
+	return s->python ? s->obj->progs.do_sample_python : s->obj->progs.do_sample;
+}
+
 struct sampler *sampler__load(const struct profile_env *env)
 {
 	struct sampler *s;
@@ -209,13 +275,19 @@ struct sampler *sampler__load(const struct profile_env *env)
 	}
 	s->env = env;
 	s->dwarf = want_dwarf(env);
+	/* the walk by tables needs what Python frames need */
+	s->python = s->dwarf || want_python(env);
 	err = load_object(s);
 	if (!err)
 		err = fill_filters(s);
 	if (err)
 		goto fail;
 	s->rb = ring_buffer__new(bpf_map__fd(s->obj->maps.new_pids), on_new_pid, s, NULL);
-	err = s->rb ? map_drain__init(&s->drain, env->max_stack_depth) : -errno;
+	err = s->rb ? 0 : -errno;
+	if (!err && s->python)
+		err = ring_buffer__add(s->rb, bpf_map__fd(s->obj->maps.py_names), on_py_name, s);
+	if (!err)
+		err = map_drain__init(&s->drain, env->max_stack_depth);
 	if (err) {
 		fprintf(stderr, "profile: cannot set up the sampler: %s\n", strerror(-err));
 		goto fail;
@@ -235,6 +307,21 @@ int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd, int *bi
 	*procs_fd = bpf_map__fd(s->obj->maps.unwind_procs);
 	*big_fd = bpf_map__fd(s->obj->maps.unwind_procs_big);
 	return 0;
+}
+
+int sampler__python_maps(struct sampler *s, int *procs_fd)
+{
+	if (!s->python)
+		return -ENOTSUP;
+	*procs_fd = bpf_map__fd(s->obj->maps.py_procs);
+	return 0;
+}
+
+void sampler__on_py_names(struct sampler *s, int (*fn)(const void *data, size_t size, void *ctx),
+			  void *ctx)
+{
+	s->py_name_fn = fn;
+	s->py_name_ctx = ctx;
 }
 
 void sampler__free(struct sampler *s)

@@ -15,6 +15,7 @@
 #include "profile.h"
 
 struct sampler;
+struct bpf_program;
 
 /* Open, configure and load. Prints one line and returns NULL with errno set on failure. */
 struct sampler *sampler__load(const struct profile_env *env);
@@ -30,6 +31,20 @@ void sampler__free(struct sampler *s);
  */
 int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd, int *big_fd);
 
+/*
+ * The map Python processes go to (python/py_procs.h), when user stacks
+ * carry Python frames: 0, or -ENOTSUP (-K, an old kernel).
+ */
+int sampler__python_maps(struct sampler *s, int *procs_fd);
+/*
+ * fn(data, size, ctx) for each record of the names of Python frames
+ * (python/py_names.h), called from sampler__consume_new_pids().
+ */
+void sampler__on_py_names(struct sampler *s, int (*fn)(const void *data, size_t size, void *ctx),
+			  void *ctx);
+/* The program that takes the samples: the one loaded of the three. */
+struct bpf_program *sampler__prog(const struct sampler *s);
+
 /* "cycles" or "cpu-clock", once attached. */
 const char *sampler__event(const struct sampler *s);
 
@@ -43,8 +58,9 @@ int sampler__drain(struct sampler *s, struct agg *agg);
 /* Sum of the per-CPU statistics (enum profile_stat). */
 int sampler__stats(struct sampler *s, uint64_t totals[STAT_MAX]);
 
-/* The ring buffer's epoll fd, and a call that handles what it has:
- * fn(pid, gen, ctx) once per newly sampled generation of a process. */
+/* The ring buffers' epoll fd, and a call that handles what they have:
+ * fn(pid, gen, ctx) once per newly sampled generation of a process, and
+ * the names of Python frames to sampler__on_py_names()'s. */
 int sampler__new_pids_fd(struct sampler *s);
 int sampler__consume_new_pids(struct sampler *s, void (*fn)(pid_t pid, uint32_t gen, void *ctx),
 			      void *ctx);

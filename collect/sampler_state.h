@@ -26,10 +26,13 @@ struct sampler {
 	uint64_t last_flip_ns;	/* CLOCK_MONOTONIC: since then, samples go to the active set */
 	enum sample_event event;	/* what the perf events count, once attached */
 	bool dwarf;		/* user stacks by unwind tables (the kernel can) */
+	bool python;		/* Python frames in user stacks (the kernel can) */
 	struct map_set sets[2];
 	struct ring_buffer *rb;
 	void (*new_pid_fn)(pid_t pid, uint32_t gen, void *ctx);
 	void *new_pid_ctx;
+	int (*py_name_fn)(const void *data, size_t size, void *ctx);
+	void *py_name_ctx;
 	struct map_drain drain;
 };
 

@@ -6,6 +6,7 @@
  */
 #include "escape.h"
 #include "loss_report.h"
+#include "python/py_bpf.h"
 #include "unwind_row.h"
 
 struct unresolved_sum {
@@ -66,9 +67,41 @@ static void print_unwind(FILE *f, const struct run_totals *rt)
 		(unsigned long long)rt->unwind_dropped);
 }
 
+/* Python frames: what was lost always, the statistics under -v. */
+static void print_python(FILE *f, const struct profile_env *env, const struct run_totals *rt)
+{
+	const struct py_procs_stats *p = rt->python;
+	const struct py_names_stats *n = rt->py_names;
+	const uint64_t *t = rt->stats;
+
+	if (t[STAT_PY_NAMES_LOST] && env->verbose)
+		fprintf(f, "profile: python: %llu frames' names not sent at once (ring buffer full): sent at their next sample\n",
+			(unsigned long long)t[STAT_PY_NAMES_LOST]);
+	if (n->dropped)
+		fprintf(f, "profile: python: %llu frames' names not kept: %u kept at once; they print as %s\n",
+			(unsigned long long)n->dropped, PY_NAMES_MAX, PY_UNNAMED);
+	if (p->full)
+		fprintf(f, "profile: python: %llu processes got no Python frames: %d had them at once\n",
+			(unsigned long long)p->full, PY_MAX_PROCS);
+	if (!env->verbose)
+		return;
+	fprintf(f, "profile: python: %llu processes walked (%llu files looked at, %llu with an interpreter, %llu processes of a version we cannot read, %llu not queued, %llu entries swept); %llu user stacks with Python frames (%llu cut at %d Python frames, %llu with a frame unreadable, %llu with frames after the end of the native walk), %llu samples of threads without a thread state; %llu names of %llu records (%llu malformed)\n",
+		(unsigned long long)p->procs, (unsigned long long)p->files,
+		(unsigned long long)p->interpreters, (unsigned long long)p->unknown,
+		(unsigned long long)rt->python_dropped, (unsigned long long)p->swept,
+		(unsigned long long)t[STAT_PY_STACKS], (unsigned long long)t[STAT_PY_TRUNCATED],
+		PY_MAX_FRAMES, (unsigned long long)t[STAT_PY_BAD_FRAME],
+		(unsigned long long)t[STAT_PY_UNPLACED], (unsigned long long)t[STAT_PY_NO_THREAD],
+		(unsigned long long)n->names, (unsigned long long)n->records,
+		(unsigned long long)n->malformed);
+}
+
 void loss_report__print(FILE *f, const struct profile_env *env, const struct run_totals *rt)
 {
 	const uint64_t *t = rt->stats;
+
+	if (rt->python)
+		print_python(f, env, rt);
 
 	if (t[STAT_KSTACK_LOST] || t[STAT_USTACK_LOST])
 		fprintf(f, "profile: %llu kernel and %llu user stacks lost, stack map and overflow map full; raise --stack-storage-size (now %ld) or --hash-storage-size (now %ld)\n",

@@ -16,6 +16,8 @@
 #include "cli.h"
 #include "debuginfod_fetch.h"
 #include "profile.h"
+#include "python/py_names.h"
+#include "python/py_procs.h"
 #include "unwind_procs.h"
 #include "usyms.h"
 
@@ -29,6 +31,10 @@ struct run_totals {
 	/* unwind tables (--call-graph dwarf), when they were used */
 	const struct unwind_procs_stats *unwind;
 	uint64_t unwind_dropped;	/* processes not queued for tables: queue full */
+	/* Python frames, when they were walked */
+	const struct py_procs_stats *python;
+	uint64_t python_dropped;	/* processes not queued to be looked at: queue full */
+	const struct py_names_stats *py_names;
 };
 
 /* Losses, each with the option that avoids it; the statistics under -v. */

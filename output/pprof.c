@@ -58,6 +58,7 @@ enum {
 	FUNCTION_NAME = 2,
 	FUNCTION_SYSTEM_NAME = 3,
 	FUNCTION_FILENAME = 4,
+	FUNCTION_START_LINE = 5,
 };
 
 #define GZIP_WINDOW_BITS 31	/* 15 (32 KiB window) + 16: gzip wrapper */
@@ -72,6 +73,7 @@ struct pprof_location {
 struct pprof_function {
 	int64_t name;		/* string table indices */
 	int64_t filename;
+	int64_t start_line;	/* 0: not known */
 };
 
 struct pprof_mapping {
@@ -167,17 +169,22 @@ static int builder__mapping(struct pprof_builder *b, const struct pf_frame *f, u
 	return 0;
 }
 
-/* The id of f's function (name and file) in *id; 0 or -ENOMEM. */
+/*
+ * The id of f's function (name, file and first line) in *id; 0 or
+ * -ENOMEM. A Python frame's function is its name alone, in its source
+ * file.
+ */
 static int builder__function(struct pprof_builder *b, const struct pf_frame *f, uint64_t *id)
 {
-	const char *file = pf_frame__file(f);
+	const char *file = pf_frame__file(f), *name = f->func ? f->func : f->name;
 	struct pprof_function *fn;
 	size_t idx;
 	int ret;
 
 	key__reset(&b->key);
-	key__add_str(&b->key, f->name);
+	key__add_str(&b->key, name);
 	key__add_str(&b->key, file);
+	key__add_u64(&b->key, (uint64_t)f->start_line);
 	ret = keymap__intern_key(b->functions, &b->key, &idx);
 	if (ret < 0)
 		return ret;
@@ -185,7 +192,8 @@ static int builder__function(struct pprof_builder *b, const struct pf_frame *f, 
 		if (array_reserve((void **)&b->func, &b->cap_func, idx, sizeof(*b->func)))
 			return -ENOMEM;
 		fn = &b->func[idx];
-		if ((ret = builder__str(b, f->name, &fn->name)) ||
+		fn->start_line = f->start_line;
+		if ((ret = builder__str(b, name, &fn->name)) ||
 		    (ret = builder__str(b, file ? file : "", &fn->filename)))
 			return ret;
 	}
@@ -211,6 +219,7 @@ static int builder__location(struct pprof_builder *b, const struct pf_frame *f, 
 	key__add_str(&b->key, f->module);
 	key__add_u64(&b->key, f->addr);
 	key__add_str(&b->key, f->name);
+	key__add_u64(&b->key, (uint64_t)f->start_line);
 	ret = keymap__intern_key(b->locations, &b->key, &idx);
 	if (ret < 0)
 		return ret;
@@ -325,6 +334,8 @@ static int builder__tables(struct pprof_builder *b)
 		/* we only have one name: nothing is demangled */
 		pb_put_int64(&b->pb, FUNCTION_SYSTEM_NAME, b->func[i].name);
 		pb_put_int64(&b->pb, FUNCTION_FILENAME, b->func[i].filename);
+		if (b->func[i].start_line)
+			pb_put_int64(&b->pb, FUNCTION_START_LINE, b->func[i].start_line);
 		pb_end(&b->pb, PROFILE_FUNCTION, start);
 	}
 	return b->pb.err;

@@ -23,6 +23,14 @@ struct pf_frame {
 	const char *build_id;	/* lowercase hex GNU build-id of module, or NULL */
 	uint64_t addr;		/* sampled address (0 for markers) */
 	bool kernel;		/* a kernel frame */
+	/*
+	 * A frame of an interpreted language (Python): name is "func (file)",
+	 * func the function alone, src_file its source file, start_line where
+	 * the function starts (0: not known). NULL func: a native frame.
+	 */
+	const char *func;
+	const char *src_file;
+	int64_t start_line;
 };
 
 struct pf_sample {
@@ -46,11 +54,16 @@ struct pf_profile {
 	size_t nr_samples;
 };
 
-/* The file f's function is in: its module, or the kernel image; NULL when not known. */
+/*
+ * The file f's function is in: its module, its source file (Python), or
+ * the kernel image; NULL when not known.
+ */
 static inline const char *pf_frame__file(const struct pf_frame *f)
 {
 	if (f->module)
 		return f->module;
+	if (f->src_file && *f->src_file)
+		return f->src_file;
 	return f->kernel ? PF_KERNEL_IMAGE : NULL;
 }
 

@@ -18,6 +18,8 @@
 
 #include "profile.h"
 #include "profile_data.h"
+#include "python/py_bpf.h"
+#include "python/py_names.h"
 #include "report.h"
 #include "speedscope.h"
 #include "stack_cut.h"
@@ -30,6 +32,9 @@ struct report {
 	bool kallsyms_waited;
 	const char **kframes, **uframes;	/* scratch, max_stack_depth each */
 	const char **umodules;			/* module of each uframes[i], or NULL */
+	uint64_t *uaddrs;			/* address of each uframes[i]; 0: none */
+	const struct py_name **upy;		/* a Python frame's names, or NULL */
+	const struct py_names *py;		/* NULL: no Python frames named */
 };
 
 static const char *const UNKNOWN = "[unknown]";
@@ -47,7 +52,9 @@ struct report *report__new(const struct profile_env *env, struct usyms *usyms)
 	/* and the mark of a stack cut at the depth */
 	r->uframes = calloc(env->max_stack_depth + 1, sizeof(*r->uframes));
 	r->umodules = calloc(env->max_stack_depth + 1, sizeof(*r->umodules));
-	if (!r->kallsyms || !r->kframes || !r->uframes || !r->umodules) {
+	r->uaddrs = calloc(env->max_stack_depth + 1, sizeof(*r->uaddrs));
+	r->upy = calloc(env->max_stack_depth + 1, sizeof(*r->upy));
+	if (!r->kallsyms || !r->kframes || !r->uframes || !r->umodules || !r->uaddrs || !r->upy) {
 		report__free(r);
 		errno = ENOMEM;
 		return NULL;
@@ -63,7 +70,14 @@ void report__free(struct report *r)
 	free(r->kframes);
 	free(r->uframes);
 	free(r->umodules);
+	free(r->uaddrs);
+	free(r->upy);
 	free(r);
+}
+
+void report__set_python(struct report *r, const struct py_names *py)
+{
+	r->py = py;
 }
 
 void report__prefetch_kernel_symbols(struct report *r)
@@ -137,11 +151,37 @@ static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
 /* The root-most frame of a stack whose walk stopped at the depth limit. */
 #define TRUNCATED "[truncated]"
 
+static bool python_word(uint64_t word)
+{
+	return word & PY_FRAME_BIT;
+}
+
+/* The first Python frame of ips[from, n), or n. */
+static size_t next_python(const uint64_t *ips, size_t from, size_t n)
+{
+	while (from < n && !python_word(ips[from]))
+		from++;
+	return from;
+}
+
+/* Frame k of the stack is the Python frame of word w. */
+static void name_python(struct report *r, const struct agg_entry *e, size_t k, uint64_t w)
+{
+	const struct py_name *pn = r->py ? py_names__find(r->py, e->pid, e->gen, w) : NULL;
+
+	r->uframes[k] = pn ? pn->label : PY_UNNAMED;
+	r->umodules[k] = NULL;
+	r->uaddrs[k] = 0;
+	r->upy[k] = pn;
+}
+
 /*
- * Name the user frames; returns how many to print, up to the stack's cut
- * (stack_cut.h), and a TRUNCATED frame after them when callers were left
- * out at the depth limit. Unresolved frames count by the stack's samples
- * (usyms__for_each_unresolved).
+ * Name the user frames; returns how many to print, and a TRUNCATED frame
+ * after them when callers were left out at the depth limit. A stack
+ * whose native frames turn to garbage (stack_cut.h) is cut there, but
+ * for the Python frames after it, which the BPF side read from the
+ * interpreter, not from the stack: they follow the cut. Unresolved
+ * frames count by the stack's samples (usyms__for_each_unresolved).
  */
 static size_t resolve_user(struct report *r, const struct agg_entry *e)
 {
@@ -149,11 +189,15 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 		.pid = e->pid, .gen = e->gen, .from_ns = e->t_first, .to_ns = e->t_last,
 	};
 	const uint64_t *ips = e->ips + e->nr_kips;
-	size_t n = e->nr_uips;
+	size_t n = e->nr_uips, k = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++, k++) {
 		struct usym sym;
 
+		if (python_word(ips[i])) {
+			name_python(r, e, k, ips[i]);
+			continue;
+		}
 		/*
 		 * Callers' frames hold return addresses: one byte back is the
 		 * call, so --lines names the call's line, and a call ending
@@ -161,19 +205,27 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 		 * "[libfoo.so]" still names the file.
 		 */
 		if (!usyms__resolve_at(r->usyms, &w, ips[i] - (i > 0), e->count, &sym))
-			r->uframes[i] = sym.name;
+			r->uframes[k] = sym.name;
 		else
-			r->uframes[i] = sym.label ? sym.label : UNKNOWN;
-		r->umodules[i] = sym.module;
-		if (stack_cut__ends_at(i, &sym))
-			return i + 1;
+			r->uframes[k] = sym.label ? sym.label : UNKNOWN;
+		r->umodules[k] = sym.module;
+		r->uaddrs[k] = ips[i];
+		r->upy[k] = NULL;
+		if (stack_cut__ends_at(i, &sym)) {
+			i = next_python(ips, i + 1, n);
+			if (i == n)
+				return k + 1;
+			i--;
+		}
 	}
 	if (e->flags & KEY_USER_TRUNCATED) {
-		r->uframes[n] = TRUNCATED;
-		r->umodules[n] = NULL;
-		n++;
+		r->uframes[k] = TRUNCATED;
+		r->umodules[k] = NULL;
+		r->uaddrs[k] = 0;
+		r->upy[k] = NULL;
+		k++;
 	}
-	return n;
+	return k;
 }
 
 struct text_ctx {
@@ -263,8 +315,6 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 	struct report *r = c->r;
 	const struct profile_env *env = r->env;
 	struct pf_frame *start = c->frames + c->nr_frames, *f = start;
-	const uint64_t *uips = e->ips + e->nr_kips;
-
 	if (!env->kernel_only) {
 		if (agg_stack__missed(e->uerr)) {
 			f = marker(f, "[Missed User Stack]", false);
@@ -272,10 +322,15 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 			size_t n = resolve_user(r, e);
 
 			for (size_t i = n; i-- > 0; f++) {
+				const struct py_name *pn = r->upy[i];
+
 				*f = (struct pf_frame){
 					.name = r->uframes[i],
 					.module = r->umodules[i],
-					.addr = uips[i],
+					.addr = r->uaddrs[i],
+					.func = pn ? pn->func : NULL,
+					.src_file = pn ? pn->file : NULL,
+					.start_line = pn ? pn->firstlineno : 0,
 				};
 			}
 		}

@@ -28,6 +28,10 @@ struct report_meta {
 struct report *report__new(const struct profile_env *env, struct usyms *usyms);
 void report__free(struct report *r);
 
+struct py_names;
+/* Name Python frames from py (python/py_names.h), which stays the caller's. */
+void report__set_python(struct report *r, const struct py_names *py);
+
 /* Kernel symbols from a file in the format of /proc/kallsyms (tests). Returns 0 or -ENOMEM. */
 int report__use_kallsyms(struct report *r, const char *path);
 

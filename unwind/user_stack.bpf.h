@@ -78,6 +78,8 @@ struct unwind_state {
 	__u8 switches;	/* stack switches taken in Go code */
 	bool cut;	/* ended before the thread's root */
 	bool truncated;	/* stopped at the depth limit with callers left */
+	bool py;	/* the thread has Python frames to place (python.bpf.h) */
+	bool py_cut;	/* stopped where they were cut */
 };
 
 /*
@@ -382,6 +384,23 @@ static __always_inline const struct unwind_map *mapping_of(struct unwind_state *
 	return idx < UNWIND_MAX_MAPS ? &st->p->maps[idx] : NULL;
 }
 
+/*
+ * The frame recorded at frames[n], whose stack ends at cfa: the next run
+ * of Python frames in its place, if it is theirs (python.bpf.h). 1: the
+ * walk ends (no room, or the Python frames were cut in this run).
+ */
+static __always_inline int python_frames(struct unwind_state *st, __u32 n, __u64 cfa)
+{
+	__u32 m = py_at_frame(n, st->ip - (st->ret ? 1 : 0), st->sp, cfa);
+
+	st->n = m & PY_AT_N;
+	if (m <= PY_AT_N)
+		return 0;
+	st->truncated = m & PY_AT_FULL;
+	st->py_cut = m & PY_AT_CUT;
+	return 1;
+}
+
 /* One frame: record st->ip, step to the caller. bpf_loop callback. */
 static long unwind_step(__u32 i, void *ctx)
 {
@@ -460,6 +479,9 @@ static long unwind_step(__u32 i, void *ctx)
 		}
 		if (cfa < st->sp)
 			st->switches++;
+		/* the eval loop's C frame: its Python frames in its place */
+		if (st->py && python_frames(st, n, cfa))
+			return 1;
 	}
 	st->ret = !(r && r->cfa_rule == UNW_CFA_SIGNAL);
 	st->ip = ra;
@@ -509,12 +531,15 @@ static __always_inline bool user_regs(struct bpf_perf_event_data *ctx, struct un
  * filled to stack_depth, as the overflow hash compares whole buffers).
  * Returns the number of frames, or -1 when the process has no tables
  * (yet): then its stack is walked by frame pointers. How it was walked
- * goes into *flags (KEY_*). Runs once per sample, before the map set is
- * chosen, so the verifier sees it once.
+ * goes into *flags (KEY_*). With py, the thread's Python frames take the
+ * place of the C frames of the eval loop that run them (python.bpf.h).
+ * Runs once per sample, before the map set is chosen, so the verifier
+ * sees it once.
  */
-static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pid, __u32 *flags)
+static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pid, __u32 *flags,
+				       struct py_walk *py)
 {
-	struct unwind_state st = { .pid = pid };
+	struct unwind_state st = { .pid = pid, .py = py != NULL };
 	__u32 zero = 0;
 	__u64 *frames;
 
@@ -550,6 +575,10 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 		stat_inc(STAT_UNWIND_TRUNCATED);
 		*flags |= KEY_USER_TRUNCATED;
 	}
+	if (st.py_cut)
+		*flags |= KEY_USER_TRUNCATED;
+	else if (py && !st.truncated)
+		st.n = py_rest(py, st.n, flags);
 	return st.n;
 }
 

@@ -66,12 +66,13 @@ t_tables_at_first_sight() {
 }
 
 # Debian's own python3 (no frame pointers): its samples reach the
-# thread's root through the interpreter. By frame pointers, almost none do.
+# thread's root through the interpreter, whose eval loop's C frame is
+# the script's Python frame (python.sh). By frame pointers, almost none do.
 t_debian_python() {
 	start /usr/bin/python3 -c 'while True: pass'
 	sleep 0.5
 	both_walks "$LAST" py 499 || return 1
-	root='^python3;_start;__libc_start_main[^;]*;__libc_start_call_main;Py_BytesMain;.*_PyEval_EvalFrameDefault'
+	root='^python3;_start;__libc_start_main[^;]*;__libc_start_call_main;Py_BytesMain;.*;PyEval_EvalCode;<module> [(]<string>[)]'
 	all=$(sum_matching '^python3;' "$TMP/py.folded")
 	whole=$(sum_matching "$root" "$TMP/py.folded")
 	fp_all=$(sum_matching '^python3;' "$TMP/py.fp.folded")
@@ -118,7 +119,7 @@ t_cache_between_runs() {
 		built=$(echo "$line" | sed -E 's/.*; ([0-9]+) built .*/\1/')
 		cached=$(echo "$line" | sed -E 's/.* ([0-9]+) from the cache.*/\1/')
 		all=$(sum_matching '^python3;' "$TMP/c$run.folded")
-		whole=$(sum_matching '^python3;_start;.*_PyEval_EvalFrameDefault' "$TMP/c$run.folded")
+		whole=$(sum_matching '^python3;_start;.*;PyEval_EvalCode;' "$TMP/c$run.folded")
 		echo "  run $run: $built built, $cached from the cache; $whole of $all samples whole"
 		[ "$all" -gt 100 ] && [ "$(pct "$whole" "$all")" -ge 90 ] || fail "run $run: stacks not whole" || return 1
 		case $run in

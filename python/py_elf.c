@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * py_elf.c - a CPython interpreter in an ELF file (py_elf.h).
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <string.h>
+
+#include "elf_read.h"
+#include "python/py_elf.h"
+
+/* The symbols looked for, found in .dynsym (exported) or .symtab. */
+struct py_syms {
+	GElf_Sym runtime, version, eval, cold;
+	bool has_runtime, has_version, has_eval, has_cold;
+};
+
+static void note_sym(struct py_syms *s, const char *name, const GElf_Sym *sym)
+{
+	if (sym->st_shndx == SHN_UNDEF)
+		return;
+	if (!strcmp(name, "_PyRuntime") && !s->has_runtime) {
+		s->runtime = *sym;
+		s->has_runtime = true;
+	} else if (!strcmp(name, "Py_Version") && !s->has_version) {
+		s->version = *sym;
+		s->has_version = true;
+	} else if (!strcmp(name, "_PyEval_EvalFrameDefault") && !s->has_eval &&
+		   GELF_ST_TYPE(sym->st_info) == STT_FUNC) {
+		s->eval = *sym;
+		s->has_eval = true;
+	} else if (!strcmp(name, "_PyEval_EvalFrameDefault.cold") && !s->has_cold) {
+		s->cold = *sym;
+		s->has_cold = true;
+	}
+}
+
+/* Every symbol of the symbol table scn (budgeted). 0 or -errno. */
+static int scan_table(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, const struct budget *b,
+		      struct py_syms *s)
+{
+	Elf_Data *d = elf_read__section(scn, sh, sh->sh_type == SHT_DYNSYM ? ".dynsym" : ".symtab", b);
+	size_t nr;
+
+	if (!d)
+		return -errno;
+	if (!sh->sh_entsize)
+		return -ENOEXEC;
+	nr = d->d_size / sh->sh_entsize;
+	if (nr > b->max_symbols)
+		return budget__refuse("%zu symbols, over %llu", nr,
+				      (unsigned long long)b->max_symbols);
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &sym))
+			return -ENOEXEC;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (name)
+			note_sym(s, name, &sym);
+	}
+	return 0;
+}
+
+/* The 8 bytes at ELF address addr, from the section that holds them. */
+static int read_u64_at(Elf *elf, uint64_t addr, uint64_t *v)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    addr < sh.sh_addr || addr + 8 > sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_getdata_rawchunk(elf, (int64_t)(sh.sh_offset + (addr - sh.sh_addr)), 8,
+					 ELF_T_BYTE);
+		if (!d || d->d_size != 8)
+			return -ENOEXEC;
+		memcpy(v, d->d_buf, 8);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int read_segments(Elf *elf, struct py_elf *out)
+{
+	size_t nr;
+
+	if (elf_getphdrnum(elf, &nr))
+		return -ENOEXEC;
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return -ENOEXEC;
+		if (ph.p_type != PT_LOAD || out->nr_segs >= PY_ELF_MAX_SEGS)
+			continue;
+		out->segs[out->nr_segs++] = (struct py_elf_seg){
+			.vaddr = ph.p_vaddr, .off = ph.p_offset, .filesz = ph.p_filesz,
+		};
+	}
+	return 0;
+}
+
+int py_elf__read(Elf *elf, const struct budget *b, struct py_elf *out)
+{
+	struct py_syms s = { 0 };
+	Elf_Scn *scn = NULL;
+	uint64_t v;
+	int err = 0;
+
+	if (!b)
+		b = budget__default();
+	memset(out, 0, sizeof(*out));
+	while (!err && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			return -ENOEXEC;
+		if (sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_SYMTAB)
+			err = scan_table(elf, scn, &sh, b, &s);
+	}
+	if (err)
+		return err;
+	if (!s.has_runtime || GELF_ST_TYPE(s.runtime.st_info) == STT_FUNC)
+		return -ENOENT;
+	out->runtime = s.runtime.st_value;
+	if (s.has_version && s.version.st_size == 8 && !read_u64_at(elf, s.version.st_value, &v) &&
+	    v <= UINT32_MAX)
+		out->version = (uint32_t)v;
+	if (s.has_eval && s.eval.st_size) {
+		out->eval_start = s.eval.st_value;
+		out->eval_end = s.eval.st_value + s.eval.st_size;
+	}
+	if (s.has_cold && s.cold.st_size) {
+		out->cold_start = s.cold.st_value;
+		out->cold_end = s.cold.st_value + s.cold.st_size;
+	}
+	return read_segments(elf, out);
+}
+
+int py_elf__read_fd(int fd, const struct budget *b, struct py_elf *out)
+{
+	Elf *elf = elf_read__begin(fd, b);
+	int err;
+
+	if (!elf)
+		return -errno;
+	err = py_elf__read(elf, b, out);
+	elf_end(elf);
+	return err;
+}
+
+bool py_elf__bias(const struct py_elf *pe, uint64_t start, uint64_t offset, uint64_t *bias)
+{
+	for (int i = 0; i < pe->nr_segs; i++) {
+		const struct py_elf_seg *s = &pe->segs[i];
+		uint64_t page_off = s->off & ~4095ull;
+
+		if (offset < page_off || offset >= s->off + s->filesz)
+			continue;
+		*bias = start - (s->vaddr - s->off + offset);
+		return true;
+	}
+	return false;
+}

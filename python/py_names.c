@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * py_names.c - names of Python frames by (process, generation, word)
+ * (py_names.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/types.h>
+
+#include "fnv.h"
+#include "python/py_bpf.h"
+#include "python/py_names.h"
+
+struct entry {
+	struct entry *next;
+	uint32_t pid, gen;
+	uint64_t id;
+	struct py_name name;
+	char strings[];		/* label, func, file */
+};
+
+struct py_names {
+	struct entry **buckets;
+	size_t nr_buckets;	/* a power of two */
+	size_t nr, max;
+	struct py_names_stats stats;
+};
+
+static size_t bucket_of(const struct py_names *n, uint32_t pid, uint32_t gen, uint64_t id)
+{
+	uint64_t h = fnv64_step(fnv64_step(FNV64_OFFSET, (uint64_t)pid << 32 | gen), id);
+
+	return h & (n->nr_buckets - 1);
+}
+
+struct py_names *py_names__new(size_t max_names)
+{
+	struct py_names *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->nr_buckets = 1024;
+	n->max = max_names;
+	n->buckets = calloc(n->nr_buckets, sizeof(*n->buckets));
+	if (!n->buckets) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+void py_names__free(struct py_names *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->nr_buckets; i++) {
+		for (struct entry *e = n->buckets[i], *next; e; e = next) {
+			next = e->next;
+			free(e);
+		}
+	}
+	free(n->buckets);
+	free(n);
+}
+
+static void grow(struct py_names *n)
+{
+	size_t nb = n->nr_buckets * 2;
+	struct entry **b = calloc(nb, sizeof(*b)), **old = n->buckets;
+	size_t old_nr = n->nr_buckets;
+
+	if (!b)
+		return;	/* longer chains, still right */
+	n->buckets = b;
+	n->nr_buckets = nb;
+	for (size_t i = 0; i < old_nr; i++) {
+		for (struct entry *e = old[i], *next; e; e = next) {
+			size_t k = bucket_of(n, e->pid, e->gen, e->id);
+
+			next = e->next;
+			e->next = b[k];
+			b[k] = e;
+		}
+	}
+	free(old);
+}
+
+/* UTF-8 of code point c into out (room for 4). */
+static size_t utf8(uint32_t c, char *out)
+{
+	/* NUL, surrogates and what is past Unicode are no characters of a name */
+	if (!c || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		c = 0xfffd;
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xc0 | c >> 6);
+		out[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xe0 | c >> 12);
+		out[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | c >> 18);
+	out[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+size_t py_names__decode(const uint8_t *bytes, size_t nbytes, unsigned int kind, uint32_t len,
+			char *out, size_t size)
+{
+	static const char more[] = "...";
+	size_t o = 0, chars = 0;
+
+	if (!size)
+		return 0;
+	if (kind != 1 && kind != 2 && kind != 4)
+		nbytes = 0;
+	for (size_t i = 0; i + kind <= nbytes; i += kind, chars++) {
+		uint32_t c = bytes[i];
+		char buf[4];
+		size_t w;
+
+		if (kind == 2)
+			c |= (uint32_t)bytes[i + 1] << 8;
+		else if (kind == 4)
+			c |= (uint32_t)bytes[i + 1] << 8 | (uint32_t)bytes[i + 2] << 16 |
+			     (uint32_t)bytes[i + 3] << 24;
+		w = utf8(c, buf);
+		/* room for "..." and the NUL after it */
+		if (o + w + sizeof(more) > size)
+			break;
+		memcpy(out + o, buf, w);
+		o += w;
+	}
+	if (chars < len && o + sizeof(more) <= size) {
+		memcpy(out + o, more, sizeof(more) - 1);
+		o += sizeof(more) - 1;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+static bool valid_copy(const struct py_str_copy *c, size_t cap)
+{
+	return c->nbytes <= cap && (c->kind == 1 || c->kind == 2 || c->kind == 4);
+}
+
+int py_names__add(struct py_names *n, const void *data, size_t size)
+{
+	const struct py_name_event *ev = data;
+	/* UTF-8 takes at most 3 bytes for the 1 or 2 of a Latin-1 or UCS-2 character */
+	char func[PY_NAME_BYTES * 2 + 8], file[PY_FILE_BYTES * 2 + 8];
+	size_t lf, lfile, k;
+	struct entry *e;
+	char *s;
+
+	n->stats.records++;
+	if (size < sizeof(*ev) || !valid_copy(&ev->qualname, sizeof(ev->name)) ||
+	    !valid_copy(&ev->filename, sizeof(ev->file)) || !(ev->id & PY_FRAME_BIT)) {
+		n->stats.malformed++;
+		return -EINVAL;
+	}
+	k = bucket_of(n, ev->pid, ev->gen, ev->id);
+	for (e = n->buckets[k]; e; e = e->next)
+		if (e->pid == ev->pid && e->gen == ev->gen && e->id == ev->id)
+			return 0;	/* sent twice (two CPUs, or forgotten by the kernel) */
+	if (n->nr >= n->max) {
+		n->stats.dropped++;
+		return -ENOSPC;
+	}
+	lf = py_names__decode(ev->name, ev->qualname.nbytes, ev->qualname.kind, ev->qualname.len,
+			      func, sizeof(func));
+	lfile = py_names__decode(ev->file, ev->filename.nbytes, ev->filename.kind,
+				 ev->filename.len, file, sizeof(file));
+	/* label "func (file)", then func and file */
+	e = malloc(sizeof(*e) + (lf + lfile + 4) + (lf + 1) + (lfile + 1));
+	if (!e)
+		return -ENOMEM;
+	e->pid = ev->pid;
+	e->gen = ev->gen;
+	e->id = ev->id;
+	s = e->strings;
+	e->name.label = s;
+	s += lfile ? sprintf(s, "%s (%s)", func, file) + 1 : sprintf(s, "%s", func) + 1;
+	e->name.func = memcpy(s, func, lf + 1);
+	s += lf + 1;
+	e->name.file = memcpy(s, file, lfile + 1);
+	e->name.firstlineno = ev->firstlineno;
+	e->next = n->buckets[k];
+	n->buckets[k] = e;
+	n->nr++;
+	n->stats.names++;
+	if (n->nr > n->nr_buckets)
+		grow(n);
+	return 0;
+}
+
+const struct py_name *py_names__find(const struct py_names *n, uint32_t pid, uint32_t gen,
+				     uint64_t id)
+{
+	for (struct entry *e = n->buckets[bucket_of(n, pid, gen, id)]; e; e = e->next)
+		if (e->pid == pid && e->gen == gen && e->id == id)
+			return &e->name;
+	return NULL;
+}
+
+void py_names__prune(struct py_names *n, py_alive_fn alive, void *ctx)
+{
+	for (size_t i = 0; i < n->nr_buckets; i++) {
+		struct entry **slot = &n->buckets[i];
+
+		while (*slot) {
+			struct entry *e = *slot;
+
+			if (alive(e->pid, e->gen, ctx)) {
+				slot = &e->next;
+				continue;
+			}
+			*slot = e->next;
+			free(e);
+			n->nr--;
+		}
+	}
+}
+
+void py_names__stats(const struct py_names *n, struct py_names_stats *st)
+{
+	*st = n->stats;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * py_procs.h - Python processes into the BPF side's "py_procs" map
+ * (py_bpf.h): a process whose executable mappings include a CPython
+ * interpreter (py_elf.h) of a version whose layout we know (py_layout.h)
+ * gets an entry with its _PyRuntime's address, its eval loop's, and that
+ * layout; from then on its samples carry its Python frames. The files
+ * are opened as the process maps them (/proc/PID/map_files, else its
+ * root), so a python in a container is read from the container's binary.
+ */
+#ifndef PY_PROCS_H
+#define PY_PROCS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct py_procs;
+
+/* Told once per kind of thing skipped: what (a file, a version) and why. */
+typedef void (*py_notice_fn)(const char *what, const char *why, void *ctx);
+/* The generation pid runs now (profile.h), 0 when none. */
+typedef uint32_t (*py_gen_fn)(pid_t pid, void *ctx);
+
+struct py_procs_opts {
+	const char *proc_root;	/* where /proc is (tests); NULL: "/proc" */
+	int procs_fd;		/* the "py_procs" map */
+	py_gen_fn gen;
+	void *gen_ctx;
+	py_notice_fn notice;	/* NULL: none */
+	void *notice_ctx;
+};
+
+struct py_procs_stats {
+	uint64_t procs;		/* processes given an entry */
+	uint64_t files;		/* files looked at */
+	uint64_t interpreters;	/* ... of them with an interpreter */
+	uint64_t unknown;	/* processes left without: a version we do not know */
+	uint64_t full;		/* ... the map of processes was full */
+	uint64_t swept;		/* entries of processes gone, deleted by the sweep */
+};
+
+/* NULL with errno. */
+struct py_procs *py_procs__new(const struct py_procs_opts *opts);
+
+/*
+ * Look at pid now, and publish its entry if it runs Python (unless it
+ * has this very one already). 0 when published or unchanged; -ENOENT: no
+ * interpreter; -ENOTSUP: a version we do not know; -ESRCH: gone;
+ * -ESTALE: it exec'd or exited meanwhile; -E2BIG: the map is full.
+ */
+int py_procs__add_pid(struct py_procs *p, pid_t pid);
+/* Delete the entries of processes gone, or whose pid is another's now. Returns how many. */
+size_t py_procs__sweep(struct py_procs *p);
+/* From any thread: a file being read is given up. */
+void py_procs__cancel(struct py_procs *p);
+void py_procs__stats(const struct py_procs *p, struct py_procs_stats *st);
+void py_procs__free(struct py_procs *p);
+
+#endif /* PY_PROCS_H */

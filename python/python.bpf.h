@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * python.bpf.h - the BPF side of Python frames (py_bpf.h), included by
+ * profile.bpf.c after its maps: in a process python/py_procs.c published,
+ * read the sampled thread's CPython frames and put them in its user
+ * stack in place of the interpreter's C frames that run them, so that
+ * they are counted with the stack in the kernel.
+ *
+ * Per sample, before the native walk:
+ *  1. the thread's PyThreadState: remembered per thread ("py_threads",
+ *     checked by its native_thread_id at every use), else found in the
+ *     interpreters' lists of thread states;
+ *  2. its frames, from the current one down its previous links, at most
+ *     PY_MAX_FRAMES: each becomes a word (py_bpf.h), and the frames are
+ *     cut into runs, one per activation of the eval loop: 3.11 marks an
+ *     activation's first frame is_entry, 3.12 on puts an entry frame of
+ *     its own (owner_shim) below it, on the C stack;
+ *  3. the native walk (user_stack.bpf.h, or a walk by frame pointers)
+ *     puts each run where its activation's C frame is (py_place.bpf.h):
+ *     the frame whose stack holds the activation's _PyCFrame (3.11) or
+ *     entry frame (3.12 on), or, by frame pointers, the next return
+ *     address in _PyEval_EvalFrameDefault. Runs the walk did not meet (it
+ *     was cut) go after its last frame, in order.
+ *
+ * Every read is bpf_probe_read_user() of the sampled process, of a size
+ * within the buffers below; every loop is bounded. A process that lies
+ * about its layout gets wrong names for itself, at worst.
+ */
+#ifndef PYTHON_BPF_H
+#define PYTHON_BPF_H
+
+#include "python/py_bpf.h"
+
+/* Set by userspace between open and load. */
+const volatile bool py_enabled = false;	/* Python frames are walked (bpf_loop is there) */
+const volatile bool py_lines = false;	/* --lines: the instruction is part of a frame's word */
+const volatile __u64 py_seed = 0;	/* random per run: the digests cannot be aimed */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, PY_MAX_PROCS);		/* set */
+	__type(key, __u32);
+	__type(value, struct py_proc);
+} py_procs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);			/* set */
+	__type(key, __u32);
+	__type(value, struct py_thread);
+} py_threads SEC(".maps");
+
+/* The words whose names were sent; one forgotten is sent again. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);			/* set */
+	__type(key, struct py_seen_key);
+	__type(value, __u8);
+} py_seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1024 * 1024);		/* set */
+} py_names SEC(".maps");
+
+/* One sample's walk, per CPU. */
+struct py_walk {
+	struct py_proc proc;		/* the entry, copied: one walk reads one version of it */
+	__u64 ids[PY_MAX_FRAMES];	/* the frames' words, innermost first */
+	__u64 marks[PY_MAX_RUNS];	/* where each run's activation lies on the C stack; 0: unknown */
+	__u32 ends[PY_MAX_RUNS];	/* ids of runs 0..r end before ends[r] */
+	__u32 nr, runs;
+	__u32 cut_run;			/* the run the walk stopped in (PY_MAX_FRAMES), or PY_MAX_RUNS */
+	/*
+	 * The next run the native walk places: here, not in the walk's
+	 * state, so that the verifier does not tell its loop's states apart
+	 * by it.
+	 */
+	__u32 placed;
+	__u8 ts[PY_TS_READ];
+	__u8 fr[PY_FRAME_READ];
+	__u8 co[PY_CODE_READ];
+	__u8 str[PY_STR_HDR];
+	__u8 data[PY_FILE_BYTES];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct py_walk);
+} py_walks SEC(".maps");
+
+static __always_inline struct py_walk *py_walk_buf(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&py_walks, &zero);
+}
+
+/* A field of a buffer read from the process; 0 where off is not within it. */
+#define PY_FIELD(type, buf, off)						\
+	({									\
+		__u32 __off = (off);						\
+		barrier_var(__off);						\
+		__off <= sizeof(buf) - sizeof(type) ?				\
+			*(const type *)((const __u8 *)(buf) + __off) : (type)0;	\
+	})
+
+/*
+ * len, or 0 when it is more than max: the test in assembly, on the very
+ * register the caller then uses, which the verifier follows (compiled
+ * from C it may test one copy of the value and use another).
+ */
+static __always_inline __u64 py_bound(__u64 len, const __u64 max)
+{
+	asm volatile("if %[len] <= %[max] goto +1; %[len] = 0"
+		     : [len] "+r"(len)
+		     : [max] "i"(max));
+	return len;
+}
+
+/* Read len bytes (at most the buffer's size) of the process at addr into buf. */
+#define PY_READ(buf, len, addr)							\
+	({									\
+		__u64 __len = py_bound((len), sizeof(buf));			\
+		__len && !bpf_probe_read_user((buf), __len, (const void *)(addr));	\
+	})
+
+static __always_inline bool py_read_ptr(__u64 *v, __u64 addr)
+{
+	return addr && !bpf_probe_read_user(v, sizeof(*v), (const void *)addr);
+}
+
+/* Looking for a thread's state in the interpreters' lists. */
+struct py_find {
+	struct py_walk *w;
+	__u64 interp, ts, found;
+	__u32 tid;
+	__u8 interps;
+};
+
+static long py_find_step(__u32 i, void *ctx)
+{
+	struct py_find *f = ctx;
+	const struct py_layout *l = &f->w->proc.l;
+
+	if (!f->ts) {
+		/* the next interpreter's list */
+		if (!f->interp || f->interps >= PY_MAX_INTERPS ||
+		    !py_read_ptr(&f->ts, f->interp + l->interp_threads))
+			return 1;
+		f->interps++;
+		if (!py_read_ptr(&f->interp, f->interp + l->interp_next))
+			f->interp = 0;
+		return 0;
+	}
+	if (!PY_READ(f->w->ts, l->ts_read, f->ts))
+		return 1;
+	if ((__u32)PY_FIELD(__u64, f->w->ts, l->ts_tid) == f->tid) {
+		f->found = f->ts;
+		return 1;
+	}
+	f->ts = PY_FIELD(__u64, f->w->ts, l->ts_next);
+	return 0;
+}
+
+/*
+ * The PyThreadState of thread tid of process pid, read into w->ts; 0 when
+ * it has none (a thread that never ran Python, or one that is not set up
+ * yet: looked for again after PY_THREAD_RETRY_NS).
+ */
+static __always_inline __u64 py_thread_state(struct py_walk *w, __u32 pid, __u32 tid)
+{
+	const struct py_layout *l = &w->proc.l;
+	struct py_thread *t = bpf_map_lookup_elem(&py_threads, &tid), fresh = { .pid = pid };
+	struct py_find f = { .w = w, .tid = tid };
+	__u64 now;
+
+	if (t && t->pid == pid) {
+		if (t->tstate && PY_READ(w->ts, l->ts_read, t->tstate) &&
+		    (__u32)PY_FIELD(__u64, w->ts, l->ts_tid) == tid)
+			return t->tstate;
+		if (!t->tstate && bpf_ktime_get_ns() < t->retry_ns)
+			return 0;
+	}
+	if (!py_read_ptr(&f.interp, w->proc.runtime + l->rt_interps))
+		return 0;
+	bpf_loop(PY_MAX_THREADS + PY_MAX_INTERPS, py_find_step, &f, 0);
+	now = bpf_ktime_get_ns();
+	fresh.tstate = f.found;
+	fresh.retry_ns = now + PY_THREAD_RETRY_NS;
+	bpf_map_update_elem(&py_threads, &tid, &fresh, BPF_ANY);
+	return f.found;
+}
+
+/* A str digested (py_str), and how to copy its first characters. */
+struct py_str_info {
+	__u64 id;
+	__u32 data_off;		/* where its characters start */
+	struct py_str_copy copy;
+};
+
+/*
+ * The digest of the str at addr, and how to copy its first characters,
+ * at most cap bytes: the hash the str keeps, where it has computed it
+ * (interned names always have), else FNV-1a over those characters. Its
+ * length is in both: a name cut at cap still tells apart two that differ
+ * in length. 0: not a compact str, or unreadable. A global function:
+ * verified once.
+ */
+__noinline int py_str(__u64 addr, __u32 cap, struct py_str_info *s)
+{
+	struct py_walk *w = py_walk_buf();
+	const struct py_layout *l;
+	__u64 len, hash, h, all;
+	__u32 state, kind, bytes;
+
+	if (!w || !s)
+		return 0;
+	l = &w->proc.l;
+	if (!PY_READ(w->str, l->str_compact, addr))
+		return 0;
+	len = PY_FIELD(__u64, w->str, l->str_length);
+	hash = PY_FIELD(__u64, w->str, l->str_hash);
+	state = PY_FIELD(__u32, w->str, l->str_state);
+	kind = (state >> 2) & 7;
+	/* state: interned:2, kind:3, compact:1, ascii:1 (3.11 to 3.14) */
+	if (!(state & (1 << 5)) || (kind != 1 && kind != 2 && kind != 4) || len > (1u << 30))
+		return 0;
+	s->data_off = state & (1 << 6) ? l->str_ascii : l->str_compact;
+	all = len * kind;
+	bytes = all > cap ? cap & ~(kind - 1) : (__u32)all;
+	s->copy.len = (__u32)len;
+	s->copy.nbytes = (__u16)bytes;
+	s->copy.kind = (__u8)kind;
+	s->copy.ascii = !!(state & (1 << 6));
+	h = fnv64_step(py_seed, len << 8 | kind);
+	if (hash != (__u64)-1) {
+		s->id = fnv64_step(h, hash);
+		return 1;
+	}
+	if (bytes > PY_FILE_BYTES)
+		return 0;
+	if (bytes && !PY_READ(w->data, bytes, addr + s->data_off))
+		return 0;
+	for (__u32 i = 0; i < PY_FILE_BYTES / 8; i++) {
+		__u64 word;
+		__u32 rest;
+
+		if (i * 8 >= bytes)
+			break;
+		word = ((const __u64 *)w->data)[i];
+		rest = bytes - i * 8;
+		if (rest < 8)
+			word &= (1ull << (rest * 8)) - 1;
+		h = fnv64_step(h, word);
+	}
+	s->id = h ^ 1;	/* apart from the hashes */
+	return 1;
+}
+
+/* Reading one thread's frames: scalars only, for the global functions. */
+struct py_read {
+	__u64 frame;		/* the next frame to read */
+	__u64 cframe;		/* 3.11: the _PyCFrame of the run being read */
+	__u64 file;		/* the last file name digested in this sample, */
+	struct py_str_info file_info;	/* ... its digest and copy */
+	__u32 pid, gen;
+	__u32 failed;		/* a frame could not be read: the rest are unknown */
+	__u32 pad;
+};
+
+/*
+ * Send the names of word id (its code object's at code) unless sent
+ * already; only a record sent is remembered, so one the ring buffer had
+ * no room for is sent at the word's next sample.
+ */
+static __always_inline void py_send_names(const struct py_read *r, __u64 id, __u64 code,
+					  __s32 first, __u32 lasti, __u64 name,
+					  const struct py_str_info *ni)
+{
+	struct py_seen_key k = { .pid = r->pid, .gen = r->gen, .id = id };
+	struct py_name_event *e;
+	static const __u8 one = 1;
+
+	if (bpf_map_lookup_elem(&py_seen, &k))
+		return;
+	e = bpf_ringbuf_reserve(&py_names, sizeof(*e), 0);
+	if (!e) {
+		stat_inc(STAT_PY_NAMES_LOST);
+		return;
+	}
+	e->pid = r->pid;
+	e->gen = r->gen;
+	e->id = id;
+	e->code = code;
+	e->firstlineno = first;
+	e->lasti = lasti;
+	e->qualname = ni->copy;
+	e->filename = r->file_info.copy;
+	if (ni->copy.nbytes && !PY_READ(e->name, ni->copy.nbytes, name + ni->data_off))
+		e->qualname.nbytes = 0;
+	if (r->file_info.copy.nbytes &&
+	    !PY_READ(e->file, r->file_info.copy.nbytes, r->file + r->file_info.data_off))
+		e->filename.nbytes = 0;
+	bpf_ringbuf_submit(e, 0);
+	bpf_map_update_elem(&py_seen, &k, &one, BPF_ANY);
+}
+
+/*
+ * The word of a frame running code object code at instruction pointer
+ * instr, its names sent if new. A global function: verified once.
+ */
+__noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
+{
+	struct py_walk *w = py_walk_buf();
+	struct py_str_info ni = {};
+	const struct py_layout *l;
+	__u64 name, file, id, lasti = 0;
+	__s32 first;
+
+	if (!w || !r)
+		return PY_FRAME_UNREADABLE;
+	l = &w->proc.l;
+	if (!PY_READ(w->co, l->co_read, code))
+		return PY_FRAME_UNREADABLE;
+	name = PY_FIELD(__u64, w->co, l->co_qualname);
+	file = PY_FIELD(__u64, w->co, l->co_filename);
+	first = PY_FIELD(__s32, w->co, l->co_firstlineno);
+	if (!py_str(name, PY_NAME_BYTES, &ni))
+		return PY_FRAME_UNREADABLE;
+	/* the frames of one module share its file name: digested once a sample */
+	if (file != r->file) {
+		r->file = 0;
+		if (!py_str(file, PY_FILE_BYTES, &r->file_info))
+			return PY_FRAME_UNREADABLE;
+		r->file = file;
+	}
+	if (py_lines && instr > code + l->co_code)
+		lasti = (instr - code - l->co_code) / 2;
+	if (lasti > 0xffffffffull)
+		lasti = 0;
+	id = fnv64_step(fnv64_step(fnv64_step(fnv64_step(py_seed, ni.id), r->file_info.id),
+				   (__u32)first), lasti);
+	id |= PY_FRAME_BIT | PY_FRAME_NAMED;
+	py_send_names(r, id, code, first, (__u32)lasti, name, &ni);
+	return id;
+}
+
+/* The run being read ends at ids[nr); its activation lies at mark. */
+static __always_inline void py_end_run(struct py_walk *w, __u64 mark)
+{
+	__u32 r = w->runs;
+
+	if (r >= PY_MAX_RUNS)
+		return;
+	w->marks[r] = mark;
+	w->ends[r] = w->nr;
+	w->runs = r + 1;
+}
+
+/* One frame: its word, then the next. bpf_loop callback. */
+static long py_frame_step(__u32 i, void *ctx)
+{
+	struct py_read *r = ctx;
+	struct py_walk *w = py_walk_buf();
+	const struct py_layout *l;
+	__u64 code, prev, instr, word;
+	__u32 n;
+	__u8 owner;
+
+	if (!w || !r->frame)
+		return 1;
+	l = &w->proc.l;
+	n = w->nr;
+	if (n >= PY_MAX_FRAMES || w->runs >= PY_MAX_RUNS)
+		return 1;	/* the caller marks the cut */
+	if (!PY_READ(w->fr, l->fr_read, r->frame)) {
+		r->failed = 1;
+		return 1;
+	}
+	code = PY_FIELD(__u64, w->fr, l->fr_code) & ~(__u64)l->code_tag;
+	prev = PY_FIELD(__u64, w->fr, l->fr_previous);
+	instr = PY_FIELD(__u64, w->fr, l->fr_instr);
+	owner = PY_FIELD(__u8, w->fr, l->fr_owner);
+	if (owner == l->owner_shim) {
+		/* the eval loop's entry frame, on its C stack: no code of its own */
+		py_end_run(w, r->frame);
+		r->frame = prev;
+		return 0;
+	}
+	word = py_frame_word(r, code, instr);
+	w->ids[n & (PY_MAX_FRAMES - 1)] = word;
+	w->nr = n + 1;
+	if (l->fr_entry != PY_NO_FIELD && PY_FIELD(__u8, w->fr, l->fr_entry)) {
+		/* 3.11: the first frame of its activation, whose _PyCFrame is on its C stack */
+		py_end_run(w, r->cframe);
+		if (!py_read_ptr(&r->cframe, r->cframe + l->cf_previous))
+			r->cframe = 0;
+	}
+	r->frame = prev;
+	return 0;
+}
+
+/*
+ * The Python frames of the sampled thread (tid of pid) into the per-CPU
+ * walk, or NULL: not a Python process, no frames, or no Python support
+ * in this program.
+ */
+static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid)
+{
+	const struct py_proc *p;
+	struct py_read r = { .pid = pid };
+	const struct py_layout *l;
+	struct py_walk *w;
+	__u64 ts;
+
+	if (!py_enabled)
+		return NULL;
+	p = bpf_map_lookup_elem(&py_procs, &pid);
+	if (!p || !p->gen)
+		return NULL;
+	w = py_walk_buf();
+	if (!w)
+		return NULL;
+	__builtin_memcpy(&w->proc, p, sizeof(w->proc));
+	w->nr = w->runs = w->placed = 0;
+	w->cut_run = PY_MAX_RUNS;
+	l = &w->proc.l;
+	r.gen = w->proc.gen;
+	ts = py_thread_state(w, pid, tid);
+	if (!ts) {
+		stat_inc(STAT_PY_NO_THREAD);
+		return NULL;
+	}
+	r.frame = PY_FIELD(__u64, w->ts, l->ts_frame);
+	if (l->cf_frame != PY_NO_FIELD) {
+		r.cframe = r.frame;
+		if (!py_read_ptr(&r.frame, r.cframe + l->cf_frame))
+			return NULL;
+	}
+	if (!r.frame)
+		return NULL;	/* not running Python code */
+	bpf_loop(PY_MAX_FRAMES + PY_MAX_RUNS, py_frame_step, &r, 0);
+	if (r.failed)
+		stat_inc(STAT_PY_BAD_FRAME);
+	/* frames left unread: the run they are in is cut there */
+	if (r.frame && !r.failed) {
+		stat_inc(STAT_PY_TRUNCATED);
+		w->cut_run = w->runs;
+	}
+	/* an open run (cut, or a chain that ended without its entry) */
+	if (!w->runs || w->ends[(w->runs - 1) & (PY_MAX_RUNS - 1)] < w->nr)
+		py_end_run(w, l->fr_entry != PY_NO_FIELD ? r.cframe : 0);
+	if (!w->nr)
+		return NULL;
+	stat_inc(STAT_PY_STACKS);
+	return w;
+}
+
+#include "python/py_place.bpf.h"
+
+#endif /* PYTHON_BPF_H */

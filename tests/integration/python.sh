@@ -1,0 +1,249 @@
+#!/bin/sh
+# python.sh - Python functions in the stacks: CPython's frames read in
+# the BPF program and counted with the native ones, in place of the
+# interpreter's C frames that run them (python/). On Debian's own
+# python3 (3.11). Root needed; prints "python: N passed, N failed" last.
+set -u
+
+SUITE=python
+. "$(dirname "$0")/lib.sh"
+
+PY=/usr/bin/python3
+PW=tests/workloads/python
+HOT=$PW/pyhot.py
+# the absolute path: python (3.9 on) makes it the script's co_filename
+HOTP=$PWD/$HOT
+
+# chain P F...: the Python frames F of file P, in call order, as a regex
+chain() {
+	p=$1
+	shift
+	out=""
+	for f in "$@"; do
+		out="$out;$f [(]$p[)]"
+	done
+	echo "$out"
+}
+
+# shares_532 FOLDED PREFIX: of the samples whose stack is PREFIX then
+# pyhot's chain to hot_X, then native frames only, hot_a/b/c's shares
+# (printed); fails unless within 3 points of 50/30/20 and there are at
+# least MIN of them, and at least WHOLE% of the comm's samples are so.
+shares_532() {
+	folded=$1 prefix=$2 comm=$3 min=$4 whole=$5
+	base="$prefix$(chain "$HOTP" '<module>' main run_round)"
+	all=$(sum_matching "^$comm;" "$folded")
+	a=$(sum_matching "$base$(chain "$HOTP" hot_a)(;[^;(]*)* [0-9]+\$" "$folded")
+	b=$(sum_matching "$base$(chain "$HOTP" hot_b)(;[^;(]*)* [0-9]+\$" "$folded")
+	c=$(sum_matching "$base$(chain "$HOTP" hot_c)(;[^;(]*)* [0-9]+\$" "$folded")
+	n=$((a + b + c))
+	echo "  $n of $all samples with the whole chain: hot_a=$a hot_b=$b hot_c=$c"
+	[ "$n" -ge "$min" ] || fail "too few: $(sort -t' ' -k2 -rn "$folded" | head -3)" || return 1
+	[ "$(pct "$n" "$all")" -ge "$whole" ] ||
+		fail "chains not whole: $(grep -v -- "$(chain "$HOTP" run_round hot_)" "$folded" | sort -t' ' -k2 -rn | head -3)" || return 1
+	sa=$((a * 1000 / n)) sb=$((b * 1000 / n)) sc=$((c * 1000 / n))
+	echo "  shares (per mille) $sa/$sb/$sc"
+	[ "$sa" -ge 470 ] && [ "$sa" -le 530 ] && [ "$sb" -ge 270 ] && [ "$sb" -le 330 ] &&
+		[ "$sc" -ge 170 ] && [ "$sc" -le 230 ] || fail "shares $sa/$sb/$sc, want 500/300/200 +-30" || return 1
+}
+
+# Debian's python3 (3.11), frameless, at 999 Hz: each sample's stack is
+# the native one from _start into the interpreter, then the script's
+# functions in call order where the eval loop's C frame was, then the C
+# code they called; hot_a/b/c keep their 5:3:2 within 3 points.
+t_mixed_stacks() {
+	start $PY $HOT 30
+	sleep 0.5
+	$PROFILE -U -F 999 -f -v -p "$LAST" 3 > "$TMP/hot.folded" 2> "$TMP/hot.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/hot.err")" || return 1
+	stop "$LAST"
+	grep 'python:' "$TMP/hot.err" | sed 's/^/  /'
+	shares_532 "$TMP/hot.folded" '^pyhot;_start;__libc_start_main[^;]*;__libc_start_call_main;Py_BytesMain;.*;PyEval_EvalCode' pyhot 1500 95 || return 1
+	# the eval loop's frames are all replaced: the interpreter runs no other code here
+	evals=$(sum_matching '_PyEval_EvalFrameDefault' "$TMP/hot.folded")
+	all=$(sum_matching '^pyhot;' "$TMP/hot.folded")
+	[ "$(pct "$evals" "$all")" -le 1 ] || fail "$evals of $all samples still show _PyEval_EvalFrameDefault" || return 1
+}
+
+# By frame pointers (no tables): the Python frames need none, and keep
+# their order and shares; the native part is what frame pointers give.
+t_frame_pointers() {
+	start $PY $HOT 30
+	sleep 0.5
+	$PROFILE -U -F 999 -f --call-graph fp -p "$LAST" 3 > "$TMP/fp.folded" 2> "$TMP/fp.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/fp.err")" || return 1
+	stop "$LAST"
+	shares_532 "$TMP/fp.folded" '^pyhot(;[^;(]*)*' pyhot 1500 95
+}
+
+# Two threads running Python at once: each sample carries its own
+# thread's frames, never the other's.
+t_threads() {
+	start $PY $PW/pythreads.py 30
+	sleep 0.5
+	$PROFILE -U -F 999 -f -p "$LAST" 3 > "$TMP/th.folded" 2> "$TMP/th.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/th.err")" || return 1
+	stop "$LAST"
+	P=$PWD/$PW/pythreads.py
+	for t in a b; do
+		o=$(echo $t | tr ab ba)
+		all=$(sum_matching "^pyth_$t;" "$TMP/th.folded")
+		own=$(sum_matching "^pyth_$t;.*$(chain "$P" thread_$t spin_$t)(;[^;(]*)* [0-9]+\$" "$TMP/th.folded")
+		other=$(sum_matching "^pyth_$t;.*(thread|spin)_$o " "$TMP/th.folded")
+		echo "  pyth_$t: $own of $all samples in thread_$t;spin_$t, $other in the other's"
+		[ "$all" -ge 600 ] || fail "pyth_$t: only $all samples" || return 1
+		[ "$(pct "$own" "$all")" -ge 95 ] || fail "pyth_$t: $(sort -t' ' -k2 -rn "$TMP/th.folded" | grep "^pyth_$t" | head -3)" || return 1
+		[ "$other" -eq 0 ] || fail "pyth_$t has pyth_$o's frames" || return 1
+	done
+}
+
+# Code objects made and freed in a loop (pydie.py): every frame keeps the
+# names of its own code object, though the next one takes its memory.
+# fn_N is in gen_N.py, each fn_N (run once) has a run's samples, not
+# those of all the functions that lived at its address; "work" from
+# heavy.py and from light.py (same name, same line) keep their 3:1.
+t_code_objects_die() {
+	start $PY $PW/pydie.py 30
+	sleep 0.5
+	$PROFILE -U -F 999 -f -p "$LAST" 3 > "$TMP/die.folded" 2> "$TMP/die.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/die.err")" || return 1
+	stop "$LAST"
+	awk '{ n = $NF; line = $0
+		while (match(line, /fn_[0-9]+ [(]gen_[0-9]+[.]py[)]/)) {
+			f = substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH)
+			split(f, p, /[_ .]/); if (p[2] != p[4]) bad += n
+			per[p[2]] += n
+		}
+		if ($0 ~ /;work [(]heavy[.]py[)]/) h += n
+		if ($0 ~ /;work [(]light[.]py[)]/) l += n
+		if ($0 ~ /\[python\]/) un += n
+		all += n }
+	END { for (k in per) { fns++; fs += per[k]; if (per[k] > max) max = per[k] }
+		printf "%d %d %d %d %d %d %d %d\n", bad, fns, fs, max, h, l, un, all }' "$TMP/die.folded" > "$TMP/die.sum"
+	read -r bad fns fs max h l un all < "$TMP/die.sum"
+	echo "  $fns functions fn_N in $fs samples, at most $max each, $bad samples of fn_N in another's file; work: heavy $h, light $l; $un unnamed of $all"
+	[ "$all" -ge 1500 ] && [ "$fns" -ge 100 ] || fail "too few samples or functions" || return 1
+	# each lives about one sampling period: most samples name one of their own
+	[ "$fns" -ge $((fs / 2)) ] || fail "$fs samples of fn_N under only $fns names" || return 1
+	[ "$bad" -eq 0 ] || fail "frames named from another code object: $(grep -E 'fn_([0-9]+) [(]gen_' "$TMP/die.folded" | head -2)" || return 1
+	[ "$max" -le 8 ] || fail "one fn_N got $max samples: names that outlived their code" || return 1
+	s=$((h * 100 / (h + l)))
+	[ "$s" -ge 70 ] && [ "$s" -le 80 ] || fail "heavy.py's share of work is $s%, want 75" || return 1
+	[ "$(pct "$un" "$all")" -le 1 ] || fail "$un of $all samples with unnamed Python frames" || return 1
+}
+
+# System-wide, a Python process started after the profiler: looked at
+# when first sampled, its frames from then on.
+t_system_wide() {
+	$PROFILE -U -F 999 -f 5 > "$TMP/sw.folded" 2> "$TMP/sw.err" &
+	prof=$!
+	sleep 1.5
+	$PY $HOT 3
+	wait "$prof" || fail "profile exited $?: $(tail -2 "$TMP/sw.err")" || return 1
+	shares_532 "$TMP/sw.folded" '^pyhot;_start;.*;PyEval_EvalCode' pyhot 1200 90
+}
+
+# -K: kernel stacks only, no Python walk at all.
+t_kernel_only() {
+	start $PY $HOT 30
+	sleep 0.5
+	$PROFILE -K -F 499 -f -v -p "$LAST" 1 > "$TMP/k.folded" 2> "$TMP/k.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/k.err")" || return 1
+	stop "$LAST"
+	! grep -q 'python:' "$TMP/k.err" || fail "a Python walk under -K: $(grep python: "$TMP/k.err")" || return 1
+	! grep -q '[(]' "$TMP/k.folded" || fail "Python frames under -K" || return 1
+}
+
+# The text, pprof, speedscope and SVG outputs carry the Python frames;
+# pprof's Function has the file and first line.
+t_formats() {
+	start $PY $HOT 30
+	sleep 0.5
+	runs=""
+	for f in p.txt p.pb.gz p.json p.svg; do
+		{ $PROFILE -U -F 499 -p "$LAST" -o "$TMP/$f" 2 2> "$TMP/$f.err"; echo $? > "$TMP/$f.rc"; } &
+		runs="$runs $!"
+	done
+	wait $runs
+	stop "$LAST"
+	for f in p.txt p.pb.gz p.json p.svg; do
+		[ "$(cat "$TMP/$f.rc")" = 0 ] || fail "-o $f exited $(cat "$TMP/$f.rc"): $(cat "$TMP/$f.err")" || return 1
+	done
+	grep -q "^    hot_a ($HOTP)\$" "$TMP/p.txt" || fail "text: no hot_a frame: $(head -20 "$TMP/p.txt")" || return 1
+	grep -q "hot_a ($HOTP)" "$TMP/p.svg" || fail "SVG: no hot_a frame" || return 1
+	python3 - "$TMP/p.json" "$HOTP" <<'PYCHECK' || fail "speedscope JSON" || return 1
+import json, sys
+frames = json.load(open(sys.argv[1]))["shared"]["frames"]
+want = {"name": "hot_a (%s)" % sys.argv[2], "file": sys.argv[2]}
+sys.exit(0 if any(all(f.get(k) == v for k, v in want.items()) for f in frames) else 1)
+PYCHECK
+	# go tool pprof -raw: "hot_a FILE:0 s=LINE", LINE that of "def hot_a"
+	line=$(grep -n '^def hot_a' $HOT | cut -d: -f1)
+	go tool pprof -raw "$TMP/p.pb.gz" > "$TMP/raw.txt" 2>&1 || fail "go tool pprof: $(tail -2 "$TMP/raw.txt")" || return 1
+	grep -Eq " hot_a $HOTP:[0-9]+ s=$line\$" "$TMP/raw.txt" || fail "pprof: $(grep -m3 hot_a "$TMP/raw.txt"), want s=$line" || return 1
+}
+
+# The Python walk has its own limit, PY_MAX_FRAMES (128): a deeper stack
+# keeps its innermost 128 Python frames and is marked [truncated] at its
+# root, and -v counts it; below --perf-max-stack-depth, the stack's.
+t_deep_recursion() {
+	cat > "$TMP/deep.py" <<'PYDEEP'
+def deep(n):
+    if n:
+        return deep(n - 1)
+    while True:
+        pass
+with open("/proc/self/comm", "w") as f:
+    f.write("pydeep")
+deep(300)
+PYDEEP
+	start $PY "$TMP/deep.py"
+	sleep 0.5
+	$PROFILE -U -F 499 -f -v --perf-max-stack-depth 400 -p "$LAST" 1 > "$TMP/deep.folded" 2> "$TMP/deep.err" &&
+		$PROFILE -U -F 499 -f -p "$LAST" 1 > "$TMP/deep127.folded" 2> "$TMP/deep127.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/deep.err" "$TMP/deep127.err")" || return 1
+	stop "$LAST"
+	all=$(sum_matching '^pydeep;' "$TMP/deep.folded")
+	cut=$(awk '/^pydeep;\[truncated\];/ { if (gsub(/;deep [(]/, "&") == 128) n += $NF } END { print n + 0 }' "$TMP/deep.folded")
+	echo "  $cut of $all samples with 128 Python frames under [truncated]; $(grep -o '[0-9]* cut at 128 Python frames' "$TMP/deep.err")"
+	[ "$all" -ge 150 ] && [ "$(pct "$cut" "$all")" -ge 95 ] || fail "$(head -c 300 "$TMP/deep.folded")" || return 1
+	grep -Eq '[1-9][0-9]* cut at 128 Python frames' "$TMP/deep.err" || fail "not counted: $(grep python: "$TMP/deep.err")" || return 1
+	all=$(sum_matching '^pydeep;' "$TMP/deep127.folded")
+	cut=$(awk -F';' '/^pydeep;\[truncated\];/ && NF == 129 { sub(/.* /, ""); n += $0 } END { print n + 0 }' "$TMP/deep127.folded")
+	echo "  default depth: $cut of $all samples with 127 frames under [truncated]"
+	[ "$all" -ge 150 ] && [ "$(pct "$cut" "$all")" -ge 95 ] || fail "$(head -c 300 "$TMP/deep127.folded")" || return 1
+}
+
+# Names and files a process chose are escaped as every name is: no ';'
+# or newline of theirs in folded output.
+t_names_escaped() {
+	cat > "$TMP/odd.py" <<'PYODD'
+def spin():
+    while True:
+        pass
+with open("/proc/self/comm", "w") as f:
+    f.write("pyodd")
+spin.__code__ = spin.__code__.replace(co_name="a;b\nc", co_qualname="a;b\nc",
+                                      co_filename="x;y\n.py")
+spin()
+PYODD
+	start $PY "$TMP/odd.py"
+	sleep 0.5
+	$PROFILE -U -F 499 -f -p "$LAST" 1 > "$TMP/odd.folded" 2> "$TMP/odd.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/odd.err")" || return 1
+	stop "$LAST"
+	grep -q ';a:b?c (x:y?.py) [0-9]*$' "$TMP/odd.folded" || fail "no escaped frame: $(head -3 "$TMP/odd.folded")" || return 1
+	awk '!/^pyodd;.* [0-9]+$/ { bad++ } END { exit bad > 0 }' "$TMP/odd.folded" ||
+		fail "a line broken by a name: $(head -3 "$TMP/odd.folded")" || return 1
+}
+
+run_test "Debian's python3: mixed stacks, exact chains, 5:3:2 within 3 points" t_mixed_stacks
+run_test "--call-graph fp: the Python frames without unwind tables" t_frame_pointers
+run_test "two threads running Python: each its own frames" t_threads
+run_test "code objects freed and their memory reused: names stay right" t_code_objects_die
+run_test "system-wide: a Python process started after the profiler" t_system_wide
+run_test "-K: no Python walk" t_kernel_only
+run_test "text, pprof, speedscope and SVG carry the Python frames" t_formats
+run_test "the Python walk's own limit: cut, marked and counted" t_deep_recursion
+run_test "names and files a process chose are escaped" t_names_escaped
+finish
