@@ -4,6 +4,7 @@
  * (py_names.h).
  */
 #include <errno.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,20 +15,55 @@
 #include "python/py_bpf.h"
 #include "python/py_names.h"
 
-struct entry {
-	struct entry *next;
+struct name_entry {
+	struct name_entry *next;
 	uint32_t pid, gen;
 	uint64_t id;
 	struct py_name name;
 	char strings[];		/* label, func, file */
 };
 
+/* Names one generation has: none may take them all from the others. */
+struct gen_count {
+	uint32_t pid, gen;
+	size_t nr;
+};
+
 struct py_names {
-	struct entry **buckets;
+	struct name_entry **buckets;
 	size_t nr_buckets;	/* a power of two */
-	size_t nr, max;
+	size_t nr, max, max_per_gen;
+	void *gens;		/* tsearch: struct gen_count */
 	struct py_names_stats stats;
 };
+
+static int cmp_gen(const void *a, const void *b)
+{
+	const struct gen_count *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->gen > y->gen) - (x->gen < y->gen);
+}
+
+/* The count of (pid, gen), made when missing; NULL: no memory. */
+static struct gen_count *gen_of(struct py_names *n, uint32_t pid, uint32_t gen)
+{
+	struct gen_count key = { .pid = pid, .gen = gen }, *g, **slot;
+
+	slot = tfind(&key, &n->gens, cmp_gen);
+	if (slot)
+		return *slot;
+	g = malloc(sizeof(*g));
+	if (!g)
+		return NULL;
+	*g = key;
+	if (!tsearch(g, &n->gens, cmp_gen)) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
 
 static size_t bucket_of(const struct py_names *n, uint32_t pid, uint32_t gen, uint64_t id)
 {
@@ -36,7 +72,7 @@ static size_t bucket_of(const struct py_names *n, uint32_t pid, uint32_t gen, ui
 	return h & (n->nr_buckets - 1);
 }
 
-struct py_names *py_names__new(size_t max_names)
+struct py_names *py_names__new(size_t max_names, size_t max_per_gen)
 {
 	struct py_names *n = calloc(1, sizeof(*n));
 
@@ -44,6 +80,7 @@ struct py_names *py_names__new(size_t max_names)
 		return NULL;
 	n->nr_buckets = 1024;
 	n->max = max_names;
+	n->max_per_gen = max_per_gen;
 	n->buckets = calloc(n->nr_buckets, sizeof(*n->buckets));
 	if (!n->buckets) {
 		free(n);
@@ -57,19 +94,20 @@ void py_names__free(struct py_names *n)
 	if (!n)
 		return;
 	for (size_t i = 0; i < n->nr_buckets; i++) {
-		for (struct entry *e = n->buckets[i], *next; e; e = next) {
+		for (struct name_entry *e = n->buckets[i], *next; e; e = next) {
 			next = e->next;
 			free(e);
 		}
 	}
 	free(n->buckets);
+	tdestroy(n->gens, free);
 	free(n);
 }
 
 static void grow(struct py_names *n)
 {
 	size_t nb = n->nr_buckets * 2;
-	struct entry **b = calloc(nb, sizeof(*b)), **old = n->buckets;
+	struct name_entry **b = calloc(nb, sizeof(*b)), **old = n->buckets;
 	size_t old_nr = n->nr_buckets;
 
 	if (!b)
@@ -77,7 +115,7 @@ static void grow(struct py_names *n)
 	n->buckets = b;
 	n->nr_buckets = nb;
 	for (size_t i = 0; i < old_nr; i++) {
-		for (struct entry *e = old[i], *next; e; e = next) {
+		for (struct name_entry *e = old[i], *next; e; e = next) {
 			size_t k = bucket_of(n, e->pid, e->gen, e->id);
 
 			next = e->next;
@@ -159,10 +197,11 @@ static bool valid_copy(const struct py_str_copy *c, size_t cap)
 int py_names__add(struct py_names *n, const void *data, size_t size)
 {
 	const struct py_name_event *ev = data;
+	struct gen_count *g;
 	/* UTF-8 takes at most 3 bytes for the 1 or 2 of a Latin-1 or UCS-2 character */
 	char func[PY_NAME_BYTES * 2 + 8], file[PY_FILE_BYTES * 2 + 8];
 	size_t lf, lfile, k;
-	struct entry *e;
+	struct name_entry *e;
 	char *s;
 
 	n->stats.records++;
@@ -175,7 +214,10 @@ int py_names__add(struct py_names *n, const void *data, size_t size)
 	for (e = n->buckets[k]; e; e = e->next)
 		if (e->pid == ev->pid && e->gen == ev->gen && e->id == ev->id)
 			return 0;	/* sent twice (two CPUs, or forgotten by the kernel) */
-	if (n->nr >= n->max) {
+	g = gen_of(n, ev->pid, ev->gen);
+	if (!g)
+		return -ENOMEM;
+	if (n->nr >= n->max || g->nr >= n->max_per_gen) {
 		n->stats.dropped++;
 		return -ENOSPC;
 	}
@@ -200,6 +242,7 @@ int py_names__add(struct py_names *n, const void *data, size_t size)
 	e->next = n->buckets[k];
 	n->buckets[k] = e;
 	n->nr++;
+	g->nr++;
 	n->stats.names++;
 	if (n->nr > n->nr_buckets)
 		grow(n);
@@ -209,21 +252,80 @@ int py_names__add(struct py_names *n, const void *data, size_t size)
 const struct py_name *py_names__find(const struct py_names *n, uint32_t pid, uint32_t gen,
 				     uint64_t id)
 {
-	for (struct entry *e = n->buckets[bucket_of(n, pid, gen, id)]; e; e = e->next)
+	for (struct name_entry *e = n->buckets[bucket_of(n, pid, gen, id)]; e; e = e->next)
 		if (e->pid == pid && e->gen == gen && e->id == id)
 			return &e->name;
 	return NULL;
 }
 
+/* The generations pruning looks at: whether each is alive, asked once. */
+struct prune {
+	struct gen_count **dead;
+	size_t nr, cap;
+	py_alive_fn alive;
+	void *ctx;
+	bool failed;
+};
+
+static struct prune *prune_ctx;	/* twalk() passes no context */
+
+static void note_dead(const void *node, VISIT which, int depth)
+{
+	struct gen_count *g = *(struct gen_count *const *)node;
+	struct prune *p = prune_ctx;
+
+	(void)depth;
+	if (which != postorder && which != leaf)
+		return;
+	if (p->alive(g->pid, g->gen, p->ctx))
+		return;
+	if (p->nr == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		struct gen_count **d = realloc(p->dead, cap * sizeof(*d));
+
+		if (!d) {
+			p->failed = true;
+			return;
+		}
+		p->dead = d;
+		p->cap = cap;
+	}
+	p->dead[p->nr++] = g;
+}
+
+static bool is_dead(const struct prune *p, uint32_t pid, uint32_t gen)
+{
+	struct gen_count key = { .pid = pid, .gen = gen };
+
+	/* dead[] is in tree order: sorted by (pid, gen) */
+	for (size_t lo = 0, hi = p->nr; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_gen(&key, p->dead[mid]);
+
+		if (!c)
+			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
 void py_names__prune(struct py_names *n, py_alive_fn alive, void *ctx)
 {
-	for (size_t i = 0; i < n->nr_buckets; i++) {
-		struct entry **slot = &n->buckets[i];
+	struct prune p = { .alive = alive, .ctx = ctx };
+
+	prune_ctx = &p;
+	twalk(n->gens, note_dead);
+	prune_ctx = NULL;
+	for (size_t i = 0; i < n->nr_buckets && p.nr; i++) {
+		struct name_entry **slot = &n->buckets[i];
 
 		while (*slot) {
-			struct entry *e = *slot;
+			struct name_entry *e = *slot;
 
-			if (alive(e->pid, e->gen, ctx)) {
+			if (!is_dead(&p, e->pid, e->gen)) {
 				slot = &e->next;
 				continue;
 			}
@@ -232,6 +334,13 @@ void py_names__prune(struct py_names *n, py_alive_fn alive, void *ctx)
 			n->nr--;
 		}
 	}
+	for (size_t i = 0; i < p.nr; i++) {
+		struct gen_count *g = p.dead[i];
+
+		tdelete(g, &n->gens, cmp_gen);
+		free(g);
+	}
+	free(p.dead);
 }
 
 void py_names__stats(const struct py_names *n, struct py_names_stats *st)

@@ -17,8 +17,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Names a run keeps at once, at most: about 300 bytes each. */
+/*
+ * Names a run keeps at once, at most (about 300 bytes each, 2 KiB for
+ * the longest), and of one process generation: a process that makes
+ * code objects without end takes no more than its share.
+ */
 #define PY_NAMES_MAX (1u << 18)
+#define PY_NAMES_MAX_PER_GEN (1u << 15)
 
 /* How a Python frame prints when its names never came (or could not be read). */
 #define PY_UNNAMED "[python]"
@@ -36,11 +41,11 @@ struct py_names_stats {
 	uint64_t records;	/* records taken */
 	uint64_t names;		/* words named */
 	uint64_t malformed;	/* records refused: not the size of one */
-	uint64_t dropped;	/* not kept: max_names reached */
+	uint64_t dropped;	/* not kept: max_names, or max_per_gen of its generation, reached */
 };
 
-/* At most max_names words kept at once. NULL with errno. */
-struct py_names *py_names__new(size_t max_names);
+/* At most max_names words kept at once, max_per_gen of one generation. NULL with errno. */
+struct py_names *py_names__new(size_t max_names, size_t max_per_gen);
 void py_names__free(struct py_names *n);
 
 /*
@@ -55,7 +60,10 @@ const struct py_name *py_names__find(const struct py_names *n, uint32_t pid, uin
 
 /* Whether generation gen of pid may still be sampled. */
 typedef bool (*py_alive_fn)(pid_t pid, uint32_t gen, void *ctx);
-/* Forget the names of the generations that are not alive (after their samples were printed). */
+/*
+ * Forget the names of the generations that are not alive (after their
+ * samples were printed); alive is asked once per generation.
+ */
 void py_names__prune(struct py_names *n, py_alive_fn alive, void *ctx);
 
 void py_names__stats(const struct py_names *n, struct py_names_stats *st);

@@ -34,7 +34,7 @@ static const struct py_name *add_find(struct py_names *n, struct py_name_event *
 
 Test(py_names, label_is_func_and_file)
 {
-	struct py_names *n = py_names__new(16);
+	struct py_names *n = py_names__new(16, 16);
 	struct py_name_event e = event(42, 1, 7, "Worker.run", "app/hot.py", 12);
 	const struct py_name *pn = add_find(n, &e);
 
@@ -52,7 +52,7 @@ Test(py_names, label_is_func_and_file)
 /* The same word in another generation, or process, is another frame. */
 Test(py_names, keyed_by_process_generation_and_word)
 {
-	struct py_names *n = py_names__new(16);
+	struct py_names *n = py_names__new(16, 16);
 	struct py_name_event a = event(42, 1, 7, "a", "x.py", 1), b = event(42, 2, 7, "b", "x.py", 1);
 
 	add_find(n, &a);
@@ -96,7 +96,7 @@ Test(py_names, characters_of_every_kind)
 /* A record that lies about its lengths, or is short, is refused whole. */
 Test(py_names, malformed_records_are_refused)
 {
-	struct py_names *n = py_names__new(16);
+	struct py_names *n = py_names__new(16, 16);
 	struct py_name_event e = event(1, 1, 1, "f", "x.py", 1);
 	struct py_names_stats st;
 
@@ -119,7 +119,7 @@ Test(py_names, malformed_records_are_refused)
 /* ';' and newlines stay in the names: the writers escape them, as every name. */
 Test(py_names, names_are_kept_as_they_are)
 {
-	struct py_names *n = py_names__new(16);
+	struct py_names *n = py_names__new(16, 16);
 	struct py_name_event e = event(1, 1, 1, "a;b\nc", "d;e.py", 1);
 
 	cr_expect_str_eq(add_find(n, &e)->label, "a;b\nc (d;e.py)");
@@ -128,7 +128,7 @@ Test(py_names, names_are_kept_as_they_are)
 
 Test(py_names, at_most_max_names)
 {
-	struct py_names *n = py_names__new(2);
+	struct py_names *n = py_names__new(2, 2);
 	struct py_name_event e;
 	struct py_names_stats st;
 
@@ -141,6 +141,23 @@ Test(py_names, at_most_max_names)
 	py_names__free(n);
 }
 
+/* One process cannot take every name: another still gets its own. */
+Test(py_names, one_generation_takes_its_share)
+{
+	struct py_names *n = py_names__new(8, 3);
+	struct py_name_event e;
+
+	for (uint64_t i = 0; i < 5; i++) {
+		e = event(1, 1, i, "f", "x.py", 1);
+		cr_expect_eq(py_names__add(n, &e, sizeof(e)), i < 3 ? 0 : -ENOSPC);
+	}
+	e = event(2, 1, 1, "g", "y.py", 1);
+	cr_expect_eq(py_names__add(n, &e, sizeof(e)), 0);
+	e = event(1, 2, 9, "h", "x.py", 1);
+	cr_expect_eq(py_names__add(n, &e, sizeof(e)), 0);
+	py_names__free(n);
+}
+
 static bool only_gen_2(pid_t pid, uint32_t gen, void *ctx)
 {
 	(void)pid;
@@ -150,7 +167,7 @@ static bool only_gen_2(pid_t pid, uint32_t gen, void *ctx)
 
 Test(py_names, prune_forgets_generations_gone)
 {
-	struct py_names *n = py_names__new(4096);
+	struct py_names *n = py_names__new(2500, 2500);
 	struct py_name_event e;
 
 	for (uint64_t i = 0; i < 2000; i++) {
@@ -166,7 +183,9 @@ Test(py_names, prune_forgets_generations_gone)
 			cr_expect_null(py_names__find(n, 7, 1, e.id));
 	}
 	/* room again for as many */
-	e = event(8, 1, 1, "g", "y.py", 1);
-	cr_expect_eq(py_names__add(n, &e, sizeof(e)), 0);
+	for (uint64_t i = 0; i < 1000; i++) {
+		e = event(8, 1, i, "g", "y.py", 1);
+		cr_expect_eq(py_names__add(n, &e, sizeof(e)), 0);
+	}
 	py_names__free(n);
 }
