@@ -131,11 +131,12 @@ int py_elf__read(Elf *elf, const struct budget *b, struct py_elf *out)
 	if (s.has_version && s.version.st_size == 8 && !read_u64_at(elf, s.version.st_value, &v) &&
 	    v <= UINT32_MAX)
 		out->version = (uint32_t)v;
-	if (s.has_eval && s.eval.st_size) {
+	/* a range that wraps is none (the BPF side would take it for every address) */
+	if (s.has_eval && s.eval.st_size && s.eval.st_value + s.eval.st_size > s.eval.st_value) {
 		out->eval_start = s.eval.st_value;
 		out->eval_end = s.eval.st_value + s.eval.st_size;
 	}
-	if (s.has_cold && s.cold.st_size) {
+	if (s.has_cold && s.cold.st_size && s.cold.st_value + s.cold.st_size > s.cold.st_value) {
 		out->cold_start = s.cold.st_value;
 		out->cold_end = s.cold.st_value + s.cold.st_size;
 	}

@@ -9,7 +9,8 @@ fixtures=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for h in elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi gopclntab; do
+for h in elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi gopclntab \
+	py_elf py_names; do
 	mkdir -p "$corpus/$h"
 done
 
@@ -20,7 +21,7 @@ is_elf() {
 for f in "$fixtures"/* /bin/true; do
 	is_elf "$f" || continue
 	n=$(basename "$f")
-	for h in elf_mem elf_fd debuginfo; do
+	for h in elf_mem elf_fd debuginfo py_elf; do
 		cp "$f" "$corpus/$h/$n"
 	done
 done
@@ -220,3 +221,22 @@ for f in "$fixtures"/fixture_go*; do
 		fi
 	done
 done
+
+# --- Python: names records as the BPF side sends them (py_bpf.h's struct
+# py_name_event: 432 bytes), of each kind of str, and one cut short ---
+python3 - "$corpus/py_names" <<'PY'
+import struct, sys
+d = sys.argv[1]
+def rec(pid, gen, id, first, name, nkind, file, fkind):
+    def enc(s, k):
+        return s.encode({1: "latin-1", 2: "utf-16-le", 4: "utf-32-le"}[k])
+    nb, fb = enc(name, nkind)[:128], enc(file, fkind)[:256]
+    return (struct.pack("<IIQQiI", pid, gen, id | 3 << 62, 0x7f00dead, first, 0) +
+            struct.pack("<IHBB", len(name), len(nb), nkind, nkind == 1) +
+            struct.pack("<IHBB", len(file), len(fb), fkind, fkind == 1) +
+            nb.ljust(128, b"\0") + fb.ljust(256, b"\0"))
+open(d + "/ascii", "wb").write(rec(1, 1, 7, 10, "Worker.run", 1, "/srv/app/hot.py", 1))
+open(d + "/kinds", "wb").write(rec(1, 1, 8, 1, "caf\xe9", 1, "\u043b.py", 2) +
+                               rec(1, 1, 9, 2, "\U0001f600", 4, "x" * 300, 1))
+open(d + "/short", "wb").write(rec(2, 1, 1, 1, "f", 1, "g.py", 1)[:100])
+PY
