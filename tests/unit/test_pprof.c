@@ -83,7 +83,7 @@ struct d_location {
 
 struct d_function {
 	uint64_t id;
-	int64_t name, system_name, filename;
+	int64_t name, system_name, filename, start_line;
 };
 
 struct d_profile {
@@ -242,6 +242,8 @@ static void decode_function(const struct pbd_field *f, struct d_function *fn)
 			fn->system_name = (int64_t)g.v;
 		else if (g.field == 4)
 			fn->filename = (int64_t)g.v;
+		else if (g.field == 5)
+			fn->start_line = (int64_t)g.v;
 	}
 }
 
@@ -568,6 +570,40 @@ Test(pprof, same_address_with_another_name_is_another_location)
 	cr_assert_eq(d.nr_locations, 2);
 	cr_assert_str_eq(location_name(&d, d.samples[0].locs[0]), "old_fn");
 	cr_assert_str_eq(location_name(&d, d.samples[1].locs[0]), "new_fn");
+	free_profile(&d);
+}
+
+/*
+ * A Python frame: its Function is the function alone, in its source file,
+ * from its first line; two of one name and file on other lines are two.
+ */
+Test(pprof, python_frames_have_file_and_start_line)
+{
+	static const struct pf_frame a = { .name = "work (app/w.py)", .func = "work",
+					   .src_file = "app/w.py", .start_line = 12 };
+	static const struct pf_frame b = { .name = "work (app/w.py)", .func = "work",
+					   .src_file = "app/w.py", .start_line = 40 };
+	const struct pf_sample s[] = {
+		{ "x", 1, 1, &a, 1, 1 },
+		{ "x", 1, 1, &b, 1, 1 },
+	};
+	struct pf_profile p = test_profile();
+	const struct d_function *fa, *fb;
+	struct d_profile d;
+
+	p.samples = s;
+	p.nr_samples = ARRAY_SIZE(s);
+	round_trip(&p, &d);
+	cr_assert_eq(d.nr_locations, 2);
+	cr_assert_eq(d.nr_functions, 2);
+	fa = function(&d, location(&d, d.samples[0].locs[0])->function_ids[0]);
+	fb = function(&d, location(&d, d.samples[1].locs[0])->function_ids[0]);
+	cr_expect_str_eq(str(&d, fa->name), "work");
+	cr_expect_str_eq(str(&d, fa->filename), "app/w.py");
+	cr_expect_eq(fa->start_line, 12);
+	cr_expect_eq(fb->start_line, 40);
+	/* no mapping: the frame is in no file mapped */
+	cr_expect_eq(location(&d, d.samples[0].locs[0])->mapping_id, 0);
 	free_profile(&d);
 }
 
