@@ -7,6 +7,8 @@
  */
 #include "aggregate.h"
 #include "cli.h"
+#include "python/py_bpf.h"
+#include "python/py_names.h"
 #include "report.h"
 #include "test_util.h"
 #include "usyms.h"
@@ -139,5 +141,68 @@ Test(report, structured_formats_look_kernel_return_addresses_up_one_byte_back)
 	cr_assert(strstr(text, "\"caller\""), "got: %s", text);
 	cr_assert_null(strstr(text, "next_func"), "got: %s", text);
 	free(text);
+	fixture_release(&f);
+}
+
+/* A function of this test program, for a user frame that has a name. */
+__attribute__((noinline)) void report_test_native_frame(void);
+__attribute__((noinline)) void report_test_native_frame(void)
+{
+	__asm__ volatile("");
+}
+
+static struct py_name_event py_event(uint64_t id, const char *func, const char *file)
+{
+	struct py_name_event e = {
+		.pid = (uint32_t)getpid(), .gen = 0, .id = id, .firstlineno = 3,
+		.qualname = { .len = (uint32_t)strlen(func), .nbytes = (uint16_t)strlen(func), .kind = 1 },
+		.filename = { .len = (uint32_t)strlen(file), .nbytes = (uint16_t)strlen(file), .kind = 1 },
+	};
+
+	memcpy(e.name, func, strlen(func));
+	memcpy(e.file, file, strlen(file));
+	return e;
+}
+
+/*
+ * Python words in a user stack print their names, or [python] where none
+ * came; native frames between them resolve as always. A native walk that
+ * turned to garbage (a frame-pointer walk through frameless code) is cut
+ * there, and the Python frames the BPF side put after it follow the cut.
+ */
+Test(report, python_frames_are_named_and_follow_a_cut)
+{
+	const uint64_t a = PY_FRAME_BIT | PY_FRAME_NAMED | 1, b = PY_FRAME_BIT | PY_FRAME_NAMED | 2,
+		       c = PY_FRAME_BIT | PY_FRAME_NAMED | 3;
+	/* leaf first: a Python leaf, a native caller, garbage, two Python callers */
+	const uint64_t ips[] = { a, (uint64_t)(uintptr_t)report_test_native_frame + 1, 0x10, b, c };
+	struct agg_stack kern = { .err = AGG_NO_STACK }, user = { .ips = ips, .nr = 5 };
+	struct report_meta meta = { .event = "cpu-clock", .title = "t" };
+	struct py_names *names = py_names__new(16, 16);
+	struct py_name_event ea = py_event(a, "Worker.run", "w.py"), eb = py_event(b, "main;x", "m.py");
+	struct fixture f;
+	struct agg *agg = agg__new();
+	char *text = NULL;
+	size_t len = 0;
+	uint64_t printed;
+	FILE *out;
+
+	fixture_init(&f, FORMAT_FOLDED);
+	f.env.kernel_only = false;
+	f.env.user_only = true;
+	cr_assert_eq(py_names__add(names, &ea, sizeof(ea)), 0);
+	cr_assert_eq(py_names__add(names, &eb, sizeof(eb)), 0);
+	report__set_python(f.r, names);
+	cr_assert_eq(usyms__add_pid(f.u, getpid()), 0);
+	cr_assert_eq(agg__add(agg, &(struct agg_key){ .pid = (uint32_t)getpid(), .comm = "t" },
+			      &kern, &user, 7), 0);
+	out = open_memstream(&text, &len);
+	cr_assert_not_null(out);
+	cr_assert_eq(report__write(f.r, agg, &meta, out, &printed), 0);
+	fclose(out);
+	cr_expect_str_eq(text, "t;[python];main:x (m.py);[unknown];report_test_native_frame;Worker.run (w.py) 7\n");
+	free(text);
+	agg__free(agg);
+	py_names__free(names);
 	fixture_release(&f);
 }
