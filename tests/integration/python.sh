@@ -135,10 +135,10 @@ t_code_objects_die() {
 # System-wide, a Python process started after the profiler: looked at
 # when first sampled, its frames from then on.
 t_system_wide() {
-	$PROFILE -U -F 999 -f 5 > "$TMP/sw.folded" 2> "$TMP/sw.err" &
+	$PROFILE -U -F 999 -f 6 > "$TMP/sw.folded" 2> "$TMP/sw.err" &
 	prof=$!
 	sleep 1.5
-	$PY $HOT 3
+	$PY $HOT 4
 	wait "$prof" || fail "profile exited $?: $(tail -2 "$TMP/sw.err")" || return 1
 	shares_532 "$TMP/sw.folded" '^pyhot;_start;.*;PyEval_EvalCode' pyhot 1200 90
 }
