@@ -77,8 +77,15 @@ struct py_layout {
 	__u16 str_length, str_hash, str_state;	/* PyASCIIObject's */
 	__u16 str_ascii;	/* sizeof(PyASCIIObject): where an ASCII str's characters start */
 	__u16 str_compact;	/* sizeof(PyCompactUnicodeObject): ... any other compact str's */
-	__u8 owner_shim;	/* owner of the eval loop's entry frame (3.12+), PY_NO_OWNER: none */
-	__u8 code_tag;		/* low bits of fr_code that are a tag, not the address (3.14) */
+	__u16 bytes_size;	/* PyBytesObject's ob_size (co_linetable's length) */
+	__u16 bytes_data;	/* ... and ob_sval */
+	/*
+	 * owner of the eval loop's entry frame, on its C stack (3.12 on),
+	 * PY_NO_OWNER: none; a frame of a greater owner is no Python frame
+	 * (3.14's FRAME_OWNED_BY_CSTACK)
+	 */
+	__u8 owner_shim;
+	__u8 code_tag;		/* low bits of fr_code that are a tag, not the address (3.14 on) */
 };
 
 /*
@@ -90,6 +97,7 @@ struct py_proc {
 	__u32 gen;		/* generation of pid it was found in (profile.h) */
 	__u32 version;		/* PY_VERSION_HEX */
 	__u64 runtime;		/* address of _PyRuntime */
+	__u64 code_type;	/* address of PyCode_Type: a frame's code is one; 0: not checked */
 	/*
 	 * _PyEval_EvalFrameDefault's code, [start, end), and its .cold
 	 * part where the symbols name one: a walk by frame pointers puts

@@ -11,8 +11,8 @@
 
 /* The symbols looked for, found in .dynsym (exported) or .symtab. */
 struct py_syms {
-	GElf_Sym runtime, version, eval, cold;
-	bool has_runtime, has_version, has_eval, has_cold;
+	GElf_Sym runtime, version, eval, cold, code_type;
+	bool has_runtime, has_version, has_eval, has_cold, has_code_type;
 };
 
 static void note_sym(struct py_syms *s, const char *name, const GElf_Sym *sym)
@@ -32,6 +32,9 @@ static void note_sym(struct py_syms *s, const char *name, const GElf_Sym *sym)
 	} else if (!strcmp(name, "_PyEval_EvalFrameDefault.cold") && !s->has_cold) {
 		s->cold = *sym;
 		s->has_cold = true;
+	} else if (!strcmp(name, "PyCode_Type") && !s->has_code_type) {
+		s->code_type = *sym;
+		s->has_code_type = true;
 	}
 }
 
@@ -63,8 +66,8 @@ static int scan_table(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, const struct budget
 	return 0;
 }
 
-/* The 8 bytes at ELF address addr, from the section that holds them. */
-static int read_u64_at(Elf *elf, uint64_t addr, uint64_t *v)
+/* The len bytes at ELF address addr, from the section whose contents hold them. */
+static int read_at(Elf *elf, uint64_t addr, void *buf, size_t len)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -73,13 +76,14 @@ static int read_u64_at(Elf *elf, uint64_t addr, uint64_t *v)
 		Elf_Data *d;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    addr < sh.sh_addr || addr + 8 > sh.sh_addr + sh.sh_size)
+		    addr < sh.sh_addr || addr - sh.sh_addr > sh.sh_size ||
+		    len > sh.sh_size - (addr - sh.sh_addr))
 			continue;
-		d = elf_getdata_rawchunk(elf, (int64_t)(sh.sh_offset + (addr - sh.sh_addr)), 8,
+		d = elf_getdata_rawchunk(elf, (int64_t)(sh.sh_offset + (addr - sh.sh_addr)), len,
 					 ELF_T_BYTE);
-		if (!d || d->d_size != 8)
+		if (!d || d->d_size != len)
 			return -ENOEXEC;
-		memcpy(v, d->d_buf, 8);
+		memcpy(buf, d->d_buf, len);
 		return 0;
 	}
 	return -ENOENT;
@@ -128,9 +132,19 @@ int py_elf__read(Elf *elf, const struct budget *b, struct py_elf *out)
 	if (!s.has_runtime || GELF_ST_TYPE(s.runtime.st_info) == STT_FUNC)
 		return -ENOENT;
 	out->runtime = s.runtime.st_value;
-	if (s.has_version && s.version.st_size == 8 && !read_u64_at(elf, s.version.st_value, &v) &&
+	if (s.has_version && s.version.st_size == 8 && !read_at(elf, s.version.st_value, &v, 8) &&
 	    v <= UINT32_MAX)
 		out->version = (uint32_t)v;
+	if (s.has_code_type)
+		out->code_type = s.code_type.st_value;
+	/* where 3.13 on describe themselves; absent (.bss, too small) it stays empty */
+	if (s.runtime.st_size) {
+		size_t n = s.runtime.st_size < PY_ELF_RUNTIME_BYTES ? s.runtime.st_size :
+								  PY_ELF_RUNTIME_BYTES;
+
+		if (!read_at(elf, s.runtime.st_value, out->runtime_bytes, n))
+			out->nr_runtime_bytes = (uint32_t)n;
+	}
 	/* a range that wraps is none (the BPF side would take it for every address) */
 	if (s.has_eval && s.eval.st_size && s.eval.st_value + s.eval.st_size > s.eval.st_value) {
 		out->eval_start = s.eval.st_value;

@@ -15,10 +15,16 @@
 #include "budget.h"
 
 #define PY_ELF_MAX_SEGS 8
+/* The first bytes of _PyRuntime kept: 3.13 on, its _Py_DebugOffsets (py_layout.h) */
+#define PY_ELF_RUNTIME_BYTES 1024
 
 struct py_elf {
 	uint32_t version;		/* Py_Version (PY_VERSION_HEX); 0: the file has none */
 	uint64_t runtime;		/* ELF address of _PyRuntime */
+	uint64_t code_type;		/* ELF address of PyCode_Type; 0 when not found */
+	/* _PyRuntime's initial bytes, as the file has them (its .data), and how many */
+	uint8_t runtime_bytes[PY_ELF_RUNTIME_BYTES];
+	uint32_t nr_runtime_bytes;
 	uint64_t eval_start, eval_end;	/* _PyEval_EvalFrameDefault; 0, 0 when not found */
 	uint64_t cold_start, cold_end;	/* its .cold part, where .symtab names it */
 	/* the PT_LOAD segments: where a mapping of the file puts these */

@@ -10,6 +10,7 @@
 #define PY_LAYOUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <linux/types.h>
@@ -21,10 +22,20 @@
 #define PY_VERSION_MINOR(hex) ((hex) & 0xffff0000u)
 
 /*
- * The layout of CPython version (PY_VERSION_HEX) in *l: 0, or -ENOTSUP
- * for a version whose layout we do not know.
+ * The layout of CPython version (PY_VERSION_HEX) in *l, from our table
+ * (3.11): 0, or -ENOTSUP for a version whose layout we do not carry.
  */
 int py_layout__for_version(uint32_t version, struct py_layout *l);
+
+/*
+ * The layout a 3.13 or later interpreter describes in _Py_DebugOffsets,
+ * the first len bytes of its _PyRuntime in buf, for its version (its
+ * Py_Version): 0; -EINVAL when they are not that (no "xdebugpy" cookie,
+ * another version's, offsets that do not fit); -ENOTSUP for a version
+ * whose _Py_DebugOffsets we cannot read, or a free-threaded build.
+ */
+int py_layout__from_debug_offsets(const void *buf, size_t len, uint32_t version,
+				  struct py_layout *l);
 
 /*
  * Whether every read l asks of the BPF side fits its buffers (py_bpf.h),

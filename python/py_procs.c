@@ -146,8 +146,20 @@ static const struct py_file *file_of(struct py_procs *p, pid_t pid, const struct
 	return f;
 }
 
-/* Say once per version that it has no layout here. */
-static void tell_unknown(struct py_procs *p, uint32_t version, const char *path)
+/*
+ * The layout of f's interpreter: 3.13 on describe theirs in
+ * _Py_DebugOffsets, the first bytes of _PyRuntime; before, ours.
+ */
+static int layout_of(const struct py_file *f, struct py_layout *l)
+{
+	if (f->pe.version >= PY_VERSION(3, 13))
+		return py_layout__from_debug_offsets(f->pe.runtime_bytes, f->pe.nr_runtime_bytes,
+						     f->pe.version, l);
+	return py_layout__for_version(f->pe.version, l);
+}
+
+/* Say once per version that it has no layout here, and why. */
+static void tell_unknown(struct py_procs *p, uint32_t version, const char *path, int err)
 {
 	char what[600], ver[32];
 
@@ -161,7 +173,9 @@ static void tell_unknown(struct py_procs *p, uint32_t version, const char *path)
 			 py_layout__version_str(version, ver, sizeof(ver)), path);
 	else
 		snprintf(what, sizeof(what), "Python before 3.11 (%s, no Py_Version)", path);
-	notice(p, what, "a version whose frames profile cannot read: native frames only");
+	notice(p, what, err == -EINVAL ?
+	       "its _Py_DebugOffsets are missing or not its version's: native frames only" :
+	       "a version whose frames profile cannot read: native frames only");
 }
 
 /*
@@ -174,18 +188,22 @@ static int entry_of(struct py_procs *p, pid_t pid, const struct proc_maps *m, st
 		const struct map_entry *e = &m->entries[i];
 		const struct py_file *f;
 		uint64_t bias;
+		int err;
 
 		if (e->path[0] != '/')
 			continue;
 		f = file_of(p, pid, e);
 		if (!f || f->status || !py_elf__bias(&f->pe, e->start, e->offset, &bias))
 			continue;
-		if (py_layout__for_version(f->pe.version, &out->l) || !py_layout__valid(&out->l)) {
-			tell_unknown(p, f->pe.version, e->path);
+		err = layout_of(f, &out->l);
+		if (err || !py_layout__valid(&out->l)) {
+			tell_unknown(p, f->pe.version, e->path, err);
 			return -ENOTSUP;
 		}
 		out->version = f->pe.version;
 		out->runtime = f->pe.runtime + bias;
+		if (f->pe.code_type)
+			out->code_type = f->pe.code_type + bias;
 		if (f->pe.eval_end) {
 			out->eval_start = f->pe.eval_start + bias;
 			out->eval_end = f->pe.eval_end + bias;

@@ -311,7 +311,8 @@ static __always_inline void py_send_names(const struct py_read *r, __u64 id, __u
 
 /*
  * The word of a frame running code object code at instruction pointer
- * instr, its names sent if new. A global function: verified once.
+ * instr, its names sent if new; 0 when code is no code object. A global
+ * function: verified once.
  */
 __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 {
@@ -326,6 +327,9 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 	l = &w->proc.l;
 	if (!PY_READ(w->co, l->co_read, code))
 		return PY_FRAME_UNREADABLE;
+	/* what runs there is no code object (None in an entry frame 3.13 on): no frame */
+	if (w->proc.code_type && PY_FIELD(__u64, w->co, 8) != w->proc.code_type)
+		return 0;
 	name = PY_FIELD(__u64, w->co, l->co_qualname);
 	file = PY_FIELD(__u64, w->co, l->co_filename);
 	first = PY_FIELD(__s32, w->co, l->co_firstlineno);
@@ -349,12 +353,16 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 	return id;
 }
 
-/* The run being read ends at ids[nr); its activation lies at mark. */
+/*
+ * The run being read ends at ids[nr); its activation lies at mark. A run
+ * of no frames is none: an activation entered that runs no code yet, or
+ * 3.15's base frame at the bottom of every thread's.
+ */
 static __always_inline void py_end_run(struct py_walk *w, __u64 mark)
 {
 	__u32 r = w->runs;
 
-	if (r >= PY_MAX_RUNS)
+	if (r >= PY_MAX_RUNS || w->nr == (r ? w->ends[(r - 1) & (PY_MAX_RUNS - 1)] : 0))
 		return;
 	w->marks[r] = mark;
 	w->ends[r] = w->nr;
@@ -391,16 +399,21 @@ static long py_frame_step(__u32 i, void *ctx)
 		r->frame = prev;
 		return 0;
 	}
+	r->frame = prev;
+	/* no Python frame: the interpreter's own (3.14's FRAME_OWNED_BY_CSTACK) */
+	if (l->owner_shim != PY_NO_OWNER && owner > l->owner_shim)
+		return 0;
 	word = py_frame_word(r, code, instr);
-	w->ids[n & (PY_MAX_FRAMES - 1)] = word;
-	w->nr = n + 1;
+	if (word) {
+		w->ids[n & (PY_MAX_FRAMES - 1)] = word;
+		w->nr = n + 1;
+	}
 	if (l->fr_entry != PY_NO_FIELD && PY_FIELD(__u8, w->fr, l->fr_entry)) {
 		/* 3.11: the first frame of its activation, whose _PyCFrame is on its C stack */
 		py_end_run(w, r->cframe);
 		if (!py_read_ptr(&r->cframe, r->cframe + l->cf_previous))
 			r->cframe = 0;
 	}
-	r->frame = prev;
 	return 0;
 }
 
@@ -452,8 +465,7 @@ static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid)
 		w->cut_run = w->runs;
 	}
 	/* an open run (cut, or a chain that ended without its entry) */
-	if (!w->runs || w->ends[(w->runs - 1) & (PY_MAX_RUNS - 1)] < w->nr)
-		py_end_run(w, l->fr_entry != PY_NO_FIELD ? r.cframe : 0);
+	py_end_run(w, l->fr_entry != PY_NO_FIELD ? r.cframe : 0);
 	if (!w->nr)
 		return NULL;
 	stat_inc(STAT_PY_STACKS);

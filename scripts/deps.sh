@@ -15,8 +15,9 @@ DEB_PACKAGES="dpkg-dev debhelper"
 # and installs it in a chroot made by mmdebstrap; lld: PLTs as lld lays
 # them out (tests/unit/test_elf_plt.c); the unwinder's tests run Debian's
 # openssl and build static programs with musl-gcc; python3.11-dbg: the
-# DWARF the Python layouts are checked against (tests/unit/test_py_layout.c)
-TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ lld elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd $DEB_PACKAGES lintian mmdebstrap eatmydata bash-completion man-db strace npm debuginfod time openssl musl-tools python3.11-dbg"
+# DWARF the Python layouts are checked against (tests/unit/test_py_layout.c);
+# python3-dev: a program embedding libpython (tests/integration/python.sh)
+TEST_PACKAGES="linux-perf libcriterion-dev binutils xz-utils g++ lld elfutils golang-go libxml2-utils python3 util-linux protobuf-compiler jq libclang-rt-14-dev chromium systemd $DEB_PACKAGES lintian mmdebstrap eatmydata bash-completion man-db strace npm debuginfod time openssl musl-tools python3.11-dbg python3-dev"
 
 case "${1:-build}" in
 build) PACKAGES=$BUILD_PACKAGES ;;

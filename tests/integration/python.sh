@@ -8,44 +8,7 @@ set -u
 SUITE=python
 . "$(dirname "$0")/lib.sh"
 
-PY=/usr/bin/python3
-PW=tests/workloads/python
-HOT=$PW/pyhot.py
-# the absolute path: python (3.9 on) makes it the script's co_filename
-HOTP=$PWD/$HOT
-
-# chain P F...: the Python frames F of file P, in call order, as a regex
-chain() {
-	p=$1
-	shift
-	out=""
-	for f in "$@"; do
-		out="$out;$f [(]$p[)]"
-	done
-	echo "$out"
-}
-
-# shares_532 FOLDED PREFIX: of the samples whose stack is PREFIX then
-# pyhot's chain to hot_X, then native frames only, hot_a/b/c's shares
-# (printed); fails unless within 3 points of 50/30/20 and there are at
-# least MIN of them, and at least WHOLE% of the comm's samples are so.
-shares_532() {
-	folded=$1 prefix=$2 comm=$3 min=$4 whole=$5
-	base="$prefix$(chain "$HOTP" '<module>' main run_round)"
-	all=$(sum_matching "^$comm;" "$folded")
-	a=$(sum_matching "$base$(chain "$HOTP" hot_a)(;[^;(]*)* [0-9]+\$" "$folded")
-	b=$(sum_matching "$base$(chain "$HOTP" hot_b)(;[^;(]*)* [0-9]+\$" "$folded")
-	c=$(sum_matching "$base$(chain "$HOTP" hot_c)(;[^;(]*)* [0-9]+\$" "$folded")
-	n=$((a + b + c))
-	echo "  $n of $all samples with the whole chain: hot_a=$a hot_b=$b hot_c=$c"
-	[ "$n" -ge "$min" ] || fail "too few: $(sort -t' ' -k2 -rn "$folded" | head -3)" || return 1
-	[ "$(pct "$n" "$all")" -ge "$whole" ] ||
-		fail "chains not whole: $(grep -v -- "$(chain "$HOTP" run_round hot_)" "$folded" | sort -t' ' -k2 -rn | head -3)" || return 1
-	sa=$((a * 1000 / n)) sb=$((b * 1000 / n)) sc=$((c * 1000 / n))
-	echo "  shares (per mille) $sa/$sb/$sc"
-	[ "$sa" -ge 470 ] && [ "$sa" -le 530 ] && [ "$sb" -ge 270 ] && [ "$sb" -le 330 ] &&
-		[ "$sc" -ge 170 ] && [ "$sc" -le 230 ] || fail "shares $sa/$sb/$sc, want 500/300/200 +-30" || return 1
-}
+. "$(dirname "$0")/python_lib.sh"
 
 # Debian's python3 (3.11), frameless, at 999 Hz: each sample's stack is
 # the native one from _start into the interpreter, then the script's
@@ -141,6 +104,33 @@ t_system_wide() {
 	$PY $HOT 4
 	wait "$prof" || fail "profile exited $?: $(tail -2 "$TMP/sw.err")" || return 1
 	shares_532 "$TMP/sw.folded" '^pyhot;_start;.*;PyEval_EvalCode' pyhot 1200 90
+}
+
+# libpython in another program: a C program embedding it (built here,
+# as python3-config --embed says) runs pyhot.py under its own C frames.
+t_embedded() {
+	gcc -O1 -g -fno-optimize-sibling-calls $(/usr/bin/python3-config --cflags --embed) \
+		$PW/pyembed.c $(/usr/bin/python3-config --ldflags --embed) -o "$TMP/pyembed" \
+		> "$TMP/cc.log" 2>&1 || fail "cannot build pyembed: $(tail -2 "$TMP/cc.log")" || return 1
+	ldd "$TMP/pyembed" | grep -q 'libpython3[.0-9]*[.]so' || fail "pyembed has no libpython" || return 1
+	start "$TMP/pyembed" "$HOTP" 30
+	sleep 0.5
+	$PROFILE -U -F 999 -f -p "$LAST" 3 > "$TMP/emb.folded" 2> "$TMP/emb.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/emb.err")" || return 1
+	stop "$LAST"
+	shares_532 "$TMP/emb.folded" '^pyhot;_start;__libc_start_main[^;]*;__libc_start_call_main;main;embed_run;PyRun_SimpleFileExFlags;.*;PyEval_EvalCode(;[^;(]*)*' pyhot 1500 95
+}
+
+# A venv's python (a link to the interpreter it was made from).
+t_venv() {
+	$PY -m venv --without-pip "$TMP/venv" > "$TMP/venv.log" 2>&1 ||
+		fail "python3 -m venv: $(tail -1 "$TMP/venv.log")" || return 1
+	start "$TMP/venv/bin/python" $HOT 30
+	sleep 0.5
+	$PROFILE -U -F 999 -f -p "$LAST" 3 > "$TMP/venv.folded" 2> "$TMP/venv.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/venv.err")" || return 1
+	stop "$LAST"
+	shares_532 "$TMP/venv.folded" '^pyhot;_start;.*;PyEval_EvalCode' pyhot 1500 95
 }
 
 # -K: kernel stacks only, no Python walk at all.
@@ -242,6 +232,8 @@ run_test "--call-graph fp: the Python frames without unwind tables" t_frame_poin
 run_test "two threads running Python: each its own frames" t_threads
 run_test "code objects freed and their memory reused: names stay right" t_code_objects_die
 run_test "system-wide: a Python process started after the profiler" t_system_wide
+run_test "libpython embedded in a C program" t_embedded
+run_test "a venv's python" t_venv
 run_test "-K: no Python walk" t_kernel_only
 run_test "text, pprof, speedscope and SVG carry the Python frames" t_formats
 run_test "the Python walk's own limit: cut, marked and counted" t_deep_recursion
