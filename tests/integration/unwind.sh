@@ -295,15 +295,11 @@ t_signal_frame() {
 	start $W/sigburn 30
 	pid=$LAST
 	sleep 0.3
-	$PROFILE -U -F 999 -f -p "$pid" 2 > "$TMP/sig.folded" 2> "$TMP/sig.err" ||
-		fail "profile exited $?: $(tail -2 "$TMP/sig.err")" || return 1
+	profile_pid sig "$pid" -U || return 1
 	kill "$pid"
-	handler=$(sum_matching ';on_prof;in_handler [0-9]+$' "$TMP/sig.folded")
-	through=$(sum_matching '^sigburn;_start;.*;main;spin;[^;]+;on_prof;in_handler [0-9]+$' "$TMP/sig.folded")
-	echo "  $through of $handler samples in the handler go on to main;spin and _start"
-	[ "$handler" -gt 50 ] || fail "only $handler samples in the handler" || return 1
-	[ "$(pct "$through" "$handler")" -ge 90 ] ||
-		fail "the walk stopped at the signal frame: $(grep in_handler "$TMP/sig.folded" | sort -t' ' -k2 -rn | head -2)" || return 1
+	whole_share sig ';on_prof;in_handler [0-9]+$' \
+		'^sigburn;_start;.*;main;spin;[^;]+;on_prof;in_handler [0-9]+$' 50 \
+		"samples in the handler that go on to main;spin and _start"
 }
 
 # dlclose() of a library and dlopen() of another at its address: the
@@ -343,15 +339,10 @@ t_many_libraries() {
 		i=$((i + 1))
 	done
 	echo "  $(grep -c r-xp /proc/$pid/maps) executable mappings"
-	$PROFILE -U -F 499 -f -v -p "$pid" 2 > "$TMP/ml.folded" 2> "$TMP/ml.err" ||
-		fail "profile exited $?: $(tail -2 "$TMP/ml.err")" || return 1
+	profile_pid ml "$pid" -U -v || return 1
 	kill "$pid"
-	all=$(sum_matching ';cmp [0-9]+$' "$TMP/ml.folded")
-	whole=$(sum_matching '^manylibs;_start;.*;main;sort_round;.*qsort.*;cmp [0-9]+$' "$TMP/ml.folded")
-	echo "  $whole of $all samples in cmp from _start through qsort"
-	[ "$all" -gt 300 ] || fail "only $all samples in cmp" || return 1
-	[ "$(pct "$whole" "$all")" -ge 90 ] ||
-		fail "stacks cut: $(sort -t' ' -k2 -rn "$TMP/ml.folded" | head -3)" || return 1
+	whole_share ml ';cmp [0-9]+$' '^manylibs;_start;.*;main;sort_round;.*qsort.*;cmp [0-9]+$' 300 \
+		"samples in cmp from _start through qsort"
 }
 
 # A recursion 2,000 deep: the walk keeps --perf-max-stack-depth frames
