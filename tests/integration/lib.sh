@@ -93,6 +93,28 @@ pct() {
 	[ "$2" -gt 0 ] && echo $(($1 * 100 / $2)) || echo 0
 }
 
+# profile_pid TAG PID [OPTION...]: 2 s of PID's stacks at 999 Hz, folded,
+# into $TMP/TAG.folded (stderr in $TMP/TAG.err); an error exit fails
+profile_pid() {
+	tag=$1 target=$2
+	shift 2
+	$PROFILE -F 999 -f "$@" -p "$target" 2 > "$TMP/$tag.folded" 2> "$TMP/$tag.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/$tag.err")"
+}
+
+# whole_share TAG ALL WHOLE MIN WHAT: more than MIN samples of
+# $TMP/TAG.folded match the regex ALL, and 90% or more of them WHOLE
+# ("W of A WHAT" said); else the three heaviest of ALL are shown
+whole_share() {
+	all=$(sum_matching "$2" "$TMP/$1.folded")
+	whole=$(sum_matching "$3" "$TMP/$1.folded")
+	echo "  $whole of $all $5"
+	[ "$all" -gt "$4" ] || fail "only $all samples: $5" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] ||
+		fail "$whole of $all $5: $(awk -v re="$2" '$0 ~ re' "$TMP/$1.folded" |
+			sort -t' ' -k2 -rn | head -3 | cut -c1-200)"
+}
+
 # field N of the -v statistics line: "profile: event E, S samples, P printed, D dropped, ..."
 stat_field() {
 	awk -v n="$1" '/samples, [0-9]+ printed/ { print $n; exit }' "$2"
