@@ -78,7 +78,7 @@ UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/
 	unwind/unwind_procs.c unwind/unwind_files.c unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c \
 	unwind/go_pclntab.c
 PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_procs.c python/py_jobs.c \
-	python/py_names.c
+	python/py_names.c python/py_linetable.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
 	$(PYTHON_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
@@ -93,7 +93,7 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 	$(OUTPUT)/fixtures/fixture_go $(OUTPUT)/fixtures/fixture_go_stripped \
 	$(OUTPUT)/fixtures/fixture_go_pie $(OUTPUT)/fixtures/fixture_go_cgo \
 	$(OUTPUT)/fixtures/fixture_go_pie_stripped \
-	$(OUTPUT)/fixtures/libfixture_python.so
+	$(OUTPUT)/fixtures/libfixture_python.so $(OUTPUT)/fixtures/py_linetable.txt
 # tests/integration/run.sh runs them from build/workloads, whatever OUTPUT is
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/shortlived build/workloads/badfp \
@@ -254,6 +254,10 @@ $(OUTPUT)/fixtures/fixture_go_cgo: tests/fixtures/fixture_go_cgo.go | $(OUTPUT)/
 $(OUTPUT)/fixtures/libfixture_python.so: tests/fixtures/fixture_python.c | $(OUTPUT)/fixtures
 	$(call msg,CC,$@)
 	$(Q)gcc -O1 -fPIC -shared $< -o $@
+# Location tables and their lines, as Debian's python3 gives them (python/py_linetable.c).
+$(OUTPUT)/fixtures/py_linetable.txt: tests/fixtures/py_linetable.py | $(OUTPUT)/fixtures
+	$(call msg,PY,$@)
+	$(Q)python3 $< > $@.tmp && mv $@.tmp $@
 # C++ names to demangle.
 $(OUTPUT)/fixtures/fixture_cxx: tests/fixtures/fixture_cxx.cc | $(OUTPUT)/fixtures
 	$(call msg,CXX,$@)
@@ -431,7 +435,8 @@ FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols
 	symbols/rootfs.c symbols/perfmap.c \
 	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
 	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c \
-	unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c
+	unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c \
+	python/py_linetable.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))

@@ -55,6 +55,7 @@ static void set_rodata(struct profile_bpf *obj, const struct profile_env *env, b
 {
 	obj->rodata->dwarf_unwind = dwarf;
 	obj->rodata->py_enabled = python;
+	obj->rodata->py_lines = python && env->lines;
 	obj->rodata->py_seed = random_seed();
 	obj->rodata->user_stacks_only = env->user_only;
 	obj->rodata->kernel_stacks_only = env->kernel_only;

@@ -53,6 +53,7 @@ enum {
 	LOCATION_LINE = 4,
 
 	LINE_FUNCTION_ID = 1,
+	LINE_LINE = 2,
 
 	FUNCTION_ID = 1,
 	FUNCTION_NAME = 2,
@@ -68,6 +69,7 @@ struct pprof_location {
 	uint64_t mapping_id;	/* 0: no mapping */
 	uint64_t addr;
 	uint64_t function_id;
+	int64_t line;		/* 0: not known */
 };
 
 struct pprof_function {
@@ -220,6 +222,7 @@ static int builder__location(struct pprof_builder *b, const struct pf_frame *f, 
 	key__add_u64(&b->key, f->addr);
 	key__add_str(&b->key, f->name);
 	key__add_u64(&b->key, (uint64_t)f->start_line);
+	key__add_u64(&b->key, (uint64_t)f->line);
 	ret = keymap__intern_key(b->locations, &b->key, &idx);
 	if (ret < 0)
 		return ret;
@@ -228,6 +231,7 @@ static int builder__location(struct pprof_builder *b, const struct pf_frame *f, 
 			return -ENOMEM;
 		loc = &b->loc[idx];
 		loc->addr = f->addr;
+		loc->line = f->line;
 		/* the key buffer is reused below: it was copied into the map */
 		if ((ret = builder__mapping(b, f, &loc->mapping_id)) ||
 		    (ret = builder__function(b, f, &loc->function_id)))
@@ -324,6 +328,8 @@ static int builder__tables(struct pprof_builder *b)
 			pb_put_uint64(&b->pb, LOCATION_ADDRESS, b->loc[i].addr);
 		start2 = pb_begin(&b->pb);
 		pb_put_uint64(&b->pb, LINE_FUNCTION_ID, b->loc[i].function_id);
+		if (b->loc[i].line)
+			pb_put_int64(&b->pb, LINE_LINE, b->loc[i].line);
 		pb_end(&b->pb, LOCATION_LINE, start2);
 		pb_end(&b->pb, PROFILE_LOCATION, start);
 	}

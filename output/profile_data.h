@@ -26,11 +26,13 @@ struct pf_frame {
 	/*
 	 * A frame of an interpreted language (Python): name is "func (file)",
 	 * func the function alone, src_file its source file, start_line where
-	 * the function starts (0: not known). NULL func: a native frame.
+	 * the function starts and line the sampled one (--lines), 0: not
+	 * known. NULL func: a native frame.
 	 */
 	const char *func;
 	const char *src_file;
 	int64_t start_line;
+	int64_t line;
 };
 
 struct pf_sample {

@@ -331,6 +331,7 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 					.func = pn ? pn->func : NULL,
 					.src_file = pn ? pn->file : NULL,
 					.start_line = pn ? pn->firstlineno : 0,
+					.line = pn ? pn->line : 0,
 				};
 			}
 		}

@@ -169,6 +169,8 @@ static void write_frames(struct ss_state *s)
 			sink__printf(o, ",\"file\":");
 			sink__json(o, file);
 		}
+		if (s->frame[i]->line > 0)
+			sink__printf(o, ",\"line\":%lld", (long long)s->frame[i]->line);
 		sink__printf(o, "}");
 	}
 	sink__printf(o, "]},\n");

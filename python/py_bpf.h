@@ -45,6 +45,8 @@
 /* Bytes of a name's characters kept (and digested): longer ones are cut. */
 #define PY_NAME_BYTES 128	/* qualified name */
 #define PY_FILE_BYTES 256	/* file name */
+/* Bytes of a code object's location table sent with its names (--lines). */
+#define PY_LINETABLE_BYTES 4096
 
 #define PY_NO_FIELD 0xffff	/* a field the version does not have */
 #define PY_NO_OWNER 0xff
@@ -139,8 +141,20 @@ struct py_name_event {
 	__s32 firstlineno;
 	__u32 lasti;		/* with --lines: the instruction, in code units */
 	struct py_str_copy qualname, filename;
+	/*
+	 * with --lines: the first bytes of the code object's location
+	 * table (co_linetable), which follow the record, and how many
+	 * bytes the table has in all
+	 */
+	__u32 nr_linetable, linetable_len;
 	__u8 name[PY_NAME_BYTES];
 	__u8 file[PY_FILE_BYTES];
+};
+
+/* A record and the location table after it: the BPF side's scratch. */
+struct py_name_record {
+	struct py_name_event e;
+	__u8 linetable[PY_LINETABLE_BYTES];
 };
 
 #endif /* PY_BPF_H */

@@ -195,6 +195,7 @@ bool py_layout__valid(const struct py_layout *l)
 	       within(l->co_filename, 8, l->co_read, false) &&
 	       within(l->co_qualname, 8, l->co_read, false) &&
 	       within(l->co_firstlineno, 4, l->co_read, false) &&
+	       within(l->co_linetable, 8, l->co_read, false) &&
 	       within(l->str_length, 8, l->str_compact, false) &&
 	       within(l->str_hash, 8, l->str_compact, false) &&
 	       within(l->str_state, 4, l->str_compact, false) &&

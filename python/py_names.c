@@ -13,6 +13,7 @@
 
 #include "fnv.h"
 #include "python/py_bpf.h"
+#include "python/py_linetable.h"
 #include "python/py_names.h"
 
 struct name_entry {
@@ -202,10 +203,12 @@ int py_names__add(struct py_names *n, const void *data, size_t size)
 	char func[PY_NAME_BYTES * 2 + 8], file[PY_FILE_BYTES * 2 + 8];
 	size_t lf, lfile, k;
 	struct name_entry *e;
-	char *s;
+	char *s, at[16] = "";
+	int line;
 
 	n->stats.records++;
-	if (size < sizeof(*ev) || !valid_copy(&ev->qualname, sizeof(ev->name)) ||
+	if (size < sizeof(*ev) || size - sizeof(*ev) != ev->nr_linetable ||
+	    ev->nr_linetable > PY_LINETABLE_BYTES || !valid_copy(&ev->qualname, sizeof(ev->name)) ||
 	    !valid_copy(&ev->filename, sizeof(ev->file)) || !(ev->id & PY_FRAME_BIT)) {
 		n->stats.malformed++;
 		return -EINVAL;
@@ -225,8 +228,13 @@ int py_names__add(struct py_names *n, const void *data, size_t size)
 			      func, sizeof(func));
 	lfile = py_names__decode(ev->file, ev->filename.nbytes, ev->filename.kind,
 				 ev->filename.len, file, sizeof(file));
-	/* label "func (file)", then func and file */
-	e = malloc(sizeof(*e) + (lf + lfile + 4) + (lf + 1) + (lfile + 1));
+	/* --lines: the line of the instruction, from the table that follows */
+	line = py_linetable__line((const uint8_t *)(ev + 1), ev->nr_linetable, ev->firstlineno,
+				  ev->lasti);
+	if (line > 0)
+		snprintf(at, sizeof(at), ":%d", line);
+	/* label "func (file:line)", then func and file */
+	e = malloc(sizeof(*e) + (lf + lfile + strlen(at) + 4) + (lf + 1) + (lfile + 1));
 	if (!e)
 		return -ENOMEM;
 	e->pid = ev->pid;
@@ -234,11 +242,13 @@ int py_names__add(struct py_names *n, const void *data, size_t size)
 	e->id = ev->id;
 	s = e->strings;
 	e->name.label = s;
-	s += lfile ? sprintf(s, "%s (%s)", func, file) + 1 : sprintf(s, "%s", func) + 1;
+	s += lfile || *at ? sprintf(s, "%s (%s%s)", func, file, at) + 1 :
+			    sprintf(s, "%s", func) + 1;
 	e->name.func = memcpy(s, func, lf + 1);
 	s += lf + 1;
 	e->name.file = memcpy(s, file, lfile + 1);
 	e->name.firstlineno = ev->firstlineno;
+	e->name.line = line;
 	e->next = n->buckets[k];
 	n->buckets[k] = e;
 	n->nr++;

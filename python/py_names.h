@@ -29,10 +29,11 @@
 #define PY_UNNAMED "[python]"
 
 struct py_name {
-	const char *label;	/* "func (file)": what text, folded and the SVG print */
+	const char *label;	/* "func (file)", "func (file:line)" with --lines: what prints */
 	const char *func;	/* the qualified name, "Class.method" */
 	const char *file;	/* the file name as the code object has it; "" when none */
 	int32_t firstlineno;	/* where the function starts */
+	int32_t line;		/* --lines: the sampled instruction's line; 0: not known */
 };
 
 struct py_names;

@@ -272,26 +272,55 @@ struct py_read {
 	__u32 pad;
 };
 
+/* Where a record is made before it is sent: its size depends on its table. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct py_name_record);
+} py_records SEC(".maps");
+
 /*
- * Send the names of word id (its code object's at code) unless sent
- * already; only a record sent is remembered, so one the ring buffer had
- * no room for is sent at the word's next sample.
+ * With --lines, the first bytes of the location table (a bytes object at
+ * table) after record rec; how many.
  */
-static __always_inline void py_send_names(const struct py_read *r, __u64 id, __u64 code,
-					  __s32 first, __u32 lasti, __u64 name,
-					  const struct py_str_info *ni)
+static __always_inline __u64 py_copy_linetable(struct py_name_record *rec,
+					       const struct py_layout *l, __u64 table)
+{
+	__u64 size, n;
+
+	if (!py_lines || !py_read_ptr(&size, table + l->bytes_size))
+		return 0;
+	n = size < PY_LINETABLE_BYTES ? size : PY_LINETABLE_BYTES;
+	if (!PY_READ(rec->linetable, n, table + l->bytes_data))
+		return 0;
+	rec->e.linetable_len = size < 0xffffffffull ? (__u32)size : 0xffffffffu;
+	return n;
+}
+
+/*
+ * Send the names of word id (its code object's at code, with its
+ * location table at table) unless sent already; only a record sent is
+ * remembered, so one the ring buffer had no room for is sent at the
+ * word's next sample.
+ */
+static __always_inline void py_send_names(const struct py_read *r, const struct py_layout *l,
+					  __u64 id, __u64 code, __s32 first, __u32 lasti,
+					  __u64 name, const struct py_str_info *ni, __u64 table)
 {
 	struct py_seen_key k = { .pid = r->pid, .gen = r->gen, .id = id };
+	struct py_name_record *rec;
 	struct py_name_event *e;
 	static const __u8 one = 1;
+	__u32 zero = 0;
+	__u64 n;
 
 	if (bpf_map_lookup_elem(&py_seen, &k))
 		return;
-	e = bpf_ringbuf_reserve(&py_names, sizeof(*e), 0);
-	if (!e) {
-		stat_inc(STAT_PY_NAMES_LOST);
+	rec = bpf_map_lookup_elem(&py_records, &zero);
+	if (!rec)
 		return;
-	}
+	e = &rec->e;
 	e->pid = r->pid;
 	e->gen = r->gen;
 	e->id = id;
@@ -300,12 +329,18 @@ static __always_inline void py_send_names(const struct py_read *r, __u64 id, __u
 	e->lasti = lasti;
 	e->qualname = ni->copy;
 	e->filename = r->file_info.copy;
+	e->linetable_len = 0;
 	if (ni->copy.nbytes && !PY_READ(e->name, ni->copy.nbytes, name + ni->data_off))
 		e->qualname.nbytes = 0;
 	if (r->file_info.copy.nbytes &&
 	    !PY_READ(e->file, r->file_info.copy.nbytes, r->file + r->file_info.data_off))
 		e->filename.nbytes = 0;
-	bpf_ringbuf_submit(e, 0);
+	n = py_copy_linetable(rec, l, table);
+	e->nr_linetable = (__u32)n;
+	if (bpf_ringbuf_output(&py_names, rec, sizeof(*e) + py_bound(n, PY_LINETABLE_BYTES), 0)) {
+		stat_inc(STAT_PY_NAMES_LOST);
+		return;
+	}
 	bpf_map_update_elem(&py_seen, &k, &one, BPF_ANY);
 }
 
@@ -349,7 +384,8 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 	id = fnv64_step(fnv64_step(fnv64_step(fnv64_step(py_seed, ni.id), r->file_info.id),
 				   (__u32)first), lasti);
 	id |= PY_FRAME_BIT | PY_FRAME_NAMED;
-	py_send_names(r, id, code, first, (__u32)lasti, name, &ni);
+	py_send_names(r, l, id, code, first, (__u32)lasti, name, &ni,
+		      PY_FIELD(__u64, w->co, l->co_linetable));
 	return id;
 }
 

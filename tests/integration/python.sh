@@ -133,6 +133,37 @@ t_venv() {
 	shares_532 "$TMP/venv.folded" '^pyhot;_start;.*;PyEval_EvalCode' pyhot 1500 95
 }
 
+# --lines: each Python frame's line, from its code object's location
+# table: the call in each caller, the loop in hot_X; in folded, pprof
+# (its Line) and speedscope (the frame's line).
+t_lines() {
+	start $PY $HOT 30
+	sleep 0.5
+	{ $PROFILE -U --lines -F 999 -f -p "$LAST" 3 > "$TMP/l.folded" 2> "$TMP/l.err"; echo $? > "$TMP/l.rc"; } &
+	f=$!
+	{ $PROFILE -U --lines -F 499 -p "$LAST" -o "$TMP/l.pb.gz" 2 2> "$TMP/lpb.err"; echo $? > "$TMP/lpb.rc"; } &
+	wait $f $!
+	$PROFILE -U --lines -F 499 -p "$LAST" -o "$TMP/l.json" 1 2> "$TMP/lj.err" ||
+		fail "speedscope run: $(tail -1 "$TMP/lj.err")" || return 1
+	stop "$LAST"
+	[ "$(cat "$TMP/l.rc")" = 0 ] && [ "$(cat "$TMP/lpb.rc")" = 0 ] ||
+		fail "profile exited $(cat "$TMP/l.rc"), $(cat "$TMP/lpb.rc"): $(tail -1 "$TMP/l.err" "$TMP/lpb.err")" || return 1
+	lines_532 "$TMP/l.folded" pyhot 1500 || return 1
+	def=$(line_of "$HOT" '^def hot_a[(]')
+	loop=$(line_of "$HOT" 'for i in range' "$def") body=$(line_of "$HOT" 's [+]= i' "$def")
+	# go tool pprof -raw: "hot_a FILE:LINE s=START"
+	go tool pprof -raw "$TMP/l.pb.gz" > "$TMP/lraw.txt" 2>&1 || fail "go tool pprof: $(tail -2 "$TMP/lraw.txt")" || return 1
+	grep -Eq " hot_a $HOTP:($loop|$body) s=$def\$" "$TMP/lraw.txt" ||
+		fail "pprof: $(grep -m3 hot_a "$TMP/lraw.txt"), want line $loop or $body, s=$def" || return 1
+	python3 - "$TMP/l.json" "$HOTP" "$loop" "$body" <<'PYCHECK' || fail "speedscope: no hot_a frame with its line" || return 1
+import json, sys
+frames = json.load(open(sys.argv[1]))["shared"]["frames"]
+lines = {int(sys.argv[3]), int(sys.argv[4])}
+sys.exit(0 if any(f["name"] == "hot_a (%s:%d)" % (sys.argv[2], f.get("line", 0)) and
+                  f.get("file") == sys.argv[2] and f.get("line") in lines for f in frames) else 1)
+PYCHECK
+}
+
 # -K: kernel stacks only, no Python walk at all.
 t_kernel_only() {
 	start $PY $HOT 30
@@ -234,6 +265,7 @@ run_test "code objects freed and their memory reused: names stay right" t_code_o
 run_test "system-wide: a Python process started after the profiler" t_system_wide
 run_test "libpython embedded in a C program" t_embedded
 run_test "a venv's python" t_venv
+run_test "--lines: the line of each Python frame" t_lines
 run_test "-K: no Python walk" t_kernel_only
 run_test "text, pprof, speedscope and SVG carry the Python frames" t_formats
 run_test "the Python walk's own limit: cut, marked and counted" t_deep_recursion

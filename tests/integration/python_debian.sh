@@ -88,7 +88,7 @@ in_container() {
 
 # t_version VERSION SUITE: pyhot.py in SUITE's python3.VERSION, 5:3:2 in
 # its whole chains within 3 points at 999 Hz; -v says nothing of versions
-# it cannot read
+# it cannot read; with --lines, each frame's line
 t_version() {
 	v=$1 suite=$2
 	[ -x "$ROOT/usr/bin/python$v" ] || fail "$suite has no python$v" || return 1
@@ -100,7 +100,16 @@ t_version() {
 	stop "$pid"
 	grep 'python:' "$TMP/$v.err" | sed 's/^/  /'
 	! grep -q 'native frames only' "$TMP/$v.err" || fail "$(grep 'native frames only' "$TMP/$v.err")" || return 1
-	shares_532 "$TMP/$v.folded" '^pyhot;_start;.*;PyEval_EvalCode(;[^;(]*)*' pyhot 1500 95 /mnt/pyhot.py
+	shares_532 "$TMP/$v.folded" '^pyhot;_start;.*;PyEval_EvalCode(;[^;(]*)*' pyhot 1500 95 /mnt/pyhot.py ||
+		return 1
+	# --lines: the lines its location tables give
+	in_container "/usr/bin/python$v" /mnt/pyhot.py 30
+	pid=$LAST
+	sleep 1
+	$PROFILE -U --lines -F 999 -f -p "$pid" 2 > "$TMP/$v.lines" 2> "$TMP/$v.lerr" ||
+		fail "profile --lines exited $?: $(tail -2 "$TMP/$v.lerr")" || return 1
+	stop "$pid"
+	lines_532 "$TMP/$v.lines" pyhot 1000 /mnt/pyhot.py
 }
 
 t_python313() {

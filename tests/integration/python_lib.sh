@@ -41,3 +41,36 @@ shares_532() {
 		[ "$sc" -ge 170 ] && [ "$sc" -le 230 ] || fail "shares $sa/$sb/$sc, want 500/300/200 +-30" || return 1
 }
 
+
+# line_of FILE ERE [AFTER]: the number of FILE's first line matching ERE
+# (after line AFTER)
+line_of() {
+	awk -v re="$2" -v after="${3:-0}" 'NR > after && $0 ~ re { print NR; exit }' "$1"
+}
+
+# lines_532 FOLDED COMM MIN [FILE]: with --lines, of COMM's samples in
+# hot_a/b/c, those whose Python frames carry the lines pyhot.py's source
+# says (<module> at main(), main at run_round(), run_round at the call of
+# hot_X, hot_X in its loop); fails unless at least MIN, and 95% of them.
+# FILE: the script as its frames name it (by default $HOTP).
+lines_532() {
+	folded=$1 comm=$2 min=$3 file=${4:-$HOTP}
+	lm=$(line_of "$HOT" '^main[(][)]$') lmain=$(line_of "$HOT" '^ +run_round[(][)]$')
+	base="^$comm;.*;<module> [(]$file:$lm[)];main [(]$file:$lmain[)]"
+	total=0 good=0
+	for x in a b c; do
+		def=$(line_of "$HOT" "^def hot_$x[(]")
+		call=$(line_of "$HOT" "^ +hot_$x[(]")
+		loop=$(line_of "$HOT" 'for i in range' "$def") body=$(line_of "$HOT" 's [+]= i' "$def")
+		[ -n "$lm" ] && [ -n "$lmain" ] && [ -n "$call" ] && [ -n "$loop" ] && [ -n "$body" ] ||
+			fail "no lines for hot_$x in $HOT" || return 1
+		in_x=$(sum_matching "^$comm;.*;hot_$x [(]" "$folded")
+		right=$(sum_matching "$base;run_round [(]$file:$call[)];hot_$x [(]$file:($loop|$body)[)](;[^;]*)* [0-9]+\$" "$folded")
+		echo "  hot_$x: $right of $in_x samples at lines $lm/$lmain/$call/$loop|$body"
+		total=$((total + in_x)) good=$((good + right))
+	done
+	[ "$good" -ge "$min" ] ||
+		fail "too few with their lines: $(grep "^$comm;" "$folded" | sort -t' ' -k2 -rn | head -2)" || return 1
+	[ "$(pct "$good" "$total")" -ge 95 ] ||
+		fail "lines not right: $(grep "^$comm;.*hot_" "$folded" | sort -t' ' -k2 -rn | head -2)" || return 1
+}
