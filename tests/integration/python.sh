@@ -164,6 +164,52 @@ sys.exit(0 if any(f["name"] == "hot_a (%s:%d)" % (sys.argv[2], f.get("line", 0))
 PYCHECK
 }
 
+# set_py_version FILE HEX: FILE's Py_Version made HEX (its 8 bytes in
+# the section that holds the address nm gives it)
+set_py_version() {
+	addr=$(nm -D "$1" | awk '$3 == "Py_Version" { print $1 }')
+	[ -n "$addr" ] || return 1
+	python3 - "$1" "$addr" "$2" <<'PYSET'
+import struct, sys
+addr, value = int(sys.argv[2], 16), int(sys.argv[3], 16)
+with open(sys.argv[1], "r+b") as f:
+    elf = f.read()
+    shoff, = struct.unpack_from("<Q", elf, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", elf, 0x3a)
+    for i in range(shnum):
+        _, kind, _, start, off, size = struct.unpack_from("<IIQQQQ", elf, shoff + i * shentsize)
+        if kind == 1 and start <= addr < start + size:
+            f.seek(off + addr - start)
+            f.write(struct.pack("<Q", value))
+            sys.exit(0)
+sys.exit(1)
+PYSET
+}
+
+# An interpreter whose version we cannot read (python3.11 claiming 3.10),
+# or one claiming 3.13 without its _Py_DebugOffsets: native frames only,
+# whole, and one -v line naming it and why.
+t_unknown_version() {
+	for v in 030a0cf0:'Python 3.10.12 .*a version whose frames profile cannot read' \
+		030d01f0:'Python 3.13.1 .*_Py_DebugOffsets are missing or not its version'"'"'s'; do
+		cp /usr/bin/python3.11 "$TMP/python-lies"
+		set_py_version "$TMP/python-lies" "${v%%:*}" || fail "cannot set Py_Version" || return 1
+		start "$TMP/python-lies" $HOT 30
+		sleep 0.5
+		$PROFILE -U -F 499 -f -v -p "$LAST" 2 > "$TMP/lies.folded" 2> "$TMP/lies.err" ||
+			fail "profile exited $?: $(tail -1 "$TMP/lies.err")" || return 1
+		stop "$LAST"
+		grep "python-lies" "$TMP/lies.err" | sed 's/^/  /'
+		[ "$(grep -c "${v#*:}.*native frames only" "$TMP/lies.err")" = 1 ] ||
+			fail "no one line naming the version: $(grep -i python "$TMP/lies.err")" || return 1
+		all=$(sum_matching '^pyhot;' "$TMP/lies.folded")
+		[ "$all" -ge 500 ] || fail "$all samples" || return 1
+		! grep -q 'pyhot[.]py' "$TMP/lies.folded" || fail "Python frames of a version it cannot read" || return 1
+		[ "$(pct "$(sum_matching '^pyhot;_start;.*;_PyEval_EvalFrameDefault' "$TMP/lies.folded")" "$all")" -ge 90 ] ||
+			fail "native frames not whole: $(sort -t' ' -k2 -rn "$TMP/lies.folded" | head -2)" || return 1
+	done
+}
+
 # -K: kernel stacks only, no Python walk at all.
 t_kernel_only() {
 	start $PY $HOT 30
@@ -266,6 +312,7 @@ run_test "system-wide: a Python process started after the profiler" t_system_wid
 run_test "libpython embedded in a C program" t_embedded
 run_test "a venv's python" t_venv
 run_test "--lines: the line of each Python frame" t_lines
+run_test "a version it cannot read: native frames, and one -v line" t_unknown_version
 run_test "-K: no Python walk" t_kernel_only
 run_test "text, pprof, speedscope and SVG carry the Python frames" t_formats
 run_test "the Python walk's own limit: cut, marked and counted" t_deep_recursion
