@@ -47,17 +47,7 @@ t_threads() {
 	$PROFILE -U -F 999 -f -p "$LAST" 3 > "$TMP/th.folded" 2> "$TMP/th.err" ||
 		fail "profile exited $?: $(tail -2 "$TMP/th.err")" || return 1
 	stop "$LAST"
-	P=$PWD/$PW/pythreads.py
-	for t in a b; do
-		o=$(echo $t | tr ab ba)
-		all=$(sum_matching "^pyth_$t;" "$TMP/th.folded")
-		own=$(sum_matching "^pyth_$t;.*$(chain "$P" thread_$t spin_$t)(;[^;(]*)* [0-9]+\$" "$TMP/th.folded")
-		other=$(sum_matching "^pyth_$t;.*(thread|spin)_$o " "$TMP/th.folded")
-		echo "  pyth_$t: $own of $all samples in thread_$t;spin_$t, $other in the other's"
-		[ "$all" -ge 600 ] || fail "pyth_$t: only $all samples" || return 1
-		[ "$(pct "$own" "$all")" -ge 95 ] || fail "pyth_$t: $(sort -t' ' -k2 -rn "$TMP/th.folded" | grep "^pyth_$t" | head -3)" || return 1
-		[ "$other" -eq 0 ] || fail "pyth_$t has pyth_$o's frames" || return 1
-	done
+	threads_check "$TMP/th.folded" "$PWD/$PW/pythreads.py"
 }
 
 # Code objects made and freed in a loop (pydie.py): every frame keeps the
@@ -71,28 +61,7 @@ t_code_objects_die() {
 	$PROFILE -U -F 999 -f -p "$LAST" 3 > "$TMP/die.folded" 2> "$TMP/die.err" ||
 		fail "profile exited $?: $(tail -2 "$TMP/die.err")" || return 1
 	stop "$LAST"
-	awk '{ n = $NF; line = $0
-		while (match(line, /fn_[0-9]+ [(]gen_[0-9]+[.]py[)]/)) {
-			f = substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH)
-			split(f, p, /[_ .]/); if (p[2] != p[4]) bad += n
-			per[p[2]] += n
-		}
-		if ($0 ~ /;work [(]heavy[.]py[)]/) h += n
-		if ($0 ~ /;work [(]light[.]py[)]/) l += n
-		if ($0 ~ /\[python\]/) un += n
-		all += n }
-	END { for (k in per) { fns++; fs += per[k]; if (per[k] > max) max = per[k] }
-		printf "%d %d %d %d %d %d %d %d\n", bad, fns, fs, max, h, l, un, all }' "$TMP/die.folded" > "$TMP/die.sum"
-	read -r bad fns fs max h l un all < "$TMP/die.sum"
-	echo "  $fns functions fn_N in $fs samples, at most $max each, $bad samples of fn_N in another's file; work: heavy $h, light $l; $un unnamed of $all"
-	[ "$all" -ge 1500 ] && [ "$fns" -ge 100 ] || fail "too few samples or functions" || return 1
-	# each lives about one sampling period: most samples name one of their own
-	[ "$fns" -ge $((fs / 2)) ] || fail "$fs samples of fn_N under only $fns names" || return 1
-	[ "$bad" -eq 0 ] || fail "frames named from another code object: $(grep -E 'fn_([0-9]+) [(]gen_' "$TMP/die.folded" | head -2)" || return 1
-	[ "$max" -le 8 ] || fail "one fn_N got $max samples: names that outlived their code" || return 1
-	s=$((h * 100 / (h + l)))
-	[ "$s" -ge 70 ] && [ "$s" -le 80 ] || fail "heavy.py's share of work is $s%, want 75" || return 1
-	[ "$(pct "$un" "$all")" -le 1 ] || fail "$un of $all samples with unnamed Python frames" || return 1
+	die_check "$TMP/die.folded"
 }
 
 # System-wide, a Python process started after the profiler: looked at

@@ -88,7 +88,9 @@ in_container() {
 
 # t_version VERSION SUITE: pyhot.py in SUITE's python3.VERSION, 5:3:2 in
 # its whole chains within 3 points at 999 Hz; -v says nothing of versions
-# it cannot read; with --lines, each frame's line
+# it cannot read; with --lines, each frame's line; two threads each in
+# its own frames; code objects freed in a loop, each frame named from its
+# own (python.sh's checks)
 t_version() {
 	v=$1 suite=$2
 	[ -x "$ROOT/usr/bin/python$v" ] || fail "$suite has no python$v" || return 1
@@ -109,7 +111,17 @@ t_version() {
 	$PROFILE -U --lines -F 999 -f -p "$pid" 2 > "$TMP/$v.lines" 2> "$TMP/$v.lerr" ||
 		fail "profile --lines exited $?: $(tail -2 "$TMP/$v.lerr")" || return 1
 	stop "$pid"
-	lines_532 "$TMP/$v.lines" pyhot 1000 /mnt/pyhot.py
+	lines_532 "$TMP/$v.lines" pyhot 1000 /mnt/pyhot.py || return 1
+	# two threads, each its own frames; code objects freed, names kept right
+	for w in pythreads pydie; do
+		in_container "/usr/bin/python$v" /mnt/$w.py 30
+		pid=$LAST
+		sleep 1
+		$PROFILE -U -F 999 -f -p "$pid" 3 > "$TMP/$v.$w" 2> "$TMP/$v.$w.err" ||
+			fail "profile ($w) exited $?: $(tail -2 "$TMP/$v.$w.err")" || return 1
+		stop "$pid"
+	done
+	threads_check "$TMP/$v.pythreads" /mnt/pythreads.py && die_check "$TMP/$v.pydie"
 }
 
 t_python313() {
