@@ -142,6 +142,7 @@ enum profile_stat {
 	STAT_PY_BAD_FRAME,	/* Python walks that met a frame they could not read */
 	STAT_PY_UNPLACED,	/* ... with frames after the native walk's end: it missed their C frame */
 	STAT_PY_NAMES_LOST,	/* names not sent: the py_names ring buffer was full */
+	STAT_PY_RUNS_CUT,	/* Python walks stopped at PY_MAX_RUNS activations */
 	STAT_MAX,
 };
 

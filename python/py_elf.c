@@ -119,18 +119,26 @@ int py_elf__read(Elf *elf, const struct budget *b, struct py_elf *out)
 	if (!b)
 		b = budget__default();
 	memset(out, 0, sizeof(*out));
-	while (!err && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
+	/*
+	 * An interpreter exports _PyRuntime: .dynsym first, and only then
+	 * .symtab (the .cold part's name), which in a large program that is
+	 * no interpreter (a compiler) would cost far more to read.
+	 */
+	for (int pass = 0; pass < 2 && !err; pass++) {
+		if (pass == 1 && (!s.has_runtime || GELF_ST_TYPE(s.runtime.st_info) == STT_FUNC))
+			return -ENOENT;
+		scn = NULL;
+		while (!err && (scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
 
-		if (!gelf_getshdr(scn, &sh))
-			return -ENOEXEC;
-		if (sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_SYMTAB)
-			err = scan_table(elf, scn, &sh, b, &s);
+			if (!gelf_getshdr(scn, &sh))
+				return -ENOEXEC;
+			if (sh.sh_type == (pass ? SHT_SYMTAB : SHT_DYNSYM))
+				err = scan_table(elf, scn, &sh, b, &s);
+		}
 	}
 	if (err)
 		return err;
-	if (!s.has_runtime || GELF_ST_TYPE(s.runtime.st_info) == STT_FUNC)
-		return -ENOENT;
 	out->runtime = s.runtime.st_value;
 	if (s.has_version && s.version.st_size == 8 && !read_at(elf, s.version.st_value, &v, 8) &&
 	    v <= UINT32_MAX)

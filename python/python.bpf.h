@@ -495,8 +495,14 @@ static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid)
 	bpf_loop(PY_MAX_FRAMES + PY_MAX_RUNS, py_frame_step, &r, 0);
 	if (r.failed)
 		stat_inc(STAT_PY_BAD_FRAME);
-	/* frames left unread: the run they are in is cut there */
-	if (r.frame && !r.failed) {
+	/*
+	 * frames left unread: the run they are in is cut there, or, past
+	 * PY_MAX_RUNS activations, the last run read ends the stack
+	 */
+	if (r.frame && !r.failed && w->runs >= PY_MAX_RUNS) {
+		stat_inc(STAT_PY_RUNS_CUT);
+		w->cut_run = PY_MAX_RUNS - 1;
+	} else if (r.frame && !r.failed) {
 		stat_inc(STAT_PY_TRUNCATED);
 		w->cut_run = w->runs;
 	}

@@ -219,6 +219,33 @@ PYCHECK
 	grep -Eq " hot_a $HOTP:[0-9]+ s=$line\$" "$TMP/raw.txt" || fail "pprof: $(grep -m3 hot_a "$TMP/raw.txt"), want s=$line" || return 1
 }
 
+# Python called from C called from Python (map() here), 40 deep: each
+# level an activation of the eval loop of its own; past 32 (PY_MAX_RUNS)
+# the stack keeps the innermost 32 activations' frames, is marked
+# [truncated] and counted under -v.
+t_deep_activations() {
+	cat > "$TMP/runs.py" <<'PYRUNS'
+def level(n):
+    if n:
+        return list(map(level, [n - 1]))
+    while True:
+        pass
+with open("/proc/self/comm", "w") as f:
+    f.write("pyruns")
+level(40)
+PYRUNS
+	start $PY "$TMP/runs.py"
+	sleep 0.5
+	$PROFILE -U -F 499 -f -v --perf-max-stack-depth 400 -p "$LAST" 1 > "$TMP/runs.folded" 2> "$TMP/runs.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/runs.err")" || return 1
+	stop "$LAST"
+	all=$(sum_matching '^pyruns;' "$TMP/runs.folded")
+	cut=$(awk '/^pyruns;\[truncated\];/ { if (gsub(/;level [(]/, "&") == 32 && !/<module>/) n += $NF } END { print n + 0 }' "$TMP/runs.folded")
+	echo "  $cut of $all samples with 32 activations' level frames under [truncated]; $(grep -o '[0-9]* at 32 activations' "$TMP/runs.err")"
+	[ "$all" -ge 150 ] && [ "$(pct "$cut" "$all")" -ge 95 ] || fail "$(sort -t' ' -k2 -rn "$TMP/runs.folded" | head -c 600)" || return 1
+	grep -Eq '[1-9][0-9]* at 32 activations' "$TMP/runs.err" || fail "not counted: $(grep python: "$TMP/runs.err")" || return 1
+}
+
 # The Python walk has its own limit, PY_MAX_FRAMES (128): a deeper stack
 # keeps its innermost 128 Python frames and is marked [truncated] at its
 # root, and -v counts it; below --perf-max-stack-depth, the stack's.
@@ -285,5 +312,6 @@ run_test "a version it cannot read: native frames, and one -v line" t_unknown_ve
 run_test "-K: no Python walk" t_kernel_only
 run_test "text, pprof, speedscope and SVG carry the Python frames" t_formats
 run_test "the Python walk's own limit: cut, marked and counted" t_deep_recursion
+run_test "past 32 activations of the eval loop: cut, marked and counted" t_deep_activations
 run_test "names and files a process chose are escaped" t_names_escaped
 finish
