@@ -628,7 +628,7 @@ static void setup_python(struct run *run)
 
 	if (sampler__python_maps(run->sampler, &opts.procs_fd))
 		return;
-	run->py_names = py_names__new(PY_NAMES_MAX, PY_NAMES_MAX_PER_GEN);
+	run->py_names = py_names__new(PY_NAMES_MAX, PY_NAMES_MAX_PER_PID);
 	p = run->py_names ? py_procs__new(&opts) : NULL;
 	run->py = p ? py_jobs__start(p) : NULL;
 	if (!run->py) {

@@ -79,7 +79,7 @@ static void print_python(FILE *f, const struct profile_env *env, const struct ru
 			(unsigned long long)t[STAT_PY_NAMES_LOST]);
 	if (n->dropped)
 		fprintf(f, "profile: python: %llu frames' names not kept: %u kept at once, %u of one process; they print as %s\n",
-			(unsigned long long)n->dropped, PY_NAMES_MAX, PY_NAMES_MAX_PER_GEN, PY_UNNAMED);
+			(unsigned long long)n->dropped, PY_NAMES_MAX, PY_NAMES_MAX_PER_PID, PY_UNNAMED);
 	if (p->full)
 		fprintf(f, "profile: python: %llu processes got no Python frames: %d had them at once\n",
 			(unsigned long long)p->full, PY_MAX_PROCS);

@@ -108,7 +108,11 @@ int py_layout__from_debug_offsets(const void *buf, size_t len, uint32_t version,
 	for (size_t i = 0; i < sizeof(debug_words) / sizeof(debug_words[0]); i++)
 		if (debug_words[i].version == PY_VERSION_MINOR(version))
 			w = &debug_words[i];
-	if (!w)
+	/*
+	 * alphas, betas and candidates change the struct within a minor
+	 * version: only a final release's is the one the table says
+	 */
+	if (!w || ((version >> 4) & 0xf) != 0xf)
 		return -ENOTSUP;
 	if (len < (size_t)w->nr * 8 || memcmp(b, DEBUG_COOKIE, 8))
 		return -EINVAL;

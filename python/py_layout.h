@@ -32,7 +32,8 @@ int py_layout__for_version(uint32_t version, struct py_layout *l);
  * the first len bytes of its _PyRuntime in buf, for its version (its
  * Py_Version): 0; -EINVAL when they are not that (no "xdebugpy" cookie,
  * another version's, offsets that do not fit); -ENOTSUP for a version
- * whose _Py_DebugOffsets we cannot read, or a free-threaded build.
+ * whose _Py_DebugOffsets we cannot read (or not a final release of one),
+ * or a free-threaded build.
  */
 int py_layout__from_debug_offsets(const void *buf, size_t len, uint32_t version,
 				  struct py_layout *l);

@@ -24,16 +24,21 @@ struct name_entry {
 	char strings[];		/* label, func, file */
 };
 
-/* Names one generation has: none may take them all from the others. */
+/*
+ * Names one generation has, and (gen PID_TOTAL) all generations of one
+ * pid: a process that execs itself takes no more than one's share.
+ */
 struct gen_count {
 	uint32_t pid, gen;
 	size_t nr;
 };
 
+#define PID_TOTAL UINT32_MAX
+
 struct py_names {
 	struct name_entry **buckets;
 	size_t nr_buckets;	/* a power of two */
-	size_t nr, max, max_per_gen;
+	size_t nr, max, max_per_pid;
 	void *gens;		/* tsearch: struct gen_count */
 	struct py_names_stats stats;
 };
@@ -73,7 +78,7 @@ static size_t bucket_of(const struct py_names *n, uint32_t pid, uint32_t gen, ui
 	return h & (n->nr_buckets - 1);
 }
 
-struct py_names *py_names__new(size_t max_names, size_t max_per_gen)
+struct py_names *py_names__new(size_t max_names, size_t max_per_pid)
 {
 	struct py_names *n = calloc(1, sizeof(*n));
 
@@ -81,7 +86,7 @@ struct py_names *py_names__new(size_t max_names, size_t max_per_gen)
 		return NULL;
 	n->nr_buckets = 1024;
 	n->max = max_names;
-	n->max_per_gen = max_per_gen;
+	n->max_per_pid = max_per_pid;
 	n->buckets = calloc(n->nr_buckets, sizeof(*n->buckets));
 	if (!n->buckets) {
 		free(n);
@@ -198,7 +203,7 @@ static bool valid_copy(const struct py_str_copy *c, size_t cap)
 int py_names__add(struct py_names *n, const void *data, size_t size)
 {
 	const struct py_name_event *ev = data;
-	struct gen_count *g;
+	struct gen_count *g, *t;
 	/* UTF-8 takes at most 3 bytes for the 1 or 2 of a Latin-1 or UCS-2 character */
 	char func[PY_NAME_BYTES * 2 + 8], file[PY_FILE_BYTES * 2 + 8];
 	size_t lf, lfile, k;
@@ -220,7 +225,10 @@ int py_names__add(struct py_names *n, const void *data, size_t size)
 	g = gen_of(n, ev->pid, ev->gen);
 	if (!g)
 		return -ENOMEM;
-	if (n->nr >= n->max || g->nr >= n->max_per_gen) {
+	t = gen_of(n, ev->pid, PID_TOTAL);
+	if (!t)
+		return -ENOMEM;
+	if (n->nr >= n->max || t->nr >= n->max_per_pid) {
 		n->stats.dropped++;
 		return -ENOSPC;
 	}
@@ -253,6 +261,7 @@ int py_names__add(struct py_names *n, const void *data, size_t size)
 	n->buckets[k] = e;
 	n->nr++;
 	g->nr++;
+	t->nr++;
 	n->stats.names++;
 	if (n->nr > n->nr_buckets)
 		grow(n);
@@ -285,7 +294,7 @@ static void note_dead(const void *node, VISIT which, int depth)
 	struct prune *p = prune_ctx;
 
 	(void)depth;
-	if (which != postorder && which != leaf)
+	if ((which != postorder && which != leaf) || g->gen == PID_TOTAL)
 		return;
 	if (p->alive(g->pid, g->gen, p->ctx))
 		return;
@@ -345,8 +354,17 @@ void py_names__prune(struct py_names *n, py_alive_fn alive, void *ctx)
 		}
 	}
 	for (size_t i = 0; i < p.nr; i++) {
-		struct gen_count *g = p.dead[i];
+		struct gen_count *g = p.dead[i], key = { .pid = g->pid, .gen = PID_TOTAL }, **t;
 
+		t = tfind(&key, &n->gens, cmp_gen);
+		if (t && (*t)->nr <= g->nr) {
+			struct gen_count *total = *t;
+
+			tdelete(total, &n->gens, cmp_gen);
+			free(total);
+		} else if (t) {
+			(*t)->nr -= g->nr;
+		}
 		tdelete(g, &n->gens, cmp_gen);
 		free(g);
 	}

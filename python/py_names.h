@@ -19,11 +19,12 @@
 
 /*
  * Names a run keeps at once, at most (about 300 bytes each, 2 KiB for
- * the longest), and of one process generation: a process that makes
- * code objects without end takes no more than its share.
+ * the longest), and of one pid, all its generations together: a process
+ * that makes code objects without end, or execs itself again and again,
+ * takes no more than its share.
  */
 #define PY_NAMES_MAX (1u << 18)
-#define PY_NAMES_MAX_PER_GEN (1u << 15)
+#define PY_NAMES_MAX_PER_PID (1u << 15)
 
 /* How a Python frame prints when its names never came (or could not be read). */
 #define PY_UNNAMED "[python]"
@@ -42,11 +43,11 @@ struct py_names_stats {
 	uint64_t records;	/* records taken */
 	uint64_t names;		/* words named */
 	uint64_t malformed;	/* records refused: not the size of one */
-	uint64_t dropped;	/* not kept: max_names, or max_per_gen of its generation, reached */
+	uint64_t dropped;	/* not kept: max_names, or max_per_pid of its pid, reached */
 };
 
-/* At most max_names words kept at once, max_per_gen of one generation. NULL with errno. */
-struct py_names *py_names__new(size_t max_names, size_t max_per_gen);
+/* At most max_names words kept at once, max_per_pid of one pid. NULL with errno. */
+struct py_names *py_names__new(size_t max_names, size_t max_per_pid);
 void py_names__free(struct py_names *n);
 
 /*

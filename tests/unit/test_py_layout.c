@@ -507,4 +507,9 @@ Test(py_layout, debug_offsets_refused)
 	len = debug_struct(buf, fields_315, ARRAY_SIZE(fields_315), 0x031000f0);
 	cr_expect_eq(py_layout__from_debug_offsets(buf, len, 0x031000f0, &l), -ENOTSUP);
 	cr_expect_eq(py_layout__from_debug_offsets(buf, len, 0x030c01f0, &l), -ENOTSUP);
+	/* a beta of a version we know: its struct may not be the release's */
+	len = debug_struct(buf, fields_315, ARRAY_SIZE(fields_315), 0x030f00b2);
+	cr_expect_eq(py_layout__from_debug_offsets(buf, len, 0x030f00b2, &l), -ENOTSUP);
+	len = debug_struct(buf, fields_315, ARRAY_SIZE(fields_315), 0x030f00f0);
+	cr_expect_eq(py_layout__from_debug_offsets(buf, len, 0x030f00f0, &l), 0);
 }

@@ -141,8 +141,19 @@ Test(py_names, at_most_max_names)
 	py_names__free(n);
 }
 
-/* One process cannot take every name: another still gets its own. */
-Test(py_names, one_generation_takes_its_share)
+static bool only_gen_2(pid_t pid, uint32_t gen, void *ctx)
+{
+	(void)pid;
+	(void)ctx;
+	return gen == 2;
+}
+
+/*
+ * One process cannot take every name, nor by exec'ing itself (a new
+ * generation of its pid): another still gets its own; once its old
+ * generation is pruned, it has room again.
+ */
+Test(py_names, one_pid_takes_its_share)
 {
 	struct py_names *n = py_names__new(8, 3);
 	struct py_name_event e;
@@ -154,15 +165,10 @@ Test(py_names, one_generation_takes_its_share)
 	e = event(2, 1, 1, "g", "y.py", 1);
 	cr_expect_eq(py_names__add(n, &e, sizeof(e)), 0);
 	e = event(1, 2, 9, "h", "x.py", 1);
+	cr_expect_eq(py_names__add(n, &e, sizeof(e)), -ENOSPC);
+	py_names__prune(n, only_gen_2, NULL);
 	cr_expect_eq(py_names__add(n, &e, sizeof(e)), 0);
 	py_names__free(n);
-}
-
-static bool only_gen_2(pid_t pid, uint32_t gen, void *ctx)
-{
-	(void)pid;
-	(void)ctx;
-	return gen == 2;
 }
 
 Test(py_names, prune_forgets_generations_gone)
