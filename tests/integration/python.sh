@@ -246,6 +246,17 @@ PYRUNS
 	grep -Eq '[1-9][0-9]* at 32 activations' "$TMP/runs.err" || fail "not counted: $(grep python: "$TMP/runs.err")" || return 1
 }
 
+# Python called from C called from Python, 6 levels: each activation's
+# frames in the place of its own C frame, the C frames of map() between
+t_nested() {
+	start $PY $PW/pynest.py 30 5
+	sleep 0.5
+	$PROFILE -U -F 999 -f -p "$LAST" 2 > "$TMP/nest.folded" 2> "$TMP/nest.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/nest.err")" || return 1
+	stop "$LAST"
+	nested_check "$TMP/nest.folded" "$PWD/$PW/pynest.py" 5
+}
+
 # The Python walk has its own limit, PY_MAX_FRAMES (128): a deeper stack
 # keeps its innermost 128 Python frames and is marked [truncated] at its
 # root, and -v counts it; below --perf-max-stack-depth, the stack's.
@@ -302,7 +313,8 @@ PYODD
 
 run_test "Debian's python3: mixed stacks, exact chains, 5:3:2 within 3 points" t_mixed_stacks
 run_test "--call-graph fp: the Python frames without unwind tables" t_frame_pointers
-run_test "two threads running Python: each its own frames" t_threads
+run_test "threads running Python, and one in C without the GIL: each its own frames" t_threads
+run_test "Python called from C called from Python: each activation in its place" t_nested
 run_test "code objects freed and their memory reused: names stay right" t_code_objects_die
 run_test "system-wide: a Python process started after the profiler" t_system_wide
 run_test "libpython embedded in a C program" t_embedded

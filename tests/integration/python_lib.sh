@@ -75,20 +75,22 @@ lines_532() {
 		fail "lines not right: $(grep "^$comm;.*hot_" "$folded" | sort -t' ' -k2 -rn | head -2)" || return 1
 }
 
-# threads_check FOLDED FILE: pythreads.py's two threads (FILE, as its
-# frames name it), each at least 95% in its own functions and never in
-# the other's
+# threads_check FOLDED FILE: pythreads.py's three threads (FILE, as
+# their frames name it), each at least 95% in its own functions and never
+# in another's: two taking turns with the GIL, one in zlib without it,
+# sampled while another holds it
 threads_check() {
 	folded=$1 P=$2
-	for t in a b; do
-		o=$(echo $t | tr ab ba)
+	for t in a b c; do
+		f=spin_$t
+		[ $t = c ] && f=in_c
 		all=$(sum_matching "^pyth_$t;" "$folded")
-		own=$(sum_matching "^pyth_$t;.*$(chain "$P" thread_$t spin_$t)(;[^;(]*)* [0-9]+\$" "$folded")
-		other=$(sum_matching "^pyth_$t;.*(thread|spin)_$o " "$folded")
-		echo "  pyth_$t: $own of $all samples in thread_$t;spin_$t, $other in the other's"
+		own=$(sum_matching "^pyth_$t;.*$(chain "$P" thread_$t $f)(;[^;(]*)* [0-9]+\$" "$folded")
+		other=$(sum_matching "^pyth_$t;.*(thread|spin|in)_[^$t] [(]" "$folded")
+		echo "  pyth_$t: $own of $all samples in thread_$t;$f, $other in another's"
 		[ "$all" -ge 600 ] || fail "pyth_$t: only $all samples" || return 1
 		[ "$(pct "$own" "$all")" -ge 95 ] || fail "pyth_$t: $(sort -t' ' -k2 -rn "$folded" | grep "^pyth_$t" | head -3)" || return 1
-		[ "$other" -eq 0 ] || fail "pyth_$t has pyth_$o's frames" || return 1
+		[ "$other" -eq 0 ] || fail "pyth_$t has another thread's frames" || return 1
 	done
 }
 
@@ -118,4 +120,25 @@ die_check() {
 	s=$((h * 100 / (h + l)))
 	[ "$s" -ge 70 ] && [ "$s" -le 80 ] || fail "heavy.py's share of work is $s%, want 75" || return 1
 	[ "$(pct "$un" "$all")" -le 1 ] || fail "$un of $all samples with unnamed Python frames" || return 1
+}
+
+# nested_check FOLDED FILE DEPTH: pynest.py's stacks (FILE, as its frames
+# name it), at least 95% of them <module>;main then DEPTH + 1 level
+# frames in order, each but the last followed by the C frames of map()
+# that called the next: every activation's frames in its own place
+nested_check() {
+	folded=$1 file=$2 depth=$3
+	re="^pynest;.*$(chain "$file" '<module>' main)"
+	i=0
+	while [ $i -lt "$depth" ]; do
+		re="$re$(chain "$file" level)(;[^;(]+)+"
+		i=$((i + 1))
+	done
+	re="$re$(chain "$file" level)(;[^;(]+)* [0-9]+\$"
+	all=$(sum_matching '^pynest;' "$folded")
+	good=$(sum_matching "$re" "$folded")
+	echo "  $good of $all samples with $((depth + 1)) level frames, each activation in its place"
+	[ "$all" -ge 600 ] || fail "only $all samples" || return 1
+	[ "$(pct "$good" "$all")" -ge 95 ] ||
+		fail "not in place: $(grep '^pynest;' "$folded" | sort -t' ' -k2 -rn | head -2)" || return 1
 }
