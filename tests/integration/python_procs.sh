@@ -1,8 +1,10 @@
 #!/bin/sh
 # python_procs.sh - Python processes as the profiler finds them
-# (python/py_procs.c): a process that maps files without end costs a
-# bounded look and bounded memory, its interpreter still found. Root
-# needed; prints "python_procs: N passed, N failed" last.
+# (python/py_procs.c): the targets of -p looked at before sampling
+# starts, so none of their samples lacks its Python frames; and a process
+# that maps files without end costs a bounded look and bounded memory,
+# its interpreter still found. Root needed; prints "python_procs: N
+# passed, N failed" last.
 set -u
 
 SUITE=python_procs
@@ -12,6 +14,33 @@ SUITE=python_procs
 
 # The cap of files opened in one look at a process (PY_FILES_PER_LOOK)
 CAP=256
+
+# no_py_frames FOLDED: the samples of pyhot without a frame of pyhot.py
+no_py_frames() {
+	awk -v f="$HOTP)" '/^pyhot;/ && index($0, f) == 0 { n += $NF } END { print n + 0 }' "$1"
+}
+
+# -p's target is looked at before sampling starts: its first samples
+# carry their Python frames too. Five runs of 1 s, at 999 Hz each: when
+# it was looked at only after its first sample, 1 to 4 samples of each
+# run had none (12 of 2,451 here).
+t_preload() {
+	start $PY $HOT 60
+	sleep 0.5
+	total=0 all=0 each=""
+	for i in 1 2 3 4 5; do
+		$PROFILE -U -F 999 -f -p "$LAST" 1 > "$TMP/pre$i.folded" 2> "$TMP/pre$i.err" ||
+			fail "profile exited $?: $(tail -2 "$TMP/pre$i.err")" || return 1
+		n=$(no_py_frames "$TMP/pre$i.folded")
+		total=$((total + n)) all=$((all + $(sum_matching '^pyhot;' "$TMP/pre$i.folded")))
+		each="$each $n"
+	done
+	stop "$LAST"
+	echo "  $total of $all samples without Python frames (by run:$each)"
+	[ "$all" -ge 1500 ] || fail "only $all samples" || return 1
+	[ "$total" -le 2 ] ||
+		fail "$total samples without Python frames: $(cat "$TMP"/pre*.folded | awk -v f="$HOTP)" '/^pyhot;/ && index($0, f) == 0' | head -2 | cut -c1-300)" || return 1
+}
 
 # pymaps DIR N: the workload (built here) maps N files of its own in DIR,
 # executable; its pid in $LAST once they are all mapped
@@ -118,6 +147,7 @@ PYMAPS
 		fail "Python frames missing: $(sort -t' ' -k2 -rn "$TMP/first.folded" | head -2 | cut -c1-300)" || return 1
 }
 
+run_test "-p: the target looked at before sampling, every sample with its Python frames" t_preload
 run_test "20,000 files mapped executable: a look opens $CAP, the cut counted" t_many_files
 run_shipped_test "20,000 files mapped executable: the profiler's memory bounded" t_many_files_memory
 run_test "libpython after 2,000 files in the maps: looked at first, by its name" t_interpreter_first
