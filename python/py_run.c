@@ -8,12 +8,26 @@
 
 #include "python/py_jobs.h"
 #include "python/py_run.h"
+#include "trace_helpers.h"
+
+/* A process generation. */
+struct gen_ref {
+	uint32_t pid, gen;
+};
+
+/* Generations found gone at a prune, sorted. */
+struct gen_set {
+	struct gen_ref *v;
+	size_t nr, cap;
+};
 
 struct py_run {
 	struct py_names *names;
 	struct py_jobs *jobs;
 	py_gen_fn gen;
 	void *gen_ctx;
+	struct gen_set gone;	/* at the last prune: their names go at the next */
+	struct gen_set now;	/* found gone by the prune under way */
 };
 
 int py_run__take_names(const void *data, size_t size, void *ctx)
@@ -23,12 +37,35 @@ int py_run__take_names(const void *data, size_t size, void *ctx)
 	return py_names__add(r->names, data, size);
 }
 
-/* Whether pid still runs generation gen: its Python frames may still be sampled. */
-static bool gen_alive(pid_t pid, uint32_t gen, void *ctx)
+static int cmp_gen_ref(const void *a, const void *b)
+{
+	const struct gen_ref *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->gen > y->gen) - (x->gen < y->gen);
+}
+
+/*
+ * Whether the names of generation gen of pid are still needed: while it
+ * runs, and after it was first found gone, until the next prune. Its
+ * samples taken after the drain of the profile just printed (it died
+ * since) are in the map set the next profile prints.
+ */
+static bool names_needed(pid_t pid, uint32_t gen, void *ctx)
 {
 	struct py_run *r = ctx;
+	struct gen_ref g = { .pid = (uint32_t)pid, .gen = gen };
+	struct gen_set *now = &r->now;
 
-	return r->gen(pid, r->gen_ctx) == gen;
+	if (r->gen(pid, r->gen_ctx) == gen)
+		return true;
+	if (r->gone.nr && bsearch(&g, r->gone.v, r->gone.nr, sizeof(g), cmp_gen_ref))
+		return false;
+	/* one that cannot be noted is kept: asked again at the next prune */
+	if (!array_reserve((void **)&now->v, &now->cap, now->nr, sizeof(*now->v)))
+		now->v[now->nr++] = g;
+	return true;
 }
 
 struct py_run *py_run__start(const struct py_run_opts *opts)
@@ -83,7 +120,14 @@ const struct py_names *py_run__names(const struct py_run *r)
 
 void py_run__prune(struct py_run *r)
 {
-	py_names__prune(r->names, gen_alive, r);
+	struct gen_set done = r->gone;
+
+	r->now.nr = 0;
+	py_names__prune(r->names, names_needed, r);
+	if (r->now.nr)
+		qsort(r->now.v, r->now.nr, sizeof(*r->now.v), cmp_gen_ref);
+	r->gone = r->now;
+	r->now = done;	/* its room, for the next prune */
 }
 
 void py_run__stop(struct py_run *r)
@@ -104,5 +148,7 @@ void py_run__free(struct py_run *r)
 		return;
 	py_jobs__free(r->jobs);
 	py_names__free(r->names);
+	free(r->gone.v);
+	free(r->now.v);
 	free(r);
 }

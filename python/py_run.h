@@ -42,7 +42,11 @@ void py_run__preload(struct py_run *r, const pid_t *pids, size_t nr_pids, int fd
 void py_run__queue(struct py_run *r, pid_t pid);
 /* The names of the frames, for the report; the run's. */
 const struct py_names *py_run__names(const struct py_run *r);
-/* After a profile is printed: the names of generations no longer running go. */
+/*
+ * After a profile is printed: the names of generations no longer running
+ * go, those found gone already at the previous prune (one gone since may
+ * have samples in the map set the next profile prints).
+ */
 void py_run__prune(struct py_run *r);
 /* Sampling has stopped: stop looking, giving up a file being read. */
 void py_run__stop(struct py_run *r);
