@@ -77,8 +77,8 @@ UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/
 	unwind/cfi_code.c unwind/table_cache.c \
 	unwind/unwind_procs.c unwind/unwind_files.c unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c \
 	unwind/go_pclntab.c
-PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_procs.c python/py_jobs.c \
-	python/py_names.c python/py_linetable.c
+PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_procs.c \
+	python/py_jobs.c python/py_run.c python/py_names.c python/py_linetable.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
 	$(PYTHON_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
@@ -342,6 +342,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind_rules.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python_debian.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python_procs.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/service.sh
 	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
 	sh tests/integration/deps.sh

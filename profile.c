@@ -33,8 +33,7 @@
 #include "progress.h"
 #include "retention.h"
 #include "proc_stat.h"
-#include "python/py_jobs.h"
-#include "python/py_names.h"
+#include "python/py_run.h"
 #include "report.h"
 #include "sampler.h"
 #include "trace_helpers.h"
@@ -58,8 +57,7 @@ struct run {
 	struct sampler *sampler;
 	struct usyms *usyms;
 	struct unwind_jobs *unwind;	/* NULL: user stacks by frame pointers */
-	struct py_jobs *py;		/* NULL: no Python frames */
-	struct py_names *py_names;	/* their names */
+	struct py_run *py;		/* NULL: no Python frames */
 	struct report *report;
 	struct agg *agg;
 	struct progress *progress;	/* NULL: no status line */
@@ -163,22 +161,7 @@ static void on_new_pid(pid_t pid, uint32_t gen, void *ctx)
 		unwind_jobs__queue(run->unwind, pid, gen);
 	/* and whether it runs Python */
 	if (run->py)
-		py_jobs__queue(run->py, pid);
-}
-
-static int on_py_name(const void *data, size_t size, void *ctx)
-{
-	struct run *run = ctx;
-
-	return py_names__add(run->py_names, data, size);
-}
-
-/* Whether pid still runs generation gen: its Python frames may still be sampled. */
-static bool gen_alive(pid_t pid, uint32_t gen, void *ctx)
-{
-	struct run *run = ctx;
-
-	return sampler__pid_gen(run->sampler, pid) == gen;
+		py_run__queue(run->py, pid);
 }
 
 static uint32_t current_gen(pid_t pid, void *ctx)
@@ -376,8 +359,8 @@ static int emit_interval(struct run *run, bool last)
 	agg__reset(run->agg);
 	/* the mappings of processes that are gone have nothing left to name */
 	usyms__prune(run->usyms);
-	if (run->py_names)
-		py_names__prune(run->py_names, gen_alive, run);
+	if (run->py)
+		py_run__prune(run->py);
 	run->interval_start_wall = end_ns / 1e9;
 	return err;
 }
@@ -516,8 +499,7 @@ static void report_losses(const struct run *run)
 	if (run->unwind)
 		walk_tally__report(run->walks, stderr, why_no_tables, (void *)run);
 	if (run->py) {
-		py_jobs__stats(run->py, &py, &t.python_dropped);
-		py_names__stats(run->py_names, &names);
+		py_run__stats(run->py, &py, &t.python_dropped, &names);
 		t.python = &py;
 		t.py_names = &names;
 	}
@@ -609,39 +591,31 @@ static void setup_unwind(struct run *run)
 }
 
 /*
- * Python frames, where the sampler walks them: processes are looked at
- * on a worker thread (their files are the users'), the targets of -p
- * before sampling starts (a signal ends that wait), every other process
- * when it is first sampled; their frames' names come through the ring
- * buffer the main thread reads. Without them (an error here, said in one
- * line), user stacks show the interpreter's C frames only.
+ * Python frames, where the sampler walks them (python/py_run.h): the
+ * targets of -p are looked at before sampling starts (a signal ends that
+ * wait). Without them (an error here, said in one line), user stacks
+ * show the interpreter's C frames only.
  */
 static void setup_python(struct run *run)
 {
 	const struct profile_env *env = run->env;
-	struct py_procs_opts opts = {
+	struct py_run_opts opts = {
 		.gen = current_gen,
 		.gen_ctx = run->sampler,
 		.notice = env->verbose ? on_notice : NULL,
 	};
-	struct py_procs *p;
 
 	if (sampler__python_maps(run->sampler, &opts.procs_fd))
 		return;
-	run->py_names = py_names__new(PY_NAMES_MAX, PY_NAMES_MAX_PER_PID);
-	p = run->py_names ? py_procs__new(&opts) : NULL;
-	run->py = p ? py_jobs__start(p) : NULL;
+	run->py = py_run__start(&opts);
 	if (!run->py) {
 		fprintf(stderr, "profile: cannot look for Python processes (%s): no Python frames\n",
 			strerror(errno));
-		py_procs__free(p);
 		return;
 	}
-	sampler__on_py_names(run->sampler, on_py_name, run);
-	report__set_python(run->report, run->py_names);
-	for (size_t i = 0; i < env->nr_pids; i++)
-		py_jobs__queue(run->py, env->pids[i]);
-	py_jobs__wait_idle(run->py, run->sigfd);
+	sampler__on_py_names(run->sampler, py_run__take_names, run->py);
+	report__set_python(run->report, py_run__names(run->py));
+	py_run__preload(run->py, env->pids, env->nr_pids, run->sigfd);
 }
 
 /*
@@ -757,7 +731,7 @@ static int run__finish(struct run *run, int err)
 	if (run->unwind)
 		unwind_jobs__stop(run->unwind);
 	if (run->py)
-		py_jobs__stop(run->py);
+		py_run__stop(run->py);
 	if (err)
 		return err == -EPIPE ? 0 : err;
 	if (env->interval) {
@@ -780,8 +754,7 @@ static void run__release(struct run *run)
 	progress__free(run->progress);
 	walk_tally__free(run->walks);
 	unwind_jobs__free(run->unwind);
-	py_jobs__free(run->py);
-	py_names__free(run->py_names);
+	py_run__free(run->py);
 	sampler__free(run->sampler);
 	report__free(run->report);
 	agg__free(run->agg);

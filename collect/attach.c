@@ -20,7 +20,7 @@
  * Without them sampling still works, but a process that execs or a pid
  * that is reused is resolved against its latest image: say so, go on.
  */
-static void attach_gen_tracking(struct sampler *s)
+void sampler__attach_gens(struct sampler *s)
 {
 	struct bpf_program *progs[] = { s->obj->progs.on_exec, s->obj->progs.on_exit };
 	struct bpf_link **links[] = { &s->exec_link, &s->exit_link };
@@ -94,8 +94,6 @@ int sampler__attach(struct sampler *s)
 	bool *online;
 	int err;
 
-	/* first, so that no exec after the first sample goes unseen */
-	attach_gen_tracking(s);
 	if (nr_cpus <= 0) {
 		fprintf(stderr, "profile: cannot count the possible CPUs\n");
 		return -EINVAL;

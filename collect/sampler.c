@@ -182,6 +182,63 @@ static int fill_filters(struct sampler *s)
 	return err;
 }
 
+/*
+ * A generation for pid now, as its first sample would make one (gen_of()
+ * in profile.bpf.c): the next number of CPU 0's sequence, so none repeats.
+ * Before any program is attached: none runs to race for the sequence.
+ */
+static int seed_gen(struct sampler *s, pid_t pid)
+{
+	int nr_cpus = libbpf_num_possible_cpus() > 0 ? libbpf_num_possible_cpus() : 1;
+	int seq_fd = bpf_map__fd(s->obj->maps.gen_seq);
+	__u64 *seqs = calloc(nr_cpus, sizeof(*seqs));	/* a per-CPU value takes 8 bytes */
+	struct pid_gen g = {};
+	__u32 zero = 0, key = (__u32)pid, seq;
+	int err = 0;
+
+	if (!seqs)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(seq_fd, &zero, seqs)) {
+		err = -errno;
+		goto out;
+	}
+	memcpy(&seq, &seqs[0], sizeof(seq));
+	seq++;
+	memcpy(&seqs[0], &seq, sizeof(seq));
+	if (bpf_map_update_elem(seq_fd, &zero, seqs, BPF_ANY)) {
+		err = -errno;
+		goto out;
+	}
+	g.gen = seq * (__u32)nr_cpus;
+	if (bpf_map_update_elem(bpf_map__fd(s->obj->maps.pid_gen), &key, &g, BPF_NOEXIST) &&
+	    errno != EEXIST)
+		err = -errno;
+out:
+	free(seqs);
+	return err;
+}
+
+/*
+ * The targets of -p get their generation before sampling starts, so that
+ * what is looked at in them before it (their interpreter, python/) is
+ * under the generation their samples carry. One line for a target left
+ * without: its first samples come before that look.
+ */
+static void seed_gens(struct sampler *s)
+{
+	const struct profile_env *env = s->env;
+
+	if (env->kernel_only)
+		return;
+	for (size_t i = 0; i < env->nr_pids; i++) {
+		int err = seed_gen(s, env->pids[i]);
+
+		if (err)
+			fprintf(stderr, "profile: cannot give pid %d a generation before sampling: %s\n",
+				(int)env->pids[i], strerror(-err));
+	}
+}
+
 /* Open, configure and load s->obj, preallocated where it must. Prints one line on failure. */
 static int load_object(struct sampler *s)
 {
@@ -283,6 +340,13 @@ struct sampler *sampler__load(const struct profile_env *env)
 		err = fill_filters(s);
 	if (err)
 		goto fail;
+	seed_gens(s);
+	/*
+	 * Now, before the -p targets are looked at and sampled: an exec
+	 * after this look gives a new generation, and deletes what the look
+	 * published for the image it replaced.
+	 */
+	sampler__attach_gens(s);
 	s->rb = ring_buffer__new(bpf_map__fd(s->obj->maps.new_pids), on_new_pid, s, NULL);
 	err = s->rb ? 0 : -errno;
 	if (!err && s->python)

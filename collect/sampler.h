@@ -17,7 +17,12 @@
 struct sampler;
 struct bpf_program;
 
-/* Open, configure and load. Prints one line and returns NULL with errno set on failure. */
+/*
+ * Open, configure and load; the -p targets given their generation, and
+ * the exec and exit tracepoints that keep generations attached (what is
+ * looked at in a target before sampling is then told apart from what it
+ * execs next). Prints one line and returns NULL with errno set on failure.
+ */
 struct sampler *sampler__load(const struct profile_env *env);
 /* One perf event per online CPU (or -C's). Prints one line on failure. */
 int sampler__attach(struct sampler *s);
@@ -67,8 +72,9 @@ int sampler__consume_new_pids(struct sampler *s, void (*fn)(pid_t pid, uint32_t 
 
 /*
  * The current generation of pid's mappings (profile.h), 0 when it has none
- * (never sampled, or exited). Valid after sampling stops, too: the exec
- * and exit tracepoints stay attached until sampler__free().
+ * (never sampled, or exited). The targets of -p have one from
+ * sampler__load() on. Valid after sampling stops, too: the exec and exit
+ * tracepoints stay attached until sampler__free().
  */
 uint32_t sampler__pid_gen(struct sampler *s, pid_t pid);
 

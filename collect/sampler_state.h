@@ -36,4 +36,7 @@ struct sampler {
 	struct map_drain drain;
 };
 
+/* attach.c: the tracepoints that keep the generations (sampler__load()). */
+void sampler__attach_gens(struct sampler *s);
+
 #endif /* SAMPLER_STATE_H */

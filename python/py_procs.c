@@ -19,6 +19,7 @@
 #include "proc_maps.h"
 #include "proc_stat.h"
 #include "python/py_elf.h"
+#include "python/py_files.h"
 #include "python/py_layout.h"
 #include "python/py_procs.h"
 #include "rootfs.h"
@@ -26,14 +27,7 @@
 /* Versions told of, at most: one line each. */
 #define MAX_TOLD 32
 
-/* A file looked at, by its stamp: whether it holds an interpreter. */
-struct py_file {
-	struct file_stamp id;
-	int status;		/* 0: an interpreter (pe), else -errno */
-	struct py_elf pe;
-};
-
-/* A process given an entry: which one (its start time). */
+/* A process given an entry: which one (its start time). Freed by the sweep. */
 struct py_rec {
 	pid_t pid;
 	uint64_t start_time;
@@ -44,17 +38,13 @@ struct py_procs {
 	struct py_procs_opts o;
 	struct budget b;
 	int cancel;
-	void *files;		/* tsearch: struct py_file */
-	void *recs;		/* tsearch: struct py_rec */
+	struct py_files *files;
+	void *recs;		/* tsearch: struct py_rec, of the processes published */
+	size_t nr_recs;
 	uint32_t told[MAX_TOLD];
 	size_t nr_told;
 	struct py_procs_stats stats;
 };
-
-static int cmp_file(const void *a, const void *b)
-{
-	return file_stamp__cmp(&((const struct py_file *)a)->id, &((const struct py_file *)b)->id);
-}
 
 static int cmp_rec(const void *a, const void *b)
 {
@@ -69,6 +59,11 @@ struct py_procs *py_procs__new(const struct py_procs_opts *opts)
 
 	if (!p)
 		return NULL;
+	p->files = py_files__new(PY_FILES_MAX_INTERPS, PY_FILES_MAX_OTHERS);
+	if (!p->files) {
+		free(p);
+		return NULL;
+	}
 	p->o = *opts;
 	if (!p->o.proc_root)
 		p->o.proc_root = "/proc";
@@ -114,36 +109,112 @@ static int open_mapped(struct py_procs *p, pid_t pid, const struct map_entry *e,
 	return fd;
 }
 
-/* The file of e, looked at the first time it is met. NULL: unreadable. */
+/* The file of e, read the first time it is met. NULL: unreadable. */
 static const struct py_file *file_of(struct py_procs *p, pid_t pid, const struct map_entry *e)
 {
-	struct py_file key = { 0 }, *f, **slot;
+	const struct py_file *f;
+	struct file_stamp id;
+	struct py_elf pe;
 	struct stat st;
-	int fd = open_mapped(p, pid, e, &st);
+	int fd = open_mapped(p, pid, e, &st), status;
 
 	if (fd < 0)
 		return NULL;
-	file_stamp__init(&key.id, &st);
-	slot = tfind(&key, &p->files, cmp_file);
-	if (slot) {
+	file_stamp__init(&id, &st);
+	f = py_files__find(p->files, &id);
+	if (f) {
 		close(fd);
-		return *slot;
+		return f;
 	}
-	f = malloc(sizeof(*f));
-	if (!f) {
-		close(fd);
-		return NULL;
-	}
-	*f = key;
-	f->status = py_elf__read_fd(fd, &p->b, &f->pe);
+	status = py_elf__read_fd(fd, &p->b, &pe);
 	close(fd);
-	if (f->status == -ECANCELED || !tsearch(f, &p->files, cmp_file)) {
-		free(f);
+	if (status == -ECANCELED)
+		return NULL;
+	p->stats.files++;
+	p->stats.interpreters += !status;
+	return py_files__add(p->files, &id, status, &pe);
+}
+
+/*
+ * One look at a process's mappings: the files it opened, at most
+ * PY_FILES_PER_LOOK, by the device and inode the maps name; those found
+ * without an interpreter are not opened again for another mapping.
+ */
+struct look {
+	struct look_file {
+		uint64_t ino;
+		unsigned int major, minor;
+	} seen[PY_FILES_PER_LOOK];	/* sorted */
+	size_t nr, opened;
+};
+
+static int cmp_look_file(const struct look_file *a, const struct look_file *b)
+{
+	if (a->ino != b->ino)
+		return (a->ino > b->ino) - (a->ino < b->ino);
+	if (a->major != b->major)
+		return (a->major > b->major) - (a->major < b->major);
+	return (a->minor > b->minor) - (a->minor < b->minor);
+}
+
+/* Where e's file is in l->seen, or would go; *found whether it is there. */
+static size_t look_find(const struct look *l, const struct look_file *k, bool *found)
+{
+	size_t lo = 0, hi = l->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_look_file(k, &l->seen[mid]);
+
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	*found = false;
+	return lo;
+}
+
+/*
+ * The file of mapping e if it holds an interpreter, else NULL; -E2BIG in
+ * *err when the look has opened PY_FILES_PER_LOOK files already.
+ */
+static const struct py_file *look_at(struct py_procs *p, pid_t pid, const struct map_entry *e,
+				     struct look *l, int *err)
+{
+	struct look_file k = { .ino = e->inode, .major = e->dev_major, .minor = e->dev_minor };
+	const struct py_file *f;
+	bool found;
+	size_t at = look_find(l, &k, &found);
+
+	*err = 0;
+	if (found)
+		return NULL;
+	if (l->opened == PY_FILES_PER_LOOK) {
+		*err = -E2BIG;
 		return NULL;
 	}
-	p->stats.files++;
-	p->stats.interpreters += !f->status;
-	return f;
+	l->opened++;
+	f = file_of(p, pid, e);
+	if (f && !f->status)
+		return f;	/* another mapping of it may be at another bias: not skipped */
+	memmove(&l->seen[at + 1], &l->seen[at], (l->nr - at) * sizeof(l->seen[0]));
+	l->seen[at] = k;
+	l->nr++;
+	return NULL;
+}
+
+/* A file whose name says it is likely the interpreter: python3.X, libpython3.X.so. */
+static bool named_python(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "python", 6) || !strncmp(base, "libpython", 9);
 }
 
 /*
@@ -152,10 +223,12 @@ static const struct py_file *file_of(struct py_procs *p, pid_t pid, const struct
  */
 static int layout_of(const struct py_file *f, struct py_layout *l)
 {
-	if (f->pe.version >= PY_VERSION(3, 13))
-		return py_layout__from_debug_offsets(f->pe.runtime_bytes, f->pe.nr_runtime_bytes,
-						     f->pe.version, l);
-	return py_layout__for_version(f->pe.version, l);
+	const struct py_elf *pe = f->pe;
+
+	if (pe->version >= PY_VERSION(3, 13))
+		return py_layout__from_debug_offsets(pe->runtime_bytes, pe->nr_runtime_bytes,
+						     pe->version, l);
+	return py_layout__for_version(pe->version, l);
 }
 
 /* Say once per version that it has no layout here, and why. */
@@ -178,41 +251,60 @@ static void tell_unknown(struct py_procs *p, uint32_t version, const char *path,
 	       "a version whose frames profile cannot read: native frames only");
 }
 
+/* The entry of pid, from interpreter f mapped by e. -ENOTSUP: a version we do not know. */
+static int entry_from(struct py_procs *p, const struct py_file *f, const struct map_entry *e,
+		      uint64_t bias, struct py_proc *out)
+{
+	const struct py_elf *pe = f->pe;
+	int err = layout_of(f, &out->l);
+
+	if (err || !py_layout__valid(&out->l)) {
+		tell_unknown(p, pe->version, e->path, err);
+		return -ENOTSUP;
+	}
+	out->version = pe->version;
+	out->runtime = pe->runtime + bias;
+	if (pe->code_type)
+		out->code_type = pe->code_type + bias;
+	if (pe->eval_end) {
+		out->eval_start = pe->eval_start + bias;
+		out->eval_end = pe->eval_end + bias;
+	}
+	if (pe->cold_end) {
+		out->cold_start = pe->cold_start + bias;
+		out->cold_end = pe->cold_end + bias;
+	}
+	return 0;
+}
+
 /*
  * The entry of pid from its mappings m: its interpreter, where it is
- * mapped. -ENOENT: none; -ENOTSUP: a version we do not know.
+ * mapped. Files named like one are looked at first, then the others (the
+ * interpreter is found by its symbols, whatever its name), at most
+ * PY_FILES_PER_LOOK of them. -ENOENT: none; -ENOTSUP: a version we do
+ * not know.
  */
 static int entry_of(struct py_procs *p, pid_t pid, const struct proc_maps *m, struct py_proc *out)
 {
-	for (size_t i = 0; i < m->nr; i++) {
-		const struct map_entry *e = &m->entries[i];
-		const struct py_file *f;
-		uint64_t bias;
-		int err;
+	struct look l = { 0 };
 
-		if (e->path[0] != '/')
-			continue;
-		f = file_of(p, pid, e);
-		if (!f || f->status || !py_elf__bias(&f->pe, e->start, e->offset, &bias))
-			continue;
-		err = layout_of(f, &out->l);
-		if (err || !py_layout__valid(&out->l)) {
-			tell_unknown(p, f->pe.version, e->path, err);
-			return -ENOTSUP;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < m->nr; i++) {
+			const struct map_entry *e = &m->entries[i];
+			const struct py_file *f;
+			uint64_t bias;
+			int cut;
+
+			if (e->path[0] != '/' || named_python(e->path) != !pass)
+				continue;
+			f = look_at(p, pid, e, &l, &cut);
+			if (cut) {
+				p->stats.cut++;
+				return -ENOENT;
+			}
+			if (f && py_elf__bias(f->pe, e->start, e->offset, &bias))
+				return entry_from(p, f, e, bias, out);
 		}
-		out->version = f->pe.version;
-		out->runtime = f->pe.runtime + bias;
-		if (f->pe.code_type)
-			out->code_type = f->pe.code_type + bias;
-		if (f->pe.eval_end) {
-			out->eval_start = f->pe.eval_start + bias;
-			out->eval_end = f->pe.eval_end + bias;
-		}
-		if (f->pe.cold_end) {
-			out->cold_start = f->pe.cold_start + bias;
-			out->cold_end = f->pe.cold_end + bias;
-		}
-		return 0;
 	}
 	return -ENOENT;
 }
@@ -222,21 +314,38 @@ static uint32_t current_gen(const struct py_procs *p, pid_t pid)
 	return p->o.gen ? p->o.gen(pid, p->o.gen_ctx) : 1;
 }
 
-static struct py_rec *rec_of(struct py_procs *p, pid_t pid)
+static struct py_rec *find_rec(struct py_procs *p, pid_t pid)
 {
-	struct py_rec key = { .pid = pid }, *r, **slot = tfind(&key, &p->recs, cmp_rec);
+	struct py_rec key = { .pid = pid }, **slot = tfind(&key, &p->recs, cmp_rec);
 
-	if (slot)
-		return *slot;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return NULL;
-	r->pid = pid;
-	if (!tsearch(r, &p->recs, cmp_rec)) {
-		free(r);
-		return NULL;
+	return slot ? *slot : NULL;
+}
+
+/* Remember which process pid's entry was published for: only Python's get one. */
+static void keep_rec(struct py_procs *p, pid_t pid, uint64_t start_time, uint32_t gen)
+{
+	struct py_rec *r = find_rec(p, pid);
+
+	if (!r) {
+		r = calloc(1, sizeof(*r));
+		if (!r)
+			return;	/* its next look publishes it again */
+		r->pid = pid;
+		if (!tsearch(r, &p->recs, cmp_rec)) {
+			free(r);
+			return;
+		}
+		p->nr_recs++;
 	}
-	return r;
+	r->start_time = start_time;
+	r->gen = gen;
+}
+
+static void forget_rec(struct py_procs *p, struct py_rec *r)
+{
+	tdelete(r, &p->recs, cmp_rec);
+	free(r);
+	p->nr_recs--;
 }
 
 int py_procs__add_pid(struct py_procs *p, pid_t pid)
@@ -244,7 +353,7 @@ int py_procs__add_pid(struct py_procs *p, pid_t pid)
 	struct py_proc entry = { 0 }, old;
 	struct proc_stat_info before, after;
 	struct proc_maps m = { 0 };
-	struct py_rec *rec = rec_of(p, pid);
+	struct py_rec *rec = find_rec(p, pid);
 	__u32 key = (__u32)pid;
 	char path[64];
 	uint32_t gen;
@@ -289,18 +398,59 @@ int py_procs__add_pid(struct py_procs *p, pid_t pid)
 		return err;
 	}
 	p->stats.procs++;
-	if (rec) {
-		rec->start_time = before.start_time;
-		rec->gen = gen;
-	}
+	keep_rec(p, pid, before.start_time, gen);
 	return 0;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The records of the processes without an entry now, gathered by twalk_r(). */
+struct unkept {
+	const __u32 *keys;	/* the entries left, sorted */
+	size_t nr_keys;
+	struct py_rec **recs;
+	size_t nr;
+};
+
+static void note_unkept(const void *node, VISIT which, void *ctx)
+{
+	struct py_rec *r = *(struct py_rec *const *)node;
+	struct unkept *u = ctx;
+	__u32 key = (__u32)r->pid;
+
+	if (which != postorder && which != leaf)
+		return;
+	if (!bsearch(&key, u->keys, u->nr_keys, sizeof(key), cmp_key))
+		u->recs[u->nr++] = r;
+}
+
+/* Forget the records of processes whose entry is gone (exit, exec, the sweep). */
+static void forget_unkept(struct py_procs *p, __u32 *keys, size_t nr_keys)
+{
+	struct unkept u = { .keys = keys, .nr_keys = nr_keys };
+
+	if (!p->nr_recs)
+		return;
+	u.recs = malloc(p->nr_recs * sizeof(*u.recs));
+	if (!u.recs)
+		return;
+	qsort(keys, nr_keys, sizeof(*keys), cmp_key);
+	twalk_r(p->recs, note_unkept, &u);
+	for (size_t i = 0; i < u.nr; i++)
+		forget_rec(p, u.recs[i]);
+	free(u.recs);
 }
 
 size_t py_procs__sweep(struct py_procs *p)
 {
 	__u32 *keys = malloc(PY_MAX_PROCS * sizeof(*keys)), *prev = NULL;
 	struct proc_stat_info now;
-	size_t nr = 0, n = 0;
+	size_t nr = 0, kept = 0, n = 0;
 
 	if (!keys)
 		return 0;
@@ -309,19 +459,21 @@ size_t py_procs__sweep(struct py_procs *p)
 		nr++;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		struct py_rec probe = { .pid = (pid_t)keys[i] }, **slot;
-		int err = proc_stat__read(p->o.proc_root, probe.pid, &now);
+		pid_t pid = (pid_t)keys[i];
+		struct py_rec *r = find_rec(p, pid);
+		int err = proc_stat__read(p->o.proc_root, pid, &now);
 		bool stale = err == -ENOENT || (!err && now.ended);
 
-		if (!err && !stale) {
-			slot = tfind(&probe, &p->recs, cmp_rec);
-			stale = slot && (*slot)->gen && (*slot)->start_time != now.start_time;
-		}
+		if (!err && !stale)
+			stale = r && r->gen && r->start_time != now.start_time;
 		if (stale) {
 			bpf_map_delete_elem(p->o.procs_fd, &keys[i]);
 			n++;
+		} else {
+			keys[kept++] = keys[i];
 		}
 	}
+	forget_unkept(p, keys, kept);
 	free(keys);
 	p->stats.swept += n;
 	return n;
@@ -334,14 +486,20 @@ void py_procs__cancel(struct py_procs *p)
 
 void py_procs__stats(const struct py_procs *p, struct py_procs_stats *st)
 {
+	struct py_files_stats f;
+
+	py_files__stats(p->files, &f);
 	*st = p->stats;
+	st->forgotten = f.forgotten;
+	st->kept_files = f.interps + f.others;
+	st->kept_procs = p->nr_recs;
 }
 
 void py_procs__free(struct py_procs *p)
 {
 	if (!p)
 		return;
-	tdestroy(p->files, free);
+	py_files__free(p->files);
 	tdestroy(p->recs, free);
 	free(p);
 }

@@ -7,6 +7,12 @@
  * layout; from then on its samples carry its Python frames. The files
  * are opened as the process maps them (/proc/PID/map_files, else its
  * root), so a python in a container is read from the container's binary.
+ *
+ * Any local user can map files without end: a look at a process opens
+ * at most PY_FILES_PER_LOOK of its files (those named like an
+ * interpreter first), what was found in them is kept within py_files.h's
+ * bounds, and only a process published gets a record, forgotten when its
+ * entry is gone.
  */
 #ifndef PY_PROCS_H
 #define PY_PROCS_H
@@ -14,6 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+/* Files opened in one look at a process, at most: the rest are not looked at (counted). */
+#define PY_FILES_PER_LOOK 256
 
 struct py_procs;
 
@@ -33,11 +42,15 @@ struct py_procs_opts {
 
 struct py_procs_stats {
 	uint64_t procs;		/* processes given an entry */
-	uint64_t files;		/* files looked at */
+	uint64_t files;		/* files read (looked at the first time, or again once forgotten) */
 	uint64_t interpreters;	/* ... of them with an interpreter */
+	uint64_t forgotten;	/* files' results forgotten for room (py_files.h) */
+	uint64_t cut;		/* looks at a process stopped at PY_FILES_PER_LOOK files */
 	uint64_t unknown;	/* processes left without: a version we do not know */
 	uint64_t full;		/* ... the map of processes was full */
 	uint64_t swept;		/* entries of processes gone, deleted by the sweep */
+	uint64_t kept_files;	/* files whose result is kept now */
+	uint64_t kept_procs;	/* processes whose record is kept now: those published */
 };
 
 /* NULL with errno. */
@@ -50,7 +63,10 @@ struct py_procs *py_procs__new(const struct py_procs_opts *opts);
  * -ESTALE: it exec'd or exited meanwhile; -E2BIG: the map is full.
  */
 int py_procs__add_pid(struct py_procs *p, pid_t pid);
-/* Delete the entries of processes gone, or whose pid is another's now. Returns how many. */
+/*
+ * Delete the entries of processes gone, or whose pid is another's now,
+ * and the records of processes without an entry. Returns how many entries.
+ */
 size_t py_procs__sweep(struct py_procs *p);
 /* From any thread: a file being read is given up. */
 void py_procs__cancel(struct py_procs *p);
