@@ -6,10 +6,10 @@
 # pinned to each CPU, run throughout; each profiler samples the whole
 # system at HZ:
 #
-#   profile          ./profile -f (unwind tables and the Python walk, the default)
-#   profile-nopy     ./profile -f --no-python
-#   profile-fp       ./profile -f --call-graph fp (the Python walk by frame pointers)
-#   profile-fp-nopy  ./profile -f --call-graph fp --no-python
+#   profile          ./profile -f -v (unwind tables and the Python walk, the default)
+#   profile-nopy     ./profile -f -v --no-python
+#   profile-fp       ./profile -f -v --call-graph fp (the Python walk by frame pointers)
+#   profile-fp-nopy  ./profile -f -v --call-graph fp --no-python
 #   bpftrace         @[kstack, ustack, comm] = count() (frame pointers)
 #
 # Per repetition, one run of each, in shuffled order. A run: start the
@@ -24,7 +24,9 @@
 # profile's folded output, the share with pyhot.py's Python frames (a run
 # that lost the walk shows). The ratio to bpftrace is taken within each
 # repetition. A markdown table of medians [min-max] goes to stdout and,
-# with the date, machine, commit and command, to RESULTS_MD.
+# with the date, machine, commit and command, to RESULTS_MD; the runs, one
+# line each, beside it (.txt). A run where fewer than 95% of pyhot's
+# samples had Python frames is said on stderr, with -v's line of them.
 #
 #   REPS=3 DURATION=5 SETTLE=1 HZ=999 bash bench/python.sh
 #   PROFILERS="profile bpftrace" (a subset)  RESULTS_MD=bench/results-python.md
@@ -98,10 +100,10 @@ kv() { sed -n "s/.*\\<$2=\\([^ ]*\\).*/\\1/p" "$1" 2> /dev/null; }
 one() {
 	local prof=$1 rep=$2 r=$TMP/$1.$2 child="" ids="" rt0 c0 rt1 c1 i ok=1 pyhot=- py=-
 	case $prof in
-	profile) set -- "$TMP/profile" -f -F "$HZ" ;;
-	profile-nopy) set -- "$TMP/profile" -f -F "$HZ" --no-python ;;
-	profile-fp) set -- "$TMP/profile" -f -F "$HZ" --call-graph fp ;;
-	profile-fp-nopy) set -- "$TMP/profile" -f -F "$HZ" --call-graph fp --no-python ;;
+	profile) set -- "$TMP/profile" -f -v -F "$HZ" ;;
+	profile-nopy) set -- "$TMP/profile" -f -v -F "$HZ" --no-python ;;
+	profile-fp) set -- "$TMP/profile" -f -v -F "$HZ" --call-graph fp ;;
+	profile-fp-nopy) set -- "$TMP/profile" -f -v -F "$HZ" --call-graph fp --no-python ;;
 	bpftrace) set -- bpftrace -e "profile:hz:$HZ { @[kstack, ustack, comm] = count(); }" ;;
 	esac
 	"$TMP/runmeter" -p "$r.pid" -o "$r.stats" -- "$@" > "$r.out" 2> "$r.err" &
@@ -134,6 +136,11 @@ one() {
 				fr += c * (split($0, x, ";") - 1) }
 			END { print n + 0, p + 0, fr + 0 }' "$r.out")
 	fi
+	# a run that lost the Python walk for some of pyhot's samples: what -v said of it
+	case $prof in profile | profile-fp)
+		[ "$pyhot" -gt 0 ] && [ $((py * 100 / pyhot)) -lt 95 ] &&
+			log "$prof rep $rep: $py of $pyhot pyhot samples with Python frames; $(grep -h '^profile: python:' "$r.err")" ;;
+	esac
 	echo "$rep $prof $ok $((rt1 - rt0)) $((c1 - c0)) $(kv "$r.stats" cpu) $(kv "$r.stats" maxrss_kb) $pyhot $py $fr"
 }
 
@@ -147,7 +154,11 @@ for ((rep = 1; rep <= REPS; rep++)); do
 	done
 done
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
-[ "${KEEP_TMP:-0}" = 1 ] && cp "$TMP/raw" "$TMP/raw.txt"
+RESULTS_RAW=${RESULTS_MD%.md}.txt
+{
+	echo "# rep profiler ok bpf_run_ns bpf_runs cpu_s maxrss_kb pyhot_samples python_samples frames"
+	cat "$TMP/raw"
+} > "$RESULTS_RAW"
 
 TABLE=$(awk -v order="$PROFILERS" -f bench/python-table.awk "$TMP/raw")
 echo "$TABLE"
@@ -175,4 +186,4 @@ echo "$TABLE"
 	- Python frames %: of pyhot's samples, those whose stack holds a frame ` (.../pyhot.py)` (bpftrace: none can).
 	EOF
 } > "$RESULTS_MD"
-log "table written to ${RESULTS_MD#$ROOT/}"
+log "table written to ${RESULTS_MD#$ROOT/}, its runs to ${RESULTS_RAW#$ROOT/}"
