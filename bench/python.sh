@@ -2,9 +2,9 @@
 # bench/python.sh - what the Python walk costs (issue 24 item 8): the BPF
 # program's ns per sample with and without it, against bpftrace's walk by
 # frame pointers, in the same run. Two Debian python3 running
-# tests/workloads/python/pyhot.py (the 5:3:2 script, comm "pyhot"), one
-# pinned to each CPU, run throughout; each profiler samples the whole
-# system at HZ:
+# tests/workloads/python/pyhot.py (the 5:3:2 script) under the comm
+# "pybench" (tests run pyhot.py as "pyhot" meanwhile), one pinned to each
+# CPU, run throughout; each profiler samples the whole system at HZ:
 #
 #   profile          ./profile -f -v (unwind tables and the Python walk, the default)
 #   profile-nopy     ./profile -f -v --no-python
@@ -20,12 +20,12 @@
 # is run_time_ns / run_cnt between the two readings: both CPUs, so a
 # sample of another process (or of the idle task, where profile returns
 # at once) counts too. Also the profiler's CPU seconds (start to exit,
-# symbols and printing included) and max RSS, and, of pyhot's samples in
-# profile's folded output, the share with pyhot.py's Python frames (a run
-# that lost the walk shows). The ratio to bpftrace is taken within each
+# symbols and printing included) and max RSS, and, of pybench's samples
+# in profile's folded output, the share with pyhot.py's Python frames (a
+# run that lost the walk shows). The ratio to bpftrace is taken within each
 # repetition. A markdown table of medians [min-max] goes to stdout and,
 # with the date, machine, commit and command, to RESULTS_MD; the runs, one
-# line each, beside it (.txt). A run where fewer than 95% of pyhot's
+# line each, beside it (.txt). A run where fewer than 95% of pybench's
 # samples had Python frames is said on stderr, with -v's line of them.
 #
 #   REPS=3 DURATION=5 SETTLE=1 HZ=999 bash bench/python.sh
@@ -86,7 +86,7 @@ cp "$PROFILE" "$TMP/profile" || die "cannot copy $PROFILE"
 COMMIT=$(git -C "$ROOT" describe --always --dirty 2> /dev/null || echo '?')
 
 for cpu in 0 1; do
-	taskset -c $cpu "$PYTHON" "$HOTP" 100000 & WL="$WL $!"
+	taskset -c $cpu "$PYTHON" "$HOTP" 100000 pybench & WL="$WL $!"
 done
 sleep 1
 
@@ -96,9 +96,9 @@ sleep 1
 # kv FILE KEY: the value of KEY=value in a runmeter stats file
 kv() { sed -n "s/.*\\<$2=\\([^ ]*\\).*/\\1/p" "$1" 2> /dev/null; }
 
-# one PROF REP: one line "rep prof ok run_ns runs cpu_s rss_kb pyhot py_samples frames"
+# one PROF REP: one line "rep prof ok run_ns runs cpu_s rss_kb ours py_samples frames all"
 one() {
-	local prof=$1 rep=$2 r=$TMP/$1.$2 child="" ids="" rt0 c0 rt1 c1 i ok=1 pyhot=- py=-
+	local prof=$1 rep=$2 r=$TMP/$1.$2 child="" ids="" rt0 c0 rt1 c1 i ok=1 ours py fr all
 	case $prof in
 	profile) set -- "$TMP/profile" -f -v -F "$HZ" ;;
 	profile-nopy) set -- "$TMP/profile" -f -v -F "$HZ" --no-python ;;
@@ -125,23 +125,25 @@ one() {
 	RM=""
 	[ "$(kv "$r.stats" rc)" = 0 ] || { ok=0; log "$prof: exit $(kv "$r.stats" rc): $(tail -n 2 "$r.err" | tr '\n' ' ')"; }
 	[ $((c1 - c0)) -gt 0 ] || ok=0
-	# pyhot's samples, those with Python frames, their frames (kernel and user)
+	# pybench's samples, those with Python frames, their frames (kernel
+	# and user); all samples in the output
 	if [ "$prof" = bpftrace ]; then
-		read -r pyhot py fr < <(awk '/^@\[/ { k = 0 } /^    / { k++ }
-			/^(@\[)?, pyhot\]: [0-9]+$/ { c = $NF; n += c; f += c * k }
-			END { print n + 0, "-", f + 0 }' "$r.out")
+		read -r ours py fr all < <(awk '/^@\[/ { k = 0 } /^    / { k++ }
+			/\]: [0-9]+$/ { a += $NF }
+			/^(@\[)?, pybench\]: [0-9]+$/ { c = $NF; n += c; f += c * k }
+			END { print n + 0, "-", f + 0, a + 0 }' "$r.out")
 	else
-		read -r pyhot py fr < <(awk -v f=" ($HOTP)" '/^pyhot;/ { c = $NF; n += c
+		read -r ours py fr all < <(awk -v f=" ($HOTP)" '{ a += $NF } /^pybench;/ { c = $NF; n += c
 				if (index($0, f)) p += c
 				fr += c * (split($0, x, ";") - 1) }
-			END { print n + 0, p + 0, fr + 0 }' "$r.out")
+			END { print n + 0, p + 0, fr + 0, a + 0 }' "$r.out")
 	fi
-	# a run that lost the Python walk for some of pyhot's samples: what -v said of it
+	# a run that lost the Python walk for some of pybench's samples: what -v said of it
 	case $prof in profile | profile-fp)
-		[ "$pyhot" -gt 0 ] && [ $((py * 100 / pyhot)) -lt 95 ] &&
-			log "$prof rep $rep: $py of $pyhot pyhot samples with Python frames; $(grep -h '^profile: python:' "$r.err")" ;;
+		[ "$ours" -gt 0 ] && [ $((py * 100 / ours)) -lt 95 ] &&
+			log "$prof rep $rep: $py of $ours pybench samples with Python frames; $(grep -h '^profile: python:' "$r.err")" ;;
 	esac
-	echo "$rep $prof $ok $((rt1 - rt0)) $((c1 - c0)) $(kv "$r.stats" cpu) $(kv "$r.stats" maxrss_kb) $pyhot $py $fr"
+	echo "$rep $prof $ok $((rt1 - rt0)) $((c1 - c0)) $(kv "$r.stats" cpu) $(kv "$r.stats" maxrss_kb) $ours $py $fr $all"
 }
 
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -156,7 +158,7 @@ done
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 RESULTS_RAW=${RESULTS_MD%.md}.txt
 {
-	echo "# rep profiler ok bpf_run_ns bpf_runs cpu_s maxrss_kb pyhot_samples python_samples frames"
+	echo "# rep profiler ok bpf_run_ns bpf_runs cpu_s maxrss_kb pybench_samples python_samples frames all_samples"
 	cat "$TMP/raw"
 } > "$RESULTS_RAW"
 
@@ -169,7 +171,7 @@ echo "$TABLE"
 	echo "- machine: $(nproc) CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), kernel $(uname -r), event cpu-clock"
 	echo "- tools: $(bpftrace --version), $($PYTHON --version 2>&1) ($PYTHON)"
 	echo "- command: \`$CMDLINE\` (REPS=$REPS DURATION=${DURATION}s SETTLE=${SETTLE}s HZ=$HZ)"
-	echo "- workload: two \`$PYTHON tests/workloads/python/pyhot.py\` (5:3:2 of hot_a/b/c under run_round, main, <module>), pinned to CPUs 0 and 1, run throughout; each profiler samples the whole system; one run of each per repetition, in shuffled order; median [min-max] over $REPS repetitions"
+	echo "- workload: two \`$PYTHON tests/workloads/python/pyhot.py 100000 pybench\` (5:3:2 of hot_a/b/c under run_round, main, <module>; comm pybench), pinned to CPUs 0 and 1, run throughout; each profiler samples the whole system; one run of each per repetition, in shuffled order; median [min-max] over $REPS repetitions"
 	echo "- load average before the runs: $LOAD_START; after: $LOAD_END (the two pyhot make 2 of it)"
 	echo
 	echo "$TABLE"
@@ -181,9 +183,9 @@ echo "$TABLE"
 	- samples: run_cnt between the two readings (both CPUs).
 	- CPU s: the profiler's user + sys CPU, start to exit (wait4 rusage).
 	- max RSS MiB: ru_maxrss of the profiler.
-	- pyhot samples: pyhot's in the output (both processes).
-	- frames/sample: of pyhot's samples, the frames (kernel, user and Python) per sample, on average: what each walk got. Debian's python3 is built without frame pointers: a walk by them stops after a frame or two.
-	- Python frames %: of pyhot's samples, those whose stack holds a frame ` (.../pyhot.py)` (bpftrace: none can).
+	- pybench samples: the workload's in the output (both processes), and their share of all samples in it (the rest: other processes, the machine's other users).
+	- frames/sample: of pybench's samples, the frames (kernel, user and Python) per sample, on average: what each walk got. Debian's python3 is built without frame pointers: a walk by them stops after a frame or two.
+	- Python frames %: of pybench's samples, those whose stack holds a frame ` (.../pyhot.py)` (bpftrace: none can).
 	EOF
 } > "$RESULTS_MD"
 log "table written to ${RESULTS_MD#$ROOT/}, its runs to ${RESULTS_RAW#$ROOT/}"
