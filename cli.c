@@ -45,6 +45,7 @@ enum {
 	OPT_NO_DEBUGINFOD,
 	OPT_REPLACE,
 	OPT_UNWIND_CACHE_SIZE,
+	OPT_NO_PYTHON,
 };
 
 static const char usage[] =
@@ -98,6 +99,7 @@ static const char usage[] =
 "      --no-debuginfod       never fetch debug files from the network\n"
 "      --no-demangle         print C++ and Rust names as they are in the binary\n"
 "      --lines               add source lines and inlined frames (needs DWARF)\n"
+"      --no-python           native frames only: no Python functions in the stacks\n"
 "  -v, --verbose             print libbpf debug output and statistics\n"
 "  -h, --help                give this help and exit\n"
 "      --version             print the version and exit\n"
@@ -206,6 +208,7 @@ static void env__init(struct profile_env *env)
 	memset(env, 0, sizeof(*env));
 	env->cpu = -1;
 	env->demangle = true;
+	env->python = true;
 	env->debuginfod = true;
 	env->debuginfod_deadline = DEFAULT_DEBUGINFOD_DEADLINE;
 	env->debuginfod_max_files = DEFAULT_DEBUGINFOD_MAX_FILES;
@@ -320,6 +323,7 @@ static const struct flag_opt flag_opts[] = {
 	{ "verbose", 'v', ENV_BOOL(verbose), true },
 	{ "no-demangle", OPT_NO_DEMANGLE, ENV_BOOL(demangle), false },
 	{ "lines", OPT_LINES, ENV_BOOL(lines), true },
+	{ "no-python", OPT_NO_PYTHON, ENV_BOOL(python), false },
 	{ "no-debuginfod", OPT_NO_DEBUGINFOD, ENV_BOOL(debuginfod), false },
 	{ "replace", OPT_REPLACE, ENV_BOOL(replace), true },
 };

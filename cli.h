@@ -92,6 +92,7 @@ struct profile_env {
 	size_t nr_debug_dirs;
 	bool demangle;		/* on unless --no-demangle */
 	bool lines;		/* --lines: source lines and inlined frames */
+	bool python;		/* on unless --no-python: Python frames in user stacks */
 	bool debuginfod;	/* on unless --no-debuginfod (still needs servers) */
 	const char **debuginfod_urls;	/* --debuginfod-url, in order; none: DEBUGINFOD_URLS */
 	size_t nr_debuginfod_urls;

@@ -334,7 +334,7 @@ struct sampler *sampler__load(const struct profile_env *env)
 	s->env = env;
 	s->dwarf = want_dwarf(env);
 	/* the walk by tables needs what Python frames need */
-	s->python = s->dwarf || want_python(env);
+	s->python = env->python && (s->dwarf || want_python(env));
 	err = load_object(s);
 	if (!err)
 		err = fill_filters(s);

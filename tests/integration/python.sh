@@ -190,6 +190,48 @@ t_kernel_only() {
 	! grep -q '[(]' "$TMP/k.folded" || fail "Python frames under -K" || return 1
 }
 
+# --no-python: native frames only, by unwind tables and by frame
+# pointers, while a run beside them on the same process (the control)
+# shows its Python frames: the interpreter's eval loop stays in their
+# place (by tables in nearly every sample; by frame pointers where it
+# is the leaf), and -v says nothing of a Python walk.
+t_no_python() {
+	start $PY $HOT 30
+	sleep 0.5
+	runs=""
+	for m in on off off-fp; do
+		case $m in
+		on) set -- ;;
+		off) set -- --no-python ;;
+		off-fp) set -- --no-python --call-graph fp ;;
+		esac
+		{ $PROFILE -U -F 999 -f -v "$@" -p "$LAST" 2 > "$TMP/np-$m.folded" 2> "$TMP/np-$m.err"
+			echo $? > "$TMP/np-$m.rc"; } &
+		runs="$runs $!"
+	done
+	wait $runs
+	stop "$LAST"
+	for m in on off off-fp; do
+		[ "$(cat "$TMP/np-$m.rc")" = 0 ] || fail "$m: profile exited $(cat "$TMP/np-$m.rc"): $(tail -2 "$TMP/np-$m.err")" || return 1
+		all=$(sum_matching '^pyhot;' "$TMP/np-$m.folded")
+		py=$(sum_matching "^pyhot;.* [(]$HOTP[)]" "$TMP/np-$m.folded")
+		eval=$(sum_matching '^pyhot;.*;_PyEval_EvalFrameDefault[; ]' "$TMP/np-$m.folded")
+		echo "  $m: $py of $all samples with pyhot.py's frames, $eval in _PyEval_EvalFrameDefault"
+		[ "$all" -ge 1000 ] || fail "$m: only $all samples" || return 1
+		case $m in
+		on) [ "$(pct "$py" "$all")" -ge 95 ] || fail "the control has no Python frames" || return 1 ;;
+		*)
+			[ "$py" -eq 0 ] || fail "$m: Python frames: $(grep "$HOTP" "$TMP/np-$m.folded" | head -2)" || return 1
+			# by frame pointers, frameless python3's stacks are mostly the leaf: in the loop or below it
+			min=90
+			[ "$m" = off-fp ] && min=30
+			[ "$(pct "$eval" "$all")" -ge "$min" ] || fail "$m: the eval loop's frames are gone: $(head -3 "$TMP/np-$m.folded")" || return 1
+			! grep -q 'python:' "$TMP/np-$m.err" || fail "$m: $(grep python: "$TMP/np-$m.err")" || return 1
+			;;
+		esac
+	done
+}
+
 # The text, pprof, speedscope and SVG outputs carry the Python frames;
 # pprof's Function has the file and first line.
 t_formats() {
@@ -322,6 +364,7 @@ run_test "a venv's python" t_venv
 run_test "--lines: the line of each Python frame" t_lines
 run_test "a version it cannot read: native frames, and one -v line" t_unknown_version
 run_test "-K: no Python walk" t_kernel_only
+run_test "--no-python: native frames only" t_no_python
 run_test "text, pprof, speedscope and SVG carry the Python frames" t_formats
 run_test "the Python walk's own limit: cut, marked and counted" t_deep_recursion
 run_test "past 32 activations of the eval loop: cut, marked and counted" t_deep_activations

@@ -336,7 +336,7 @@ Test(cli_parse, every_long_option_in_the_help_is_known)
 	help = strdup(r.out);
 	cr_assert_not_null(help);
 	n = try_long_options(help, "  --") + try_long_options(help, ", --");
-	cr_assert_eq(n, 37, "%zu long options in the help", n);
+	cr_assert_eq(n, 38, "%zu long options in the help", n);
 	free(help);
 }
 
@@ -432,6 +432,16 @@ Test(cli_parse, interval_quiet_and_symbol_options)
 	cr_assert_eq(r.env.nr_debug_dirs, 0);
 	ASSERT_USAGE("interval", "-i", "0");
 	ASSERT_USAGE("interval", "--interval=2x");
+}
+
+Test(cli_parse, python_frames_unless_no_python)
+{
+	PARSE_OK("-F", "99");
+	cr_assert(r.env.python, "Python frames are off by default");
+	PARSE_OK("--no-python", "--call-graph", "fp");
+	cr_assert(!r.env.python);
+	cr_assert(!r.env.dwarf);
+	ASSERT_USAGE("no-python", "--no-python=1");
 }
 
 /* --- cli__validate ------------------------------------------------------ */

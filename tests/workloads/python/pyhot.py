@@ -1,7 +1,7 @@
 """pyhot - the 5:3:2 workload in Python: run_round calls hot_a, hot_b and
 hot_c, whose own loops do 5:3:2 of the work, so that a sample of a loop is
-its function's. Names its process (comm) pyhot.
-    python3 pyhot.py SECONDS
+its function's. Names its process (comm) pyhot, or COMM.
+    python3 pyhot.py SECONDS [COMM]
 """
 import sys
 import time
@@ -38,7 +38,7 @@ def run_round():
 
 def main():
     with open("/proc/self/comm", "w") as f:
-        f.write("pyhot")
+        f.write(sys.argv[2] if len(sys.argv) > 2 else "pyhot")
     end = time.monotonic() + float(sys.argv[1])
     while time.monotonic() < end:
         run_round()
