@@ -15,11 +15,7 @@ SUITE=python
 # functions in call order where the eval loop's C frame was, then the C
 # code they called; hot_a/b/c keep their 5:3:2 within 3 points.
 t_mixed_stacks() {
-	start $PY $HOT 30
-	sleep 0.5
-	$PROFILE -U -F 999 -f -v -p "$LAST" 3 > "$TMP/hot.folded" 2> "$TMP/hot.err" ||
-		fail "profile exited $?: $(tail -2 "$TMP/hot.err")" || return 1
-	stop "$LAST"
+	py_profile hot 3 "-v" $PY $HOT 30 || return 1
 	grep 'python:' "$TMP/hot.err" | sed 's/^/  /'
 	shares_532 "$TMP/hot.folded" '^pyhot;_start;__libc_start_main[^;]*;__libc_start_call_main;Py_BytesMain;.*;PyEval_EvalCode' pyhot 1500 95 || return 1
 	# the eval loop's frames are all replaced: the interpreter runs no other code here
@@ -31,22 +27,14 @@ t_mixed_stacks() {
 # By frame pointers (no tables): the Python frames need none, and keep
 # their order and shares; the native part is what frame pointers give.
 t_frame_pointers() {
-	start $PY $HOT 30
-	sleep 0.5
-	$PROFILE -U -F 999 -f --call-graph fp -p "$LAST" 3 > "$TMP/fp.folded" 2> "$TMP/fp.err" ||
-		fail "profile exited $?: $(tail -2 "$TMP/fp.err")" || return 1
-	stop "$LAST"
+	py_profile fp 3 "--call-graph fp" $PY $HOT 30 || return 1
 	shares_532 "$TMP/fp.folded" '^pyhot(;[^;(]*)*' pyhot 1500 95
 }
 
 # Two threads running Python at once: each sample carries its own
 # thread's frames, never the other's.
 t_threads() {
-	start $PY $PW/pythreads.py 30
-	sleep 0.5
-	$PROFILE -U -F 999 -f -p "$LAST" 3 > "$TMP/th.folded" 2> "$TMP/th.err" ||
-		fail "profile exited $?: $(tail -2 "$TMP/th.err")" || return 1
-	stop "$LAST"
+	py_profile th 3 "" $PY $PW/pythreads.py 30 || return 1
 	threads_check "$TMP/th.folded" "$PWD/$PW/pythreads.py"
 }
 
@@ -56,11 +44,7 @@ t_threads() {
 # those of all the functions that lived at its address; "work" from
 # heavy.py and from light.py (same name, same line) keep their 3:1.
 t_code_objects_die() {
-	start $PY $PW/pydie.py 30
-	sleep 0.5
-	$PROFILE -U -F 999 -f -p "$LAST" 3 > "$TMP/die.folded" 2> "$TMP/die.err" ||
-		fail "profile exited $?: $(tail -2 "$TMP/die.err")" || return 1
-	stop "$LAST"
+	py_profile die 3 "" $PY $PW/pydie.py 30 || return 1
 	die_check "$TMP/die.folded"
 }
 
@@ -82,11 +66,7 @@ t_embedded() {
 		$PW/pyembed.c $(/usr/bin/python3-config --ldflags --embed) -o "$TMP/pyembed" \
 		> "$TMP/cc.log" 2>&1 || fail "cannot build pyembed: $(tail -2 "$TMP/cc.log")" || return 1
 	ldd "$TMP/pyembed" | grep -q 'libpython3[.0-9]*[.]so' || fail "pyembed has no libpython" || return 1
-	start "$TMP/pyembed" "$HOTP" 30
-	sleep 0.5
-	$PROFILE -U -F 999 -f -p "$LAST" 3 > "$TMP/emb.folded" 2> "$TMP/emb.err" ||
-		fail "profile exited $?: $(tail -2 "$TMP/emb.err")" || return 1
-	stop "$LAST"
+	py_profile emb 3 "" "$TMP/pyembed" "$HOTP" 30 || return 1
 	shares_532 "$TMP/emb.folded" '^pyhot;_start;__libc_start_main[^;]*;__libc_start_call_main;main;embed_run;PyRun_SimpleFileExFlags;.*;PyEval_EvalCode(;[^;(]*)*' pyhot 1500 95
 }
 
@@ -94,11 +74,7 @@ t_embedded() {
 t_venv() {
 	$PY -m venv --without-pip "$TMP/venv" > "$TMP/venv.log" 2>&1 ||
 		fail "python3 -m venv: $(tail -1 "$TMP/venv.log")" || return 1
-	start "$TMP/venv/bin/python" $HOT 30
-	sleep 0.5
-	$PROFILE -U -F 999 -f -p "$LAST" 3 > "$TMP/venv.folded" 2> "$TMP/venv.err" ||
-		fail "profile exited $?: $(tail -2 "$TMP/venv.err")" || return 1
-	stop "$LAST"
+	py_profile venv 3 "" "$TMP/venv/bin/python" $HOT 30 || return 1
 	shares_532 "$TMP/venv.folded" '^pyhot;_start;.*;PyEval_EvalCode' pyhot 1500 95
 }
 
@@ -291,11 +267,7 @@ PYRUNS
 # Python called from C called from Python, 6 levels: each activation's
 # frames in the place of its own C frame, the C frames of map() between
 t_nested() {
-	start $PY $PW/pynest.py 30 5
-	sleep 0.5
-	$PROFILE -U -F 999 -f -p "$LAST" 2 > "$TMP/nest.folded" 2> "$TMP/nest.err" ||
-		fail "profile exited $?: $(tail -2 "$TMP/nest.err")" || return 1
-	stop "$LAST"
+	py_profile nest 2 "" $PY $PW/pynest.py 30 5 || return 1
 	nested_check "$TMP/nest.folded" "$PWD/$PW/pynest.py" 5
 }
 

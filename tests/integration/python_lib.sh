@@ -142,3 +142,16 @@ nested_check() {
 	[ "$(pct "$good" "$all")" -ge 95 ] ||
 		fail "not in place: $(grep '^pynest;' "$folded" | sort -t' ' -k2 -rn | head -2)" || return 1
 }
+
+# py_profile TAG SECONDS OPTIONS CMD ARG...: CMD started, profiled
+# (-U -F 999 -f OPTIONS -p) for SECONDS into $TMP/TAG.folded, its stderr
+# in $TMP/TAG.err, then stopped; a profile that fails fails the test
+py_profile() {
+	tag=$1 secs=$2 opts=$3
+	shift 3
+	start "$@"
+	sleep 0.5
+	$PROFILE -U -F 999 -f $opts -p "$LAST" "$secs" > "$TMP/$tag.folded" 2> "$TMP/$tag.err" ||
+		{ rc=$?; stop "$LAST"; fail "profile exited $rc: $(tail -2 "$TMP/$tag.err")"; return 1; }
+	stop "$LAST"
+}
