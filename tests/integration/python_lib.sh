@@ -154,4 +154,5 @@ py_profile() {
 	$PROFILE -U -F 999 -f $opts -p "$LAST" "$secs" > "$TMP/$tag.folded" 2> "$TMP/$tag.err" ||
 		{ rc=$?; stop "$LAST"; fail "profile exited $rc: $(tail -2 "$TMP/$tag.err")"; return 1; }
 	stop "$LAST"
+	return 0
 }
