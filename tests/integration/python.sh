@@ -198,9 +198,10 @@ t_no_python() {
 		on) [ "$(pct "$py" "$all")" -ge 95 ] || fail "the control has no Python frames" || return 1 ;;
 		*)
 			[ "$py" -eq 0 ] || fail "$m: Python frames: $(grep "$HOTP" "$TMP/np-$m.folded" | head -2)" || return 1
-			# by frame pointers, frameless python3's stacks are mostly the leaf: in the loop or below it
+			# by frame pointers, frameless python3's stacks are mostly the
+			# leaf: in the loop (29-33% here) or below it
 			min=90
-			[ "$m" = off-fp ] && min=30
+			[ "$m" = off-fp ] && min=15
 			[ "$(pct "$eval" "$all")" -ge "$min" ] || fail "$m: the eval loop's frames are gone: $(head -3 "$TMP/np-$m.folded")" || return 1
 			! grep -q 'python:' "$TMP/np-$m.err" || fail "$m: $(grep python: "$TMP/np-$m.err")" || return 1
 			;;
