@@ -32,18 +32,21 @@ static int read_stat(const char *proc_root, pid_t pid, struct proc_stat_info *in
 	info->state = paren[2];
 	info->ended = info->state == 'Z' || info->state == 'X';
 	info->start_time = 0;
+	info->vsize = 0;
 	if (!need_start)
 		return 0;
-	/* starttime is the 22nd field, the 20th after the state */
+	/* starttime is the 22nd field, the 20th after the state; vsize the 23rd */
 	p = paren + 3;
-	for (int field = 4; field <= 22; field++) {
+	for (int field = 4; field <= 23; field++) {
 		errno = 0;
 		v = strtoull(p, &end, 10);
 		if (end == p || errno)
 			return -EINVAL;
 		p = end;
+		if (field == 22)
+			info->start_time = v;
 	}
-	info->start_time = v;
+	info->vsize = v;
 	return 0;
 }
 

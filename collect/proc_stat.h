@@ -22,6 +22,7 @@ struct proc_stat_info {
 	char state;		/* 'R', 'S', 'Z'... */
 	bool ended;		/* a zombie or dead: it will not run again */
 	uint64_t start_time;	/* clock ticks after boot: with the pid, one process */
+	uint64_t vsize;		/* bytes of address space: changes with most mappings */
 };
 
 /* The state and start time of PROC_ROOT/PID/stat; errors as proc_stat__state(). */

@@ -86,11 +86,11 @@ static void print_python(FILE *f, const struct profile_env *env, const struct ru
 			(unsigned long long)p->full, PY_MAX_PROCS);
 	if (!env->verbose)
 		return;
-	fprintf(f, "profile: python: %llu processes walked (%llu files looked at, %llu with an interpreter, %llu forgotten for room (%u with one and %u without kept at once), %llu looks cut at %d files, %llu processes of a version we cannot read, %llu not queued, %llu entries swept); %llu user stacks with Python frames (%llu cut at %d Python frames, %llu at %d activations of the eval loop, %llu with a frame unreadable, %llu with frames after the end of the native walk), %llu samples of threads without a thread state; %llu names of %llu records (%llu malformed)\n",
+	fprintf(f, "profile: python: %llu processes walked (%llu files looked at, %llu with an interpreter, %llu forgotten for room (%u with one and %u without kept at once), %llu looks cut at %d files, %llu skipped (no interpreter last time, nothing mapped since), %llu processes of a version we cannot read, %llu not queued, %llu entries swept); %llu user stacks with Python frames (%llu cut at %d Python frames, %llu at %d activations of the eval loop, %llu with a frame unreadable, %llu with frames after the end of the native walk), %llu samples of threads without a thread state; %llu names of %llu records (%llu malformed)\n",
 		(unsigned long long)p->procs, (unsigned long long)p->files,
 		(unsigned long long)p->interpreters, (unsigned long long)p->forgotten,
 		PY_FILES_MAX_INTERPS, PY_FILES_MAX_OTHERS, (unsigned long long)p->cut,
-		PY_FILES_PER_LOOK, (unsigned long long)p->unknown,
+		PY_FILES_PER_LOOK, (unsigned long long)p->unchanged, (unsigned long long)p->unknown,
 		(unsigned long long)rt->python_dropped, (unsigned long long)p->swept,
 		(unsigned long long)t[STAT_PY_STACKS], (unsigned long long)t[STAT_PY_TRUNCATED],
 		PY_MAX_FRAMES, (unsigned long long)t[STAT_PY_RUNS_CUT], PY_MAX_RUNS,

@@ -26,12 +26,22 @@
 
 /* Versions told of, at most: one line each. */
 #define MAX_TOLD 32
+/* Processes remembered as without an interpreter, at most */
+#define MAX_QUIET 65536
 
-/* A process given an entry: which one (its start time). Freed by the sweep. */
+/*
+ * A process given an entry: which one (its start time). Or, in the quiet
+ * tree, one looked at without an interpreter found (err says why), with
+ * its size then: looked at again only once it maps or unmaps something,
+ * since every new stack of it is announced, and reading 60,000 mappings
+ * each time costs 0.1 s of CPU. Freed by the sweep.
+ */
 struct py_rec {
 	pid_t pid;
 	uint64_t start_time;
-	uint32_t gen;		/* published for */
+	uint32_t gen;		/* published, or looked at, for */
+	uint64_t vsize;		/* quiet: its address space's size then */
+	int err;		/* quiet: -ENOENT or -ENOTSUP */
 };
 
 struct py_procs {
@@ -41,6 +51,8 @@ struct py_procs {
 	struct py_files *files;
 	void *recs;		/* tsearch: struct py_rec, of the processes published */
 	size_t nr_recs;
+	void *quiet;		/* tsearch: struct py_rec, of those without an interpreter */
+	size_t nr_quiet;
 	uint32_t told[MAX_TOLD];
 	size_t nr_told;
 	struct py_procs_stats stats;
@@ -314,11 +326,48 @@ static uint32_t current_gen(const struct py_procs *p, pid_t pid)
 	return p->o.gen ? p->o.gen(pid, p->o.gen_ctx) : 1;
 }
 
-static struct py_rec *find_rec(struct py_procs *p, pid_t pid)
+static struct py_rec *find_in(void **tree, pid_t pid)
 {
-	struct py_rec key = { .pid = pid }, **slot = tfind(&key, &p->recs, cmp_rec);
+	struct py_rec key = { .pid = pid }, **slot = tfind(&key, tree, cmp_rec);
 
 	return slot ? *slot : NULL;
+}
+
+static struct py_rec *find_rec(struct py_procs *p, pid_t pid)
+{
+	return find_in(&p->recs, pid);
+}
+
+/* Remember that pid, as before says, had no interpreter we can read in generation gen. */
+static void keep_quiet(struct py_procs *p, pid_t pid, const struct proc_stat_info *before,
+		       uint32_t gen, int err)
+{
+	struct py_rec *r = find_in(&p->quiet, pid);
+
+	if (!r) {
+		if (p->nr_quiet == MAX_QUIET)
+			return;	/* looked at again, each time it is announced */
+		r = calloc(1, sizeof(*r));
+		if (!r)
+			return;
+		r->pid = pid;
+		if (!tsearch(r, &p->quiet, cmp_rec)) {
+			free(r);
+			return;
+		}
+		p->nr_quiet++;
+	}
+	r->start_time = before->start_time;
+	r->vsize = before->vsize;
+	r->gen = gen;
+	r->err = err;
+}
+
+static void forget_quiet(struct py_procs *p, struct py_rec *r)
+{
+	tdelete(r, &p->quiet, cmp_rec);
+	free(r);
+	p->nr_quiet--;
 }
 
 /* Remember which process pid's entry was published for: only Python's get one. */
@@ -353,11 +402,11 @@ int py_procs__add_pid(struct py_procs *p, pid_t pid)
 	struct py_proc entry = { 0 }, old;
 	struct proc_stat_info before, after;
 	struct proc_maps m = { 0 };
-	struct py_rec *rec = find_rec(p, pid);
+	struct py_rec *rec = find_rec(p, pid), *quiet = find_in(&p->quiet, pid);
 	__u32 key = (__u32)pid;
+	bool had, looked = false;
 	char path[64];
 	uint32_t gen;
-	bool had;
 	int err;
 
 	err = proc_stat__read(p->o.proc_root, pid, &before);
@@ -372,6 +421,12 @@ int py_procs__add_pid(struct py_procs *p, pid_t pid)
 	/* this very process, published in this generation: nothing new */
 	if (had && old.gen && rec && rec->start_time == before.start_time && rec->gen == gen)
 		return 0;
+	/* ... or looked at in it, without an interpreter, and nothing mapped since */
+	if (quiet && quiet->start_time == before.start_time && quiet->gen == gen &&
+	    quiet->vsize == before.vsize) {
+		p->stats.unchanged++;
+		return quiet->err;
+	}
 	/* a placeholder first (gen 0: no Python frames), for exec and exit to delete */
 	if (!had && bpf_map_update_elem(p->o.procs_fd, &key, &entry, BPF_NOEXIST) &&
 	    errno != EEXIST) {
@@ -381,8 +436,10 @@ int py_procs__add_pid(struct py_procs *p, pid_t pid)
 	}
 	snprintf(path, sizeof(path), "%s/%d/maps", p->o.proc_root, (int)pid);
 	err = proc_maps__load_file(path, &m);
-	if (!err)
+	if (!err) {
 		err = entry_of(p, pid, &m, &entry);
+		looked = true;
+	}
 	proc_maps__release(&m);
 	if (err == -ENOTSUP)
 		p->stats.unknown++;
@@ -395,8 +452,12 @@ int py_procs__add_pid(struct py_procs *p, pid_t pid)
 		err = -ESRCH;
 	if (err) {
 		bpf_map_delete_elem(p->o.procs_fd, &key);
+		if (looked && (err == -ENOENT || err == -ENOTSUP))
+			keep_quiet(p, pid, &before, gen, err);
 		return err;
 	}
+	if (quiet)
+		forget_quiet(p, quiet);
 	p->stats.procs++;
 	keep_rec(p, pid, before.start_time, gen);
 	return 0;
@@ -427,6 +488,39 @@ static void note_unkept(const void *node, VISIT which, void *ctx)
 		return;
 	if (!bsearch(&key, u->keys, u->nr_keys, sizeof(key), cmp_key))
 		u->recs[u->nr++] = r;
+}
+
+/* The quiet records of generations gone (exit, exec), gathered by twalk_r(). */
+struct gone {
+	struct py_procs *p;
+	struct py_rec **recs;
+	size_t nr;
+};
+
+static void note_gone(const void *node, VISIT which, void *ctx)
+{
+	struct py_rec *r = *(struct py_rec *const *)node;
+	struct gone *g = ctx;
+
+	if (which != postorder && which != leaf)
+		return;
+	if (current_gen(g->p, r->pid) != r->gen)
+		g->recs[g->nr++] = r;
+}
+
+static void forget_gone(struct py_procs *p)
+{
+	struct gone g = { .p = p };
+
+	if (!p->nr_quiet)
+		return;
+	g.recs = malloc(p->nr_quiet * sizeof(*g.recs));
+	if (!g.recs)
+		return;
+	twalk_r(p->quiet, note_gone, &g);
+	for (size_t i = 0; i < g.nr; i++)
+		forget_quiet(p, g.recs[i]);
+	free(g.recs);
 }
 
 /* Forget the records of processes whose entry is gone (exit, exec, the sweep). */
@@ -474,6 +568,7 @@ size_t py_procs__sweep(struct py_procs *p)
 		}
 	}
 	forget_unkept(p, keys, kept);
+	forget_gone(p);
 	free(keys);
 	p->stats.swept += n;
 	return n;
@@ -493,6 +588,7 @@ void py_procs__stats(const struct py_procs *p, struct py_procs_stats *st)
 	st->forgotten = f.forgotten;
 	st->kept_files = f.interps + f.others;
 	st->kept_procs = p->nr_recs;
+	st->kept_quiet = p->nr_quiet;
 }
 
 void py_procs__free(struct py_procs *p)
@@ -501,5 +597,6 @@ void py_procs__free(struct py_procs *p)
 		return;
 	py_files__free(p->files);
 	tdestroy(p->recs, free);
+	tdestroy(p->quiet, free);
 	free(p);
 }

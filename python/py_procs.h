@@ -51,6 +51,8 @@ struct py_procs_stats {
 	uint64_t swept;		/* entries of processes gone, deleted by the sweep */
 	uint64_t kept_files;	/* files whose result is kept now */
 	uint64_t kept_procs;	/* processes whose record is kept now: those published */
+	uint64_t kept_quiet;	/* ... and those without an interpreter */
+	uint64_t unchanged;	/* looks at those skipped: nothing mapped or unmapped since */
 };
 
 /* NULL with errno. */

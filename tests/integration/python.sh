@@ -70,6 +70,24 @@ t_embedded() {
 	shares_532 "$TMP/emb.folded" '^pyhot;_start;__libc_start_main[^;]*;__libc_start_call_main;main;embed_run;PyRun_SimpleFileExFlags;.*;PyEval_EvalCode(;[^;(]*)*' pyhot 1500 95
 }
 
+# A process sampled, and looked at, before it had Python: a plugin host
+# that dlopen()s libpython 2 s in. A look at it is skipped while nothing
+# is mapped (its size stays); its first samples in libpython ask for a
+# re-read, and that look finds the interpreter: most of the script's
+# samples have their Python frames.
+t_dlopened_late() {
+	gcc -O1 -g -fno-omit-frame-pointer $PW/pylate.c -o "$TMP/pylate" > "$TMP/cc.log" 2>&1 ||
+		fail "cannot build pylate: $(tail -2 "$TMP/cc.log")" || return 1
+	lib=$($PY -c 'import sysconfig as s; print(s.get_config_var("LIBDIR") + "/" + s.get_config_var("INSTSONAME"))')
+	[ -f "$lib" ] || fail "no $lib" || return 1
+	py_profile late 4 "-v" "$TMP/pylate" "$lib" 2000 "$HOTP" 30 || return 1
+	[ "$(sum_matching '^pylate;.*;main;burn_c [0-9]+$' "$TMP/late.folded")" -gt 100 ] ||
+		fail "no burn_c before the dlopen" || return 1
+	grep -q 'python: .* [1-9][0-9]* skipped (no interpreter last time' "$TMP/late.err" ||
+		fail "no look skipped: $(grep 'python: ' "$TMP/late.err")" || return 1
+	shares_532 "$TMP/late.folded" '^pyhot;_start;__libc_start_main[^;]*;__libc_start_call_main;main;PyRun_SimpleStringFlags;.*' pyhot 1000 70
+}
+
 # A venv's python (a link to the interpreter it was made from).
 t_venv() {
 	$PY -m venv --without-pip "$TMP/venv" > "$TMP/venv.log" 2>&1 ||
@@ -333,6 +351,7 @@ run_test "Python called from C called from Python: each activation in its place"
 run_test "code objects freed and their memory reused: names stay right" t_code_objects_die
 run_test "system-wide: a Python process started after the profiler" t_system_wide
 run_test "libpython embedded in a C program" t_embedded
+run_test "libpython dlopen()ed by a process sampled before" t_dlopened_late
 run_test "a venv's python" t_venv
 run_test "--lines: the line of each Python frame" t_lines
 run_test "a version it cannot read: native frames, and one -v line" t_unknown_version

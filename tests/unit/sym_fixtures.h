@@ -86,15 +86,22 @@ static inline char *exec_mapping_line(const char *path, uint64_t bias, const cha
  * root: a symlink to ours when root_dir is NULL, else that directory.
  */
 /* pid's stat: its state letter, and its start time (ticks after boot) */
-static inline void fake_stat(const char *proc_root, int pid, char state, unsigned long long start)
+/* PROC_ROOT/PID/stat, of a process started at START whose address space is VSIZE bytes */
+static inline void fake_stat_vsize(const char *proc_root, int pid, char state, unsigned long long start,
+				   unsigned long long vsize)
 {
 	char rel[64], stat[256];
 
 	snprintf(rel, sizeof(rel), "%d/stat", pid);
 	snprintf(stat, sizeof(stat),
-		 "%d (fake) %c 1 %d %d 0 -1 4194560 100 0 0 0 5 1 0 0 20 0 1 0 %llu 1000000 100\n",
-		 pid, state, pid, pid, start);
+		 "%d (fake) %c 1 %d %d 0 -1 4194560 100 0 0 0 5 1 0 0 20 0 1 0 %llu %llu 100\n",
+		 pid, state, pid, pid, start, vsize);
 	free(write_in(proc_root, rel, stat));
+}
+
+static inline void fake_stat(const char *proc_root, int pid, char state, unsigned long long start)
+{
+	fake_stat_vsize(proc_root, pid, state, start, 1000000);
 }
 
 #define FAKE_START_TIME 4242ull

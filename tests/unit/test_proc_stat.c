@@ -4,6 +4,7 @@
  * from the real one of this process and of a zombie child.
  */
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "proc_stat.h"
@@ -88,4 +89,36 @@ Test(proc_stat, the_real_proc)
 	cr_assert(proc_stat__ended("/proc", child));
 	cr_assert_eq(waitpid(child, NULL, 0), child);
 	cr_assert(proc_stat__ended("/proc", child), "reaped: gone");
+}
+
+/* start_time and vsize after a comm that holds ") 1 2 3": the fields after the last ')' */
+Test(proc_stat, start_time_and_vsize_after_any_comm)
+{
+	struct proc_stat_info info;
+
+	write_stat(40, "40 (a) 1 2 3) R 1 40 40 0 -1 4194560 100 0 0 0 5 1 0 0 20 0 1 0 "
+		       "777 123456 100 18446744073709551615\n");
+	cr_assert_eq(proc_stat__read(tmp, 40, &info), 0);
+	cr_expect_eq(info.state, 'R');
+	cr_expect_eq(info.start_time, 777);
+	cr_expect_eq(info.vsize, 123456);
+	/* cut before vsize: not a stat */
+	write_stat(41, "41 (a) R 1 41 41 0 -1 4194560 100 0 0 0 5 1 0 0 20 0 1 0 777\n");
+	cr_expect_eq(proc_stat__read(tmp, 41, &info), -EINVAL);
+}
+
+/* This process's vsize grows by what it maps, and its start time stays. */
+Test(proc_stat, vsize_follows_the_mappings)
+{
+	struct proc_stat_info before, after;
+	size_t len = 64 << 20;
+	void *m;
+
+	cr_assert_eq(proc_stat__read("/proc", getpid(), &before), 0);
+	m = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	cr_assert_neq(m, MAP_FAILED);
+	cr_assert_eq(proc_stat__read("/proc", getpid(), &after), 0);
+	munmap(m, len);
+	cr_expect_eq(after.start_time, before.start_time);
+	cr_expect_geq(after.vsize, before.vsize + len);
 }

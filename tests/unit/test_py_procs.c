@@ -252,11 +252,57 @@ Test(py_procs, a_look_opens_at_most_its_cap)
 	/* not a Python process: nothing of it kept */
 	cr_expect_eq(st.kept_procs, 0);
 	cr_expect_not(has_entry(100, &e));
-	/* looked at again: the same files, from what was kept */
+	/* announced again, nothing mapped since: not looked at */
+	cr_expect_eq(py_procs__add_pid(p, 100), -ENOENT);
+	st = stats();
+	cr_expect_eq(st.unchanged, 1);
+	cr_expect_eq(st.cut, 1);
+	cr_expect_eq(st.kept_quiet, 1);
+	/* its size changed (a mapping made): looked at again, the same files from what was kept */
+	fake_stat_vsize(proc_root, 100, 'S', FAKE_START_TIME, 2000000);
 	cr_expect_eq(py_procs__add_pid(p, 100), -ENOENT);
 	st = stats();
 	cr_expect_eq(st.files, PY_FILES_PER_LOOK);
 	cr_expect_eq(st.cut, 2);
+	cr_expect_eq(st.unchanged, 1);
+}
+
+/*
+ * A process without Python, announced again and again, is looked at again
+ * only when its mappings change (its vsize) or it is another process or
+ * generation; once Python is mapped (embedded, dlopen'd late), it is found.
+ */
+Test(py_procs, looked_at_again_once_it_maps_something)
+{
+	struct py_procs_stats st;
+	struct py_proc e;
+	struct maps m;
+
+	start();
+	maps_begin(&m, 103);
+	maps_add_junk(&m, "junk", 3);
+	maps_end(&m);
+	for (int i = 0; i < 5; i++)
+		cr_expect_eq(py_procs__add_pid(p, 103), -ENOENT);
+	st = stats();
+	cr_expect_eq(st.unchanged, 4);
+	cr_expect_eq(st.kept_quiet, 1);
+	cr_expect_eq(st.kept_procs, 0);
+	/* another process at the pid: looked at */
+	fake_stat(proc_root, 103, 'S', FAKE_START_TIME + 1);
+	cr_expect_eq(py_procs__add_pid(p, 103), -ENOENT);
+	cr_expect_eq(stats().unchanged, 4);
+	/* junk unmapped and libpython mapped, and the size says so: found, the quiet record dropped */
+	maps_begin(&m, 103);
+	maps_add_python(&m, "/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0");
+	maps_end(&m);
+	fake_stat_vsize(proc_root, 103, 'S', FAKE_START_TIME + 1, 3000000);
+	cr_assert_eq(py_procs__add_pid(p, 103), 0);
+	st = stats();
+	cr_expect_eq(st.unchanged, 4);
+	cr_expect_eq(st.kept_quiet, 0);
+	cr_expect_eq(st.kept_procs, 1);
+	cr_expect(has_entry(103, &e));
 }
 
 /* Files named like the interpreter first: found whatever else is mapped before it. */
