@@ -23,7 +23,7 @@
 #define DEFAULT_UNWIND_STORAGE_ALL (1 << 22)
 #define MAX_UNWIND_STORAGE (1 << 26)
 #define DEFAULT_UNWIND_CACHE_DIR "/var/cache/profile/unwind"
-/* The table cache's entries at most, MiB: five times the most seen (README) */
+/* The table cache's entries at most, MiB: five times the most seen (docs/unwinding.md) */
 #define DEFAULT_UNWIND_CACHE_MIB 256
 #define MAX_UNWIND_CACHE_MIB (1 << 20)
 #define DEFAULT_HASH_STORAGE 40960

@@ -187,7 +187,7 @@ t_kernel_without_btf() {
 }
 
 # The capabilities profile-snapshot.service keeps (its
-# CapabilityBoundingSet=, README *Debian package*), as setpriv spells them
+# CapabilityBoundingSet=, docs/packaging.md, *The snapshot service*), as setpriv spells them
 UNIT_CAPS=-all,+bpf,+perfmon,+sys_ptrace,+dac_read_search,+checkpoint_restore,+syslog
 
 # with_caps SET CMD...: CMD as root with bounding set SET and no new

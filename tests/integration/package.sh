@@ -19,7 +19,7 @@ trap 'exit 1' INT TERM HUP
 CACHE=${PACKAGE_CACHE:-/var/cache/profile-tests}
 VARIANT=apt	# Essential: yes and apt, nothing more: every library comes from Depends
 ROOT=$TMP/root
-# lintian tags we accept, comma-separated (README, *Debian package*); none now
+# lintian tags we accept, comma-separated (docs/packaging.md, *Debian package*); none now
 LINTIAN_SUPPRESS=""
 
 cleanup_extra() {

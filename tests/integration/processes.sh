@@ -33,7 +33,7 @@ t_exec_in_place() {
 	echo "  after exec: $named of $after named main;...;hot_X; bash: $before samples, $unknown with an [unknown] leaf, $wrong named from the new image"
 	[ "$after" -gt 1000 ] && [ "$before" -gt 500 ] || fail "too few samples" || return 1
 	[ "$(pct "$named" "$after")" -ge 95 ] || fail "post-exec samples not named" || return 1
-	# a maps read racing the exec itself can misname a few (README: limits)
+	# a maps read racing the exec itself can misname a few (docs/symbols.md: known limits)
 	[ "$(pct "$wrong" "$before")" -lt 1 ] || fail "bash samples named from the exec'd image" || return 1
 	[ "$(pct "$unknown" "$before")" -le 10 ] || fail "bash samples unresolved" || return 1
 }
@@ -97,7 +97,7 @@ t_dlopen_interval() {
 
 # 2,000 processes fork and exec in about 10 s during a system-wide
 # profile: no crash, every sample accounted for, the profiler's memory
-# under the bound the README documents (64 MiB; ASan's shadow memory and
+# under the bound docs/symbols.md documents (64 MiB; ASan's shadow memory and
 # quarantine, tests/san-run.sh, get 128).
 t_exec_churn() {
 	bound=64
