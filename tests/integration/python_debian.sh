@@ -97,27 +97,25 @@ t_version() {
 	[ -x "$ROOT/usr/bin/python$v" ] || fail "$suite has no python$v" || return 1
 	in_container "/usr/bin/python$v" /mnt/pyhot.py 30
 	pid=$LAST
-	sleep 1
+	sleep 0.5
+	# and at once, --lines: the lines its location tables give
+	{ $PROFILE -U --lines -F 999 -f -p "$pid" 2 > "$TMP/$v.lines" 2> "$TMP/$v.lerr"; echo $? > "$TMP/$v.lrc"; } &
+	lines=$!
 	$PROFILE -U -F 999 -f -v -p "$pid" 3 > "$TMP/$v.folded" 2> "$TMP/$v.err" ||
-		fail "profile exited $?: $(tail -2 "$TMP/$v.err")" || return 1
+		{ rc=$?; wait $lines; stop "$pid"; fail "profile exited $rc: $(tail -2 "$TMP/$v.err")"; return 1; }
+	wait $lines
 	stop "$pid"
+	[ "$(cat "$TMP/$v.lrc")" = 0 ] || fail "profile --lines exited $(cat "$TMP/$v.lrc"): $(tail -2 "$TMP/$v.lerr")" || return 1
 	grep 'python:' "$TMP/$v.err" | sed 's/^/  /'
 	! grep -q 'native frames only' "$TMP/$v.err" || fail "$(grep 'native frames only' "$TMP/$v.err")" || return 1
 	shares_532 "$TMP/$v.folded" '^pyhot;_start;.*;PyEval_EvalCode(;[^;(]*)*' pyhot 1500 95 /mnt/pyhot.py ||
 		return 1
-	# --lines: the lines its location tables give
-	in_container "/usr/bin/python$v" /mnt/pyhot.py 30
-	pid=$LAST
-	sleep 1
-	$PROFILE -U --lines -F 999 -f -p "$pid" 2 > "$TMP/$v.lines" 2> "$TMP/$v.lerr" ||
-		fail "profile --lines exited $?: $(tail -2 "$TMP/$v.lerr")" || return 1
-	stop "$pid"
 	lines_532 "$TMP/$v.lines" pyhot 1000 /mnt/pyhot.py || return 1
 	# two threads, each its own frames; code objects freed, names kept right
 	for w in pythreads pydie pynest; do
 		in_container "/usr/bin/python$v" /mnt/$w.py 30 5
 		pid=$LAST
-		sleep 1
+		sleep 0.5
 		$PROFILE -U -F 999 -f -p "$pid" 3 > "$TMP/$v.$w" 2> "$TMP/$v.$w.err" ||
 			fail "profile ($w) exited $?: $(tail -2 "$TMP/$v.$w.err")" || return 1
 		stop "$pid"
