@@ -439,6 +439,51 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 }
 
 /*
+ * Count the sample with key in map set `set` (0 or 1), its user stack the
+ * n frames walked (n >= 0) or by frame pointers. A global function:
+ * verified once, not at each of the states the walks leave.
+ */
+__noinline int count_in(struct bpf_perf_event_data *ctx, struct profile_key *key, int walked,
+			int set)
+{
+	if (!ctx || !key)
+		return 0;
+	if (set)
+		count(ctx, key, &counts1, &stackmap1, &overflow1, walked);
+	else
+		count(ctx, key, &counts0, &stackmap0, &overflow0, walked);
+	return 0;
+}
+
+/*
+ * The walks, each a global function: verified once, so that the states
+ * one leaves do not multiply the work of verifying the next.
+ */
+__noinline int py_walk_prepare(__u32 pid, __u32 tid)
+{
+	return py_prepare(pid, tid) != NULL;
+}
+
+/* The user stack by unwind tables, with the Python frames in it where py is set. */
+__noinline int walk_by_tables(struct bpf_perf_event_data *ctx, __u32 pid, __u32 *flags, int py)
+{
+	if (!ctx || !flags)
+		return -1;
+	/* py_enabled: known at load, so that without Python the walk is verified without */
+	return unwind_user(ctx, pid, flags, py && py_enabled ? py_walk_buf() : NULL);
+}
+
+/* The user stack by frame pointers, with the Python frames in it. */
+__noinline int walk_by_fp_py(struct bpf_perf_event_data *ctx, __u32 *flags)
+{
+	struct py_walk *w = py_walk_buf();
+
+	if (!ctx || !flags || !w)
+		return -1;
+	return py_fp_stack(ctx, w, flags);
+}
+
+/*
  * The sample, with user stacks walked by unwind tables where unwind is
  * set, and Python frames in them where python is: three programs from
  * one body, so that the one loaded on a kernel without bpf_loop() (before
@@ -452,7 +497,7 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind, 
 	__u32 pid = id >> 32;
 	__u32 tid = (__u32)id;
 	struct profile_key key = {};
-	struct py_walk *py = NULL;
+	bool py = false;
 	int walked = -1;
 
 	if (!include_idle && tid == 0)
@@ -469,16 +514,20 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind, 
 
 	/* walked once, whichever map set it goes to */
 	if (python && !kernel_stacks_only)
-		py = py_prepare(pid, tid);
+		py = py_walk_prepare(pid, tid);
 	if (unwind && !kernel_stacks_only)
-		walked = unwind_user(ctx, pid, &key.flags, py);
+		walked = walk_by_tables(ctx, pid, &key.flags, py);
 	/* no tables (yet): by frame pointers, the Python frames in place */
 	if (walked < 0 && py)
-		walked = py_fp_stack(ctx, py, &key.flags);
-	if (active)
+		walked = walk_by_fp_py(ctx, &key.flags);
+	if (unwind || python) {
+		count_in(ctx, &key, walked, active);
+	} else if (active) {
+		/* by frame pointers alone: walked is -1, which count_in() cannot know */
 		count(ctx, &key, &counts1, &stackmap1, &overflow1, walked);
-	else
+	} else {
 		count(ctx, &key, &counts0, &stackmap0, &overflow0, walked);
+	}
 	return 0;
 }
 

@@ -164,6 +164,17 @@ static void on_new_pid(pid_t pid, uint32_t gen, void *ctx)
 		py_run__queue(run->py, pid);
 }
 
+/* -v: what the verifier went through to accept the program (bench/verifier.sh reads it) */
+static void tell_verified(const struct sampler *s)
+{
+	uint64_t ns;
+	uint32_t insns;
+
+	if (!sampler__verified(s, &insns, &ns))
+		fprintf(stderr, "profile: BPF program %s: %u instructions verified; loaded in %.3f s\n",
+			bpf_program__name(sampler__prog(s)), insns, ns / 1e9);
+}
+
 static uint32_t current_gen(pid_t pid, void *ctx)
 {
 	return sampler__pid_gen(ctx, pid);
@@ -685,6 +696,8 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 	run->sampler = sampler__load(env);
 	if (!run->sampler)
 		return -EINVAL;
+	if (env->verbose)
+		tell_verified(run->sampler);
 	usyms__set_gen_fn(run->usyms, current_gen, run->sampler);
 	err = setup_events(run, sigs);
 	if (err) {

@@ -243,6 +243,7 @@ static void seed_gens(struct sampler *s)
 static int load_object(struct sampler *s)
 {
 	char why[256];
+	uint64_t t0;
 	int err = 0;
 
 	for (int prealloc = 0; prealloc < 2; prealloc++) {
@@ -251,7 +252,9 @@ static int load_object(struct sampler *s)
 			fprintf(stderr, "profile: cannot open BPF object: %s\n", strerror(-err));
 			return err;
 		}
+		t0 = monotonic_ns();
 		err = profile_bpf__load(s->obj);
+		s->load_ns = monotonic_ns() - t0;
 		if (!err || err == -EPERM || err == -EACCES)
 			break;
 		profile_bpf__destroy(s->obj);
@@ -311,6 +314,22 @@ static bool want_python(const struct profile_env *env)
 		return false;
 	}
 	return true;
+}
+
+int sampler__verified(const struct sampler *s, uint32_t *insns, uint64_t *load_ns)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+	int fd = bpf_program__fd(sampler__prog(s));
+
+	*load_ns = s->load_ns;
+	*insns = 0;
+	if (fd < 0)
+		return fd;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	*insns = info.verified_insns;
+	return 0;
 }
 
 struct bpf_program *sampler__prog(const struct sampler *s)

@@ -47,6 +47,12 @@ int sampler__python_maps(struct sampler *s, int *procs_fd);
  */
 void sampler__on_py_names(struct sampler *s, int (*fn)(const void *data, size_t size, void *ctx),
 			  void *ctx);
+/*
+ * How many instructions the verifier went through to accept the program
+ * that takes the samples (0 before Linux 5.16), and how long loading the
+ * object took, in ns. 0 or -errno.
+ */
+int sampler__verified(const struct sampler *s, uint32_t *insns, uint64_t *load_ns);
 /* The program that takes the samples: the one loaded of the three. */
 struct bpf_program *sampler__prog(const struct sampler *s);
 

@@ -34,6 +34,7 @@ struct sampler {
 	int (*py_name_fn)(const void *data, size_t size, void *ctx);
 	void *py_name_ctx;
 	struct map_drain drain;
+	uint64_t load_ns;	/* what loading the object took (the verifier, mostly) */
 };
 
 /* attach.c: the tracepoints that keep the generations (sampler__load()). */
