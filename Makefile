@@ -367,7 +367,8 @@ test-build: $(PROFILE_BIN) $(OUTPUT)/unit_tests $(FIXTURES) $(WORKLOADS)
 
 # Everything CI runs: the bounds and rendering tests on the tool as
 # shipped, then fuzzing, then every unit and integration test with the
-# sanitizers. Behaviour is checked once, on the sanitized build (same -O2,
+# sanitizers (but the shipped ones just run, except hostile.sh's:
+# tests/ci-extra.sh). Behaviour is checked once, on the sanitized build (same -O2,
 # and ASan and UBSan see more); bounds on time and memory are checked on
 # ./profile, where ASan's slowdown and shadow memory would not hide a
 # regression. Under check, a unit test that needs something of the

@@ -597,10 +597,13 @@ t_progress_on_a_terminal() {
 		fail "the status line was not erased: $(sed -n "$((n + 1))p" "$TMP/tty.lines" | cat -v)" || return 1
 	grep -q "$(printf '\033')" "$TMP/tty.out" && fail "escape sequences in the profile" && return 1
 	grep -q 'hot_a' "$TMP/tty.out" || fail "no profile on stdout" || return 1
-	# not into a file, nor with -q, nor with folded output on the terminal
-	$PROFILE -F 99 -p "$pid" 2 > /dev/null 2> "$TMP/file.err"
-	script -qc "$PROFILE -q -F 99 -p $pid 2 > /dev/null" "$TMP/q.log" > /dev/null
+	# not into a file, nor with -q, nor with folded output on the terminal (at once)
+	$PROFILE -F 99 -p "$pid" 2 > /dev/null 2> "$TMP/file.err" &
+	a=$!
+	script -qc "$PROFILE -q -F 99 -p $pid 2 > /dev/null" "$TMP/q.log" > /dev/null &
+	b=$!
 	script -qc "$PROFILE -f -F 99 -p $pid 2" "$TMP/f.log" > /dev/null
+	wait $a $b
 	kill "$pid"
 	for f in file.err q.log f.log; do
 		grep -q ' samples, 1 process' "$TMP/$f" && fail "a status line in $f" && return 1
