@@ -60,7 +60,7 @@ endif
 # CPython's frames (its BPF side is python/python.bpf.h).
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
-	collect/bpf_features.c
+	collect/bpf_features.c collect/pid_worker.c
 SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
 	symbols/sym_nest.c symbols/usyms.c \
