@@ -23,8 +23,9 @@ struct pid_worker_ops {
 	/* On the worker, sweep_ns (CLOCK_MONOTONIC) after the start or the last sweep, unlocked. */
 	void (*sweep)(void *ctx);
 	/*
-	 * From pid_worker__stop(), on the stopping thread, before it joins:
-	 * have the job under way give up soon (it is not run again after).
+	 * From pid_worker__stop(), on the stopping thread: have the job under
+	 * way give up soon, and any job after it at once (the next may begin
+	 * before the worker is told to stop).
 	 */
 	void (*cancel)(void *ctx);
 	void *ctx;
@@ -50,8 +51,8 @@ bool pid_worker__wait_idle(struct pid_worker *w, int fd);
 /* Pids dropped for a full queue. */
 uint64_t pid_worker__dropped(struct pid_worker *w);
 /*
- * Cancel the job under way (ops->cancel) and join the worker; the pids
- * still waiting stay queued, never run. Again: nothing.
+ * Cancel the job under way (ops->cancel), tell the worker to stop and
+ * join it: the pids still waiting stay queued, not begun. Again: nothing.
  */
 void pid_worker__stop(struct pid_worker *w);
 /* Stops the worker first. NULL: nothing. */

