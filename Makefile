@@ -60,7 +60,7 @@ endif
 # CPython's frames (its BPF side is python/python.bpf.h).
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
-	collect/bpf_features.c
+	collect/bpf_features.c collect/pid_worker.c
 SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
 	symbols/sym_nest.c symbols/usyms.c \
@@ -78,7 +78,7 @@ UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/
 	unwind/unwind_procs.c unwind/unwind_files.c unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c \
 	unwind/go_pclntab.c
 PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_procs.c \
-	python/py_jobs.c python/py_run.c python/py_names.c python/py_linetable.c
+	python/py_run.c python/py_names.c python/py_linetable.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
 	$(PYTHON_SRCS)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "python/py_jobs.h"
+#include "collect/pid_worker.h"
 #include "python/py_run.h"
 #include "trace_helpers.h"
 
@@ -21,9 +21,13 @@ struct gen_set {
 	size_t nr, cap;
 };
 
+/* Entries of processes gone are looked for this often (py_procs__sweep). */
+#define SWEEP_NS 2000000000ull
+
 struct py_run {
 	struct py_names *names;
-	struct py_jobs *jobs;
+	struct py_procs *procs;
+	struct pid_worker *worker;	/* looks at a pid (py_procs__add_pid), sweeps */
 	py_gen_fn gen;
 	void *gen_ctx;
 	struct gen_set gone;	/* at the last prune: their names go at the next */
@@ -68,6 +72,21 @@ static bool names_needed(pid_t pid, uint32_t gen, void *ctx)
 	return true;
 }
 
+static void look_at_pid(void *ctx, pid_t pid)
+{
+	py_procs__add_pid(ctx, pid);
+}
+
+static void sweep(void *ctx)
+{
+	py_procs__sweep(ctx);
+}
+
+static void cancel(void *ctx)
+{
+	py_procs__cancel(ctx);
+}
+
 struct py_run *py_run__start(const struct py_run_opts *opts)
 {
 	struct py_procs_opts popts = {
@@ -77,8 +96,10 @@ struct py_run *py_run__start(const struct py_run_opts *opts)
 		.notice = opts->notice,
 		.notice_ctx = opts->notice_ctx,
 	};
+	struct pid_worker_ops wops = {
+		.job = look_at_pid, .sweep = sweep, .cancel = cancel, .sweep_ns = SWEEP_NS,
+	};
 	struct py_run *r = calloc(1, sizeof(*r));
-	struct py_procs *p = NULL;
 	int err;
 
 	if (!r)
@@ -87,12 +108,13 @@ struct py_run *py_run__start(const struct py_run_opts *opts)
 	r->gen_ctx = opts->gen_ctx;
 	r->names = py_names__new(PY_NAMES_MAX, PY_NAMES_MAX_PER_PID);
 	if (r->names)
-		p = py_procs__new(&popts);
-	if (p)
-		r->jobs = py_jobs__start(p);
-	if (!r->jobs) {
+		r->procs = py_procs__new(&popts);
+	wops.ctx = r->procs;
+	if (r->procs)
+		r->worker = pid_worker__start(&wops);
+	if (!r->worker) {
 		err = errno;
-		py_procs__free(p);
+		py_procs__free(r->procs);
 		py_names__free(r->names);
 		free(r);
 		errno = err;
@@ -104,13 +126,13 @@ struct py_run *py_run__start(const struct py_run_opts *opts)
 void py_run__preload(struct py_run *r, const pid_t *pids, size_t nr_pids, int fd)
 {
 	for (size_t i = 0; i < nr_pids; i++)
-		py_jobs__queue(r->jobs, pids[i]);
-	py_jobs__wait_idle(r->jobs, fd);
+		pid_worker__queue(r->worker, pids[i]);
+	pid_worker__wait_idle(r->worker, fd);
 }
 
 void py_run__queue(struct py_run *r, pid_t pid)
 {
-	py_jobs__queue(r->jobs, pid);
+	pid_worker__queue(r->worker, pid);
 }
 
 const struct py_names *py_run__names(const struct py_run *r)
@@ -132,13 +154,14 @@ void py_run__prune(struct py_run *r)
 
 void py_run__stop(struct py_run *r)
 {
-	py_jobs__stop(r->jobs);
+	pid_worker__stop(r->worker);
 }
 
 void py_run__stats(struct py_run *r, struct py_procs_stats *procs, uint64_t *dropped,
 		   struct py_names_stats *names)
 {
-	py_jobs__stats(r->jobs, procs, dropped);
+	*dropped = pid_worker__dropped(r->worker);
+	py_procs__stats(r->procs, procs);
 	py_names__stats(r->names, names);
 }
 
@@ -146,7 +169,8 @@ void py_run__free(struct py_run *r)
 {
 	if (!r)
 		return;
-	py_jobs__free(r->jobs);
+	pid_worker__free(r->worker);
+	py_procs__free(r->procs);
 	py_names__free(r->names);
 	free(r->gone.v);
 	free(r->now.v);

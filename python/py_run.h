@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * py_run.h - Python frames in a run of profile, where the sampler walks
- * them: processes are looked at on a worker thread (py_jobs.h; their
- * files are the users'), the targets of -p before sampling starts, every
- * other process when it is first sampled; the names of their frames come
- * through the sampler's ring buffer, read by the main thread, and are
- * kept per process generation (py_names.h) for the report.
+ * them: processes are looked at on a worker thread (collect/pid_worker.h,
+ * py_procs.h; their files are the users'), the targets of -p before
+ * sampling starts, every other process when it is first sampled, and
+ * every 2 s the entries of processes gone are swept; the names of their
+ * frames come through the sampler's ring buffer, read by the main thread,
+ * and are kept per process generation (py_names.h) for the report.
  */
 #ifndef PY_RUN_H
 #define PY_RUN_H

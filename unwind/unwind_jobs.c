@@ -4,36 +4,24 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <poll.h>
-#include <pthread.h>
 #include <search.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "collect/pid_worker.h"
 #include "escape.h"
 #include "table_cache.h"
 #include "unwind_jobs.h"
-
-/* Pids waiting; more new processes than this at once wait for the next notice. */
-#define QUEUE_MAX 4096
 
 /* Entries of processes gone are looked for this often (unwind_procs__sweep). */
 #define SWEEP_NS 2000000000ull
 
 struct unwind_jobs {
 	struct unwind_procs *u;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	pid_t queue[QUEUE_MAX];
-	size_t head, len;
-	bool stop, joined;
-	bool busy;		/* the worker is loading a pid */
-	uint64_t dropped;
-	uint64_t next_sweep;	/* CLOCK_MONOTONIC ns */
-	void *gens;		/* tsearch: the last generation queued, by pid */
+	struct pid_worker *worker;	/* loads a pid's tables, sweeps */
+	void *gens;		/* tsearch: the last generation queued, by pid; main thread only */
 };
 
 static uint64_t now_ns(void)
@@ -103,70 +91,36 @@ static void forget_gen(struct unwind_jobs *j, pid_t pid)
 		(*slot)->gen = 0;
 }
 
-/* Until there is work, or the next sweep is due. Under j->lock. */
-static void wait_for_work(struct unwind_jobs *j)
+/* The worker's job: pid's tables loaded and published, or its mappings looked at again. */
+static void load_pid(void *ctx, pid_t pid)
 {
-	while (!j->len && !j->stop && now_ns() < j->next_sweep) {
-		struct timespec until = {
-			.tv_sec = (time_t)(j->next_sweep / 1000000000ull),
-			.tv_nsec = (long)(j->next_sweep % 1000000000ull),
-		};
-
-		pthread_cond_timedwait(&j->wake, &j->lock, &until);
-	}
+	unwind_procs__add_pid(ctx, pid);
 }
 
-static void *worker(void *arg)
+static void sweep(void *ctx)
 {
-	struct unwind_jobs *j = arg;
+	unwind_procs__sweep(ctx);
+}
 
-	pthread_mutex_lock(&j->lock);
-	for (;;) {
-		pid_t pid;
-
-		wait_for_work(j);
-		if (j->stop)
-			break;
-		if (now_ns() >= j->next_sweep) {
-			pthread_mutex_unlock(&j->lock);
-			unwind_procs__sweep(j->u);
-			pthread_mutex_lock(&j->lock);
-			j->next_sweep = now_ns() + SWEEP_NS;
-			continue;
-		}
-		pid = j->queue[j->head];
-		j->head = (j->head + 1) % QUEUE_MAX;
-		j->len--;
-		j->busy = true;
-		/* the files are read unlocked: queueing never waits for them */
-		pthread_mutex_unlock(&j->lock);
-		unwind_procs__add_pid(j->u, pid);
-		pthread_mutex_lock(&j->lock);
-		j->busy = false;
-	}
-	pthread_mutex_unlock(&j->lock);
-	return NULL;
+static void cancel(void *ctx)
+{
+	unwind_procs__cancel(ctx);
 }
 
 struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
 {
+	struct pid_worker_ops ops = {
+		.job = load_pid, .sweep = sweep, .cancel = cancel, .ctx = u, .sweep_ns = SWEEP_NS,
+	};
 	struct unwind_jobs *j = calloc(1, sizeof(*j));
-	pthread_condattr_t attr;
-	int err;
 
 	if (!j)
 		return NULL;
 	j->u = u;
-	j->next_sweep = now_ns() + SWEEP_NS;
-	pthread_mutex_init(&j->lock, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&j->wake, &attr);
-	pthread_condattr_destroy(&attr);
-	err = pthread_create(&j->thread, NULL, worker, j);
-	if (err) {
-		pthread_cond_destroy(&j->wake);
-		pthread_mutex_destroy(&j->lock);
+	j->worker = pid_worker__start(&ops);
+	if (!j->worker) {
+		int err = errno;
+
 		free(j);
 		errno = err;
 		return NULL;
@@ -188,42 +142,20 @@ void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid)
 
 void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen)
 {
-	bool queued = false;
-
 	if (!new_gen(j, pid, gen))
 		return;
-	pthread_mutex_lock(&j->lock);
-	for (size_t i = 0; i < j->len && !queued; i++)
-		queued = j->queue[(j->head + i) % QUEUE_MAX] == pid;
-	if (!queued && j->len < QUEUE_MAX) {
-		j->queue[(j->head + j->len) % QUEUE_MAX] = pid;
-		j->len++;
-		pthread_cond_signal(&j->wake);
-	} else if (!queued) {
-		j->dropped++;
+	if (pid_worker__queue(j->worker, pid) == -ENOSPC)
 		forget_gen(j, pid);
-	}
-	pthread_mutex_unlock(&j->lock);
 }
 
 bool unwind_jobs__idle(struct unwind_jobs *j)
 {
-	bool idle;
-
-	pthread_mutex_lock(&j->lock);
-	idle = !j->len && !j->busy;
-	pthread_mutex_unlock(&j->lock);
-	return idle;
+	return pid_worker__idle(j->worker);
 }
 
 bool unwind_jobs__wait_idle(struct unwind_jobs *j, int fd)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	while (!unwind_jobs__idle(j))
-		if (poll(&pfd, 1, 20) > 0)
-			return false;
-	return true;
+	return pid_worker__wait_idle(j->worker, fd);
 }
 
 /* The cache at dir, or NULL (none asked for, or unusable: said on err). */
@@ -286,15 +218,7 @@ struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 
 void unwind_jobs__stop(struct unwind_jobs *j)
 {
-	if (j->joined)
-		return;
-	unwind_procs__cancel(j->u);
-	pthread_mutex_lock(&j->lock);
-	j->stop = true;
-	pthread_cond_signal(&j->wake);
-	pthread_mutex_unlock(&j->lock);
-	pthread_join(j->thread, NULL);
-	j->joined = true;
+	pid_worker__stop(j->worker);
 }
 
 void unwind_jobs__status(const struct unwind_jobs *j, pid_t pid, struct unwind_pid_status *st)
@@ -304,14 +228,13 @@ void unwind_jobs__status(const struct unwind_jobs *j, pid_t pid, struct unwind_p
 	unwind_procs__status(j->u, pid, st);
 	if (seen)
 		st->first_ns = (*seen)->first_ns;
-	for (size_t i = 0; i < j->len; i++)
-		if (j->queue[(j->head + i) % QUEUE_MAX] == pid)
-			st->err = -EINPROGRESS;
+	if (pid_worker__queued(j->worker, pid))
+		st->err = -EINPROGRESS;
 }
 
 void unwind_jobs__stats(struct unwind_jobs *j, struct unwind_procs_stats *st, uint64_t *dropped)
 {
-	*dropped = j->dropped;
+	*dropped = pid_worker__dropped(j->worker);
 	unwind_procs__stats(j->u, st);
 }
 
@@ -319,9 +242,7 @@ void unwind_jobs__free(struct unwind_jobs *j)
 {
 	if (!j)
 		return;
-	unwind_jobs__stop(j);
-	pthread_cond_destroy(&j->wake);
-	pthread_mutex_destroy(&j->lock);
+	pid_worker__free(j->worker);
 	unwind_procs__free(j->u);
 	tdestroy(j->gens, free);
 	free(j);
