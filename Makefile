@@ -60,7 +60,7 @@ endif
 # CPython's frames (its BPF side is python/python.bpf.h).
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
-	collect/bpf_features.c
+	collect/bpf_features.c collect/command.c
 SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
 	symbols/sym_nest.c symbols/usyms.c \
@@ -107,7 +107,7 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/manylibs build/workloads/deeprec build/workloads/zombies \
 	build/workloads/qsortburn build/workloads/drapburn \
 	build/workloads/vforkburn build/workloads/sigburn_musl build/workloads/muslstart \
-	build/workloads/vdsoburn
+	build/workloads/vdsoburn build/workloads/cmdburn
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile

@@ -236,6 +236,11 @@ static int check_conflicts(struct profile_env *env, FILE *err)
 		fprintf(err, "profile: -F/--frequency and -c/--count conflict\n");
 		return -EINVAL;
 	}
+	if (env->command && (env->nr_pids || env->nr_tids)) {
+		fprintf(err, "profile: %s and a command after '--' conflict\n",
+			env->nr_pids ? "-p/--pid" : "-L/--tid");
+		return -EINVAL;
+	}
 	if (env->nr_pids && env->nr_tids) {
 		fprintf(err, "profile: -p/--pid and -L/--tid conflict\n");
 		return -EINVAL;
@@ -531,12 +536,43 @@ static int parse_option(struct parser *p, int opt, char **argv)
 	}
 }
 
-/* The operand: [duration]. */
-static int parse_operands(struct parser *p, int argc, char **argv)
+/*
+ * The end of the options: argv[optind - 1] when it is a "--" that no
+ * option took as its argument (last_arg). getopt_long() moves the
+ * operands before it behind it, and leaves those after it in place:
+ * the command is what followed it in the original argv (orig).
+ */
+static int find_separator(char **orig, int argc, char **argv, const char *last_arg)
 {
-	if (optind >= argc)
+	const char *sep = optind > 0 && optind <= argc ? argv[optind - 1] : NULL;
+
+	if (!sep || sep == last_arg || strcmp(sep, "--"))
+		return -1;
+	for (int i = 1; i < argc; i++)
+		if (orig[i] == sep)
+			return i;
+	return -1;
+}
+
+/* The operands: [duration], then -- CMD ARGS... when the options ended with "--". */
+static int parse_operands(struct parser *p, int argc, char **argv, int sep)
+{
+	int end = sep > 0 ? sep + 1 : argc;	/* operands before the command */
+
+	if (sep > 0) {
+		if (sep + 1 >= argc) {
+			fprintf(p->err, "profile: no command after '--'\n");
+			return -EINVAL;
+		}
+		if (!*argv[sep + 1]) {
+			fprintf(p->err, "profile: empty command name after '--'\n");
+			return -EINVAL;
+		}
+		p->env->command = &argv[sep + 1];
+	}
+	if (optind >= end)
 		return 0;
-	if (argc - optind > 1) {
+	if (end - optind > 1) {
 		fprintf(p->err, "profile: unexpected argument '%s'\n", argv[optind + 1]);
 		return -EINVAL;
 	}
@@ -547,16 +583,30 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
 {
 	struct parser p = { .env = env, .out = out, .err = err };
 	struct option long_opts[NR_LONG_OPTS + 1];
-	int opt, e = 0;
+	const char *last_arg = NULL;
+	char **orig;
+	int opt, sep = -1, e = 0;
 
 	env__init(env);
+	/* getopt_long() reorders argv: where "--" was, to find the command */
+	orig = calloc(argc + 1, sizeof(*orig));
+	if (!orig) {
+		fprintf(err, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	memcpy(orig, argv, argc * sizeof(*orig));
 	fill_long_opts(long_opts);
 	optind = 0;		/* glibc: full reset, so tests can parse repeatedly */
 	opterr = 0;		/* we print our own one-line errors */
-	while (!e && (opt = getopt_long(argc, argv, ":F:c:e:p:L:UKIC:dafvho:i:q", long_opts, NULL)) != -1)
+	while (!e && (opt = getopt_long(argc, argv, ":F:c:e:p:L:UKIC:dafvho:i:q", long_opts, NULL)) != -1) {
 		e = parse_option(&p, opt, argv);
-	if (!e)
-		e = parse_operands(&p, argc, argv);
+		last_arg = optarg;
+	}
+	if (!e) {
+		sep = find_separator(orig, argc, argv, last_arg);
+		e = parse_operands(&p, argc, argv, sep);
+	}
+	free(orig);
 	if (!e)
 		e = check_conflicts(env, err);
 	if (e) {
@@ -568,7 +618,7 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
 	env->folded = env->format == FORMAT_FOLDED;
 	/* the whole system meets many more files than a few processes */
 	if (!env->unwind_storage_size)
-		env->unwind_storage_size = env->nr_pids || env->nr_tids ? DEFAULT_UNWIND_STORAGE
+		env->unwind_storage_size = env->nr_pids || env->nr_tids || env->command ? DEFAULT_UNWIND_STORAGE
 									: DEFAULT_UNWIND_STORAGE_ALL;
 	return 0;
 }

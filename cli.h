@@ -72,6 +72,8 @@ struct profile_env {
 	pid_t *tids;		/* -L */
 	size_t nr_tids;
 	const char *pid_arg, *tid_arg;	/* -p/-L as given, for the header line */
+	char **command;		/* -- CMD ARGS..., NULL-terminated: run it, profile it and its children */
+	pid_t command_pid;	/* once it is started (not an option) */
 	int cpu;		/* -C, -1 for all */
 	bool user_only, kernel_only, include_idle;
 	bool delimited, annotations, folded, verbose;
