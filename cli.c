@@ -167,42 +167,6 @@ static int parse_id_list(const char *what, const char *arg, pid_t **ids, size_t 
 	return e;
 }
 
-static const char *const format_names[] = {
-	[FORMAT_TEXT] = "text",
-	[FORMAT_FOLDED] = "folded",
-	[FORMAT_PPROF] = "pprof",
-	[FORMAT_SVG] = "svg",
-	[FORMAT_JSON] = "json",
-};
-
-int output_format__parse(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
-		if (!strcmp(name, format_names[i]))
-			return i;
-	return -EINVAL;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
-
-enum output_format output_format__from_path(const char *path)
-{
-	if (ends_with(path, ".folded"))
-		return FORMAT_FOLDED;
-	if (ends_with(path, ".pb.gz"))
-		return FORMAT_PPROF;
-	if (ends_with(path, ".svg"))
-		return FORMAT_SVG;
-	if (ends_with(path, ".json"))
-		return FORMAT_JSON;
-	return FORMAT_TEXT;
-}
-
 static void env__init(struct profile_env *env)
 {
 	memset(env, 0, sizeof(*env));
@@ -269,7 +233,42 @@ struct parser {
 	struct profile_env *env;
 	FILE *out, *err;
 	bool format_set;	/* -f or --format given */
+	bool folded_flag;	/* as -f */
 };
+
+/*
+ * -o FILE's extension names the format (output_format.h), or agrees with
+ * -f/--format; an extension we do not know needs --format. No extension:
+ * text, or what --format says.
+ */
+static int check_extension(struct parser *p)
+{
+	struct profile_env *env = p->env;
+	const char *ext = NULL;
+	int f = output_format__from_path(env->output, &ext);
+
+	if (f == -ENODATA)
+		return 0;
+	if (f == -EINVAL && !p->format_set) {
+		fputs("profile: -o '", p->err);
+		escape__text(p->err, env->output);
+		fputs("': unknown extension '", p->err);
+		escape__text(p->err, ext);
+		fprintf(p->err, "' (%s; or say --format)\n", output_format__extensions);
+		return -EINVAL;
+	}
+	if (f >= 0 && p->format_set && (enum output_format)f != env->format) {
+		fprintf(p->err, "profile: %s%s and -o '", env->format == FORMAT_FOLDED && p->folded_flag ?
+			"-f/--folded" : "--format ", env->format == FORMAT_FOLDED && p->folded_flag ?
+			"" : output_format__name(env->format));
+		escape__text(p->err, env->output);
+		fprintf(p->err, "' (%s output) conflict\n", output_format__name(f));
+		return -EINVAL;
+	}
+	if (f >= 0)
+		env->format = f;
+	return 0;
+}
 
 /*
  * The options, by what they take: a number for a long in profile_env, or
@@ -404,7 +403,7 @@ static int set_format(struct parser *p, int opt, const char *arg)
 	if (p->format_set && env->format != (enum output_format)f) {
 		if (opt == 'f')
 			fprintf(p->err, "profile: -f/--folded and --format %s conflict\n",
-				format_names[env->format]);
+				output_format__name(env->format));
 		else
 			fprintf(p->err, "profile: --format %s and %s conflict\n", arg,
 				env->format == FORMAT_FOLDED ? "-f/--folded" : "an earlier --format");
@@ -412,6 +411,7 @@ static int set_format(struct parser *p, int opt, const char *arg)
 	}
 	env->format = f;
 	p->format_set = true;
+	p->folded_flag = p->folded_flag || opt == 'f';
 	return 0;
 }
 
@@ -609,12 +609,12 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
 	free(orig);
 	if (!e)
 		e = check_conflicts(env, err);
+	if (!e && env->output)
+		e = check_extension(&p);
 	if (e) {
 		cli__release(env);
 		return e;
 	}
-	if (!p.format_set && env->output)
-		env->format = output_format__from_path(env->output);
 	env->folded = env->format == FORMAT_FOLDED;
 	/* the whole system meets many more files than a few processes */
 	if (!env->unwind_storage_size)
