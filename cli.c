@@ -50,9 +50,12 @@ enum {
 
 static const char usage[] =
 "Usage: profile [OPTION...] [duration]\n"
+"  or:  profile [OPTION...] [duration] -- COMMAND [ARG...]\n"
 "Profile CPU usage by sampling stack traces at a timed interval.\n"
 "\n"
 "  duration                  seconds to sample (default: until Ctrl-C or SIGTERM)\n"
+"  -- COMMAND [ARG...]       run COMMAND, profile it and its children until it\n"
+"                            exits, and exit with its status (Ctrl-C is its own)\n"
 "  -F, --frequency=HZ        sample at HZ samples per second per CPU (default 49)\n"
 "  -c, --count=N             sample once every N events instead of by frequency\n"
 "  -e, --event=EVENT         cpu-clock (default) or cycles (needs a hardware PMU)\n"
@@ -82,7 +85,8 @@ static const char usage[] =
 "      --keep=N              after each file -o writes, remove all but the N newest that\n"
 "                            its strftime pattern could have written in its directory\n"
 "      --format=FMT          text, folded, pprof, svg or json (default: from FILE's\n"
-"                            extension .folded/.pb.gz/.svg/.json, else text)\n"
+"                            extension: .txt .folded .pprof/.pb/.pb.gz .svg/.html\n"
+"                            .json/.speedscope.json; none: text)\n"
 "  -i, --interval=SECS       print a profile every SECS seconds\n"
 "      --replace             with -i, let each profile replace the last in one -o file\n"
 "  -q, --quiet               nothing on stderr but errors, no header\n"
@@ -110,6 +114,7 @@ static const char usage[] =
 "  profile -c 1000000        # profile every 1 million events\n"
 "  profile -p 185            # only profile process with PID 185\n"
 "  profile -L 185            # only profile thread with TID 185\n"
+"  profile -o cpu.svg -- ./cmd arg  # run ./cmd, its flame graph in cpu.svg\n"
 "  profile -U                # only show user space stacks (no kernel)\n"
 "  profile -K -f > out.folded  # kernel stacks, folded for flamegraph.pl\n";
 

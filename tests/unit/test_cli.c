@@ -315,6 +315,8 @@ static size_t try_long_options(const char *help, const char *sep)
 		char name[64];
 
 		cr_assert_lt(len, sizeof(name));
+		if (len == 2)
+			continue;	/* "-- COMMAND": command_after_double_dash */
 		memcpy(name, opt, len);
 		name[len] = '\0';
 		PARSE(name);
