@@ -436,7 +436,7 @@ FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols
 	symbols/elf_read.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/elf_symtab.c symbols/elf_plt.c symbols/sym_nest.c \
 	symbols/rootfs.c symbols/perfmap.c \
-	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
+	symbols/debuginfo.c output/escape.c output/output_format.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
 	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c \
 	unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c \
 	python/py_linetable.c
