@@ -460,10 +460,25 @@ Test(cli_parse, extension_contradicting_the_format)
 	ASSERT_USAGE("empty output file name", "-o", "");
 }
 
+/*
+ * Parse argv, kept by the caller: env.command points into it. Fails the
+ * test unless the options were accepted.
+ */
+#define PARSE_KEPT(argv)                                                     \
+	do {                                                                 \
+		parse_argv(ARRAY_SIZE(argv) - 1, argv);                      \
+		cr_assert_eq(r.res, 0, "err: %s", r.err);                    \
+	} while (0)
+
 /* -- CMD ARGS: the command as given, its options untouched; a duration before "--". */
 Test(cli_parse, command_after_double_dash)
 {
-	PARSE_OK("-F", "99", "--", "./cmd", "-F", "5", "--", "x");
+	char *a[] = { "profile", "-F", "99", "--", "./cmd", "-F", "5", "--", "x", NULL };
+	char *b[] = { "profile", "10", "-U", "--", "sleep", "20", NULL };
+	char *c[] = { "profile", "--", "10", NULL };
+	char *d[] = { "profile", "-o", "--", "10", NULL };
+
+	PARSE_KEPT(a);
 	cr_assert_not_null(r.env.command);
 	cr_assert_str_eq(r.env.command[0], "./cmd");
 	cr_assert_str_eq(r.env.command[1], "-F");
@@ -474,17 +489,17 @@ Test(cli_parse, command_after_double_dash)
 	cr_assert_eq(r.env.frequency, 99);
 	cr_assert_eq(r.env.duration, 0);
 	/* getopt moves "10" behind "--": it is still the duration */
-	PARSE_OK("10", "-U", "--", "sleep", "20");
+	PARSE_KEPT(b);
 	cr_assert_eq(r.env.duration, 10);
 	cr_assert_str_eq(r.env.command[0], "sleep");
 	cr_assert_str_eq(r.env.command[1], "20");
 	cr_assert_null(r.env.command[2]);
 	cr_assert(r.env.user_only);
-	PARSE_OK("--", "10");
+	PARSE_KEPT(c);
 	cr_assert_eq(r.env.duration, 0);
 	cr_assert_str_eq(r.env.command[0], "10");
 	/* "--" as -o's file is no separator */
-	PARSE_OK("-o", "--", "10");
+	PARSE_KEPT(d);
 	cr_assert_null(r.env.command);
 	cr_assert_eq(r.env.duration, 10);
 	cr_assert_str_eq(r.env.output, "--");
