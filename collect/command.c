@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -80,6 +81,8 @@ static void child(struct command *c, char *const argv[])
 	while (n < 0 && errno == EINTR);
 	if (n != 1)
 		_exit(COMMAND_NOT_EXECUTABLE);	/* the profiler gave up: never ran */
+	/* the exec's own samples under the name it takes, not the profiler's */
+	prctl(PR_SET_NAME, strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0]);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(c->err_fd, &e, sizeof(e)) != sizeof(e))
