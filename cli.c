@@ -50,9 +50,12 @@ enum {
 
 static const char usage[] =
 "Usage: profile [OPTION...] [duration]\n"
+"  or:  profile [OPTION...] [duration] -- COMMAND [ARG...]\n"
 "Profile CPU usage by sampling stack traces at a timed interval.\n"
 "\n"
 "  duration                  seconds to sample (default: until Ctrl-C or SIGTERM)\n"
+"  -- COMMAND [ARG...]       run COMMAND, profile it and its children until it\n"
+"                            exits, and exit with its status (Ctrl-C is its own)\n"
 "  -F, --frequency=HZ        sample at HZ samples per second per CPU (default 49)\n"
 "  -c, --count=N             sample once every N events instead of by frequency\n"
 "  -e, --event=EVENT         cpu-clock (default) or cycles (needs a hardware PMU)\n"
@@ -82,7 +85,8 @@ static const char usage[] =
 "      --keep=N              after each file -o writes, remove all but the N newest that\n"
 "                            its strftime pattern could have written in its directory\n"
 "      --format=FMT          text, folded, pprof, svg or json (default: from FILE's\n"
-"                            extension .folded/.pb.gz/.svg/.json, else text)\n"
+"                            extension: .txt .folded .pprof/.pb/.pb.gz .svg/.html\n"
+"                            .json/.speedscope.json; none: text)\n"
 "  -i, --interval=SECS       print a profile every SECS seconds\n"
 "      --replace             with -i, let each profile replace the last in one -o file\n"
 "  -q, --quiet               nothing on stderr but errors, no header\n"
@@ -110,6 +114,7 @@ static const char usage[] =
 "  profile -c 1000000        # profile every 1 million events\n"
 "  profile -p 185            # only profile process with PID 185\n"
 "  profile -L 185            # only profile thread with TID 185\n"
+"  profile -o cpu.svg -- ./cmd arg  # run ./cmd, its flame graph in cpu.svg\n"
 "  profile -U                # only show user space stacks (no kernel)\n"
 "  profile -K -f > out.folded  # kernel stacks, folded for flamegraph.pl\n";
 
@@ -167,42 +172,6 @@ static int parse_id_list(const char *what, const char *arg, pid_t **ids, size_t 
 	return e;
 }
 
-static const char *const format_names[] = {
-	[FORMAT_TEXT] = "text",
-	[FORMAT_FOLDED] = "folded",
-	[FORMAT_PPROF] = "pprof",
-	[FORMAT_SVG] = "svg",
-	[FORMAT_JSON] = "json",
-};
-
-int output_format__parse(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
-		if (!strcmp(name, format_names[i]))
-			return i;
-	return -EINVAL;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
-
-enum output_format output_format__from_path(const char *path)
-{
-	if (ends_with(path, ".folded"))
-		return FORMAT_FOLDED;
-	if (ends_with(path, ".pb.gz"))
-		return FORMAT_PPROF;
-	if (ends_with(path, ".svg"))
-		return FORMAT_SVG;
-	if (ends_with(path, ".json"))
-		return FORMAT_JSON;
-	return FORMAT_TEXT;
-}
-
 static void env__init(struct profile_env *env)
 {
 	memset(env, 0, sizeof(*env));
@@ -236,6 +205,11 @@ static int check_conflicts(struct profile_env *env, FILE *err)
 		fprintf(err, "profile: -F/--frequency and -c/--count conflict\n");
 		return -EINVAL;
 	}
+	if (env->command && (env->nr_pids || env->nr_tids)) {
+		fprintf(err, "profile: %s and a command after '--' conflict\n",
+			env->nr_pids ? "-p/--pid" : "-L/--tid");
+		return -EINVAL;
+	}
 	if (env->nr_pids && env->nr_tids) {
 		fprintf(err, "profile: -p/--pid and -L/--tid conflict\n");
 		return -EINVAL;
@@ -264,7 +238,42 @@ struct parser {
 	struct profile_env *env;
 	FILE *out, *err;
 	bool format_set;	/* -f or --format given */
+	bool folded_flag;	/* as -f */
 };
+
+/*
+ * -o FILE's extension names the format (output_format.h), or agrees with
+ * -f/--format; an extension we do not know needs --format. No extension:
+ * text, or what --format says.
+ */
+static int check_extension(struct parser *p)
+{
+	struct profile_env *env = p->env;
+	const char *ext = NULL;
+	int f = output_format__from_path(env->output, &ext);
+
+	if (f == -ENODATA)
+		return 0;
+	if (f == -EINVAL && !p->format_set) {
+		fputs("profile: -o '", p->err);
+		escape__text(p->err, env->output);
+		fputs("': unknown extension '", p->err);
+		escape__text(p->err, ext);
+		fprintf(p->err, "' (%s; or say --format)\n", output_format__extensions);
+		return -EINVAL;
+	}
+	if (f >= 0 && p->format_set && (enum output_format)f != env->format) {
+		fprintf(p->err, "profile: %s%s and -o '", env->format == FORMAT_FOLDED && p->folded_flag ?
+			"-f/--folded" : "--format ", env->format == FORMAT_FOLDED && p->folded_flag ?
+			"" : output_format__name(env->format));
+		escape__text(p->err, env->output);
+		fprintf(p->err, "' (%s output) conflict\n", output_format__name(f));
+		return -EINVAL;
+	}
+	if (f >= 0)
+		env->format = f;
+	return 0;
+}
 
 /*
  * The options, by what they take: a number for a long in profile_env, or
@@ -399,7 +408,7 @@ static int set_format(struct parser *p, int opt, const char *arg)
 	if (p->format_set && env->format != (enum output_format)f) {
 		if (opt == 'f')
 			fprintf(p->err, "profile: -f/--folded and --format %s conflict\n",
-				format_names[env->format]);
+				output_format__name(env->format));
 		else
 			fprintf(p->err, "profile: --format %s and %s conflict\n", arg,
 				env->format == FORMAT_FOLDED ? "-f/--folded" : "an earlier --format");
@@ -407,6 +416,7 @@ static int set_format(struct parser *p, int opt, const char *arg)
 	}
 	env->format = f;
 	p->format_set = true;
+	p->folded_flag = p->folded_flag || opt == 'f';
 	return 0;
 }
 
@@ -531,12 +541,43 @@ static int parse_option(struct parser *p, int opt, char **argv)
 	}
 }
 
-/* The operand: [duration]. */
-static int parse_operands(struct parser *p, int argc, char **argv)
+/*
+ * The end of the options: argv[optind - 1] when it is a "--" that no
+ * option took as its argument (last_arg). getopt_long() moves the
+ * operands before it behind it, and leaves those after it in place:
+ * the command is what followed it in the original argv (orig).
+ */
+static int find_separator(char **orig, int argc, char **argv, const char *last_arg)
 {
-	if (optind >= argc)
+	const char *sep = optind > 0 && optind <= argc ? argv[optind - 1] : NULL;
+
+	if (!sep || sep == last_arg || strcmp(sep, "--"))
+		return -1;
+	for (int i = 1; i < argc; i++)
+		if (orig[i] == sep)
+			return i;
+	return -1;
+}
+
+/* The operands: [duration], then -- CMD ARGS... when the options ended with "--". */
+static int parse_operands(struct parser *p, int argc, char **argv, int sep)
+{
+	int end = sep > 0 ? sep + 1 : argc;	/* operands before the command */
+
+	if (sep > 0) {
+		if (sep + 1 >= argc) {
+			fprintf(p->err, "profile: no command after '--'\n");
+			return -EINVAL;
+		}
+		if (!*argv[sep + 1]) {
+			fprintf(p->err, "profile: empty command name after '--'\n");
+			return -EINVAL;
+		}
+		p->env->command = &argv[sep + 1];
+	}
+	if (optind >= end)
 		return 0;
-	if (argc - optind > 1) {
+	if (end - optind > 1) {
 		fprintf(p->err, "profile: unexpected argument '%s'\n", argv[optind + 1]);
 		return -EINVAL;
 	}
@@ -547,28 +588,42 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
 {
 	struct parser p = { .env = env, .out = out, .err = err };
 	struct option long_opts[NR_LONG_OPTS + 1];
-	int opt, e = 0;
+	const char *last_arg = NULL;
+	char **orig;
+	int opt, sep = -1, e = 0;
 
 	env__init(env);
+	/* getopt_long() reorders argv: where "--" was, to find the command */
+	orig = calloc(argc + 1, sizeof(*orig));
+	if (!orig) {
+		fprintf(err, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	memcpy(orig, argv, argc * sizeof(*orig));
 	fill_long_opts(long_opts);
 	optind = 0;		/* glibc: full reset, so tests can parse repeatedly */
 	opterr = 0;		/* we print our own one-line errors */
-	while (!e && (opt = getopt_long(argc, argv, ":F:c:e:p:L:UKIC:dafvho:i:q", long_opts, NULL)) != -1)
+	while (!e && (opt = getopt_long(argc, argv, ":F:c:e:p:L:UKIC:dafvho:i:q", long_opts, NULL)) != -1) {
 		e = parse_option(&p, opt, argv);
-	if (!e)
-		e = parse_operands(&p, argc, argv);
+		last_arg = optarg;
+	}
+	if (!e) {
+		sep = find_separator(orig, argc, argv, last_arg);
+		e = parse_operands(&p, argc, argv, sep);
+	}
+	free(orig);
 	if (!e)
 		e = check_conflicts(env, err);
+	if (!e && env->output)
+		e = check_extension(&p);
 	if (e) {
 		cli__release(env);
 		return e;
 	}
-	if (!p.format_set && env->output)
-		env->format = output_format__from_path(env->output);
 	env->folded = env->format == FORMAT_FOLDED;
 	/* the whole system meets many more files than a few processes */
 	if (!env->unwind_storage_size)
-		env->unwind_storage_size = env->nr_pids || env->nr_tids ? DEFAULT_UNWIND_STORAGE
+		env->unwind_storage_size = env->nr_pids || env->nr_tids || env->command ? DEFAULT_UNWIND_STORAGE
 									: DEFAULT_UNWIND_STORAGE_ALL;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "output_format.h"
 #include "sample_event.h"
 
 #define DEFAULT_FREQUENCY 49
@@ -54,14 +55,6 @@
 /* Kernel memory the BPF maps may take at most, when full (cli__map_bytes). */
 #define MAX_MAP_MIB 2048
 
-enum output_format {
-	FORMAT_TEXT,		/* profile(8)'s blocks */
-	FORMAT_FOLDED,		/* -f */
-	FORMAT_PPROF,		/* gzipped profile.proto */
-	FORMAT_SVG,		/* flame graph */
-	FORMAT_JSON,		/* speedscope */
-};
-
 struct profile_env {
 	long duration;		/* seconds; 0: until SIGINT/SIGTERM */
 	long frequency;		/* -F, samples per second per CPU */
@@ -72,6 +65,8 @@ struct profile_env {
 	pid_t *tids;		/* -L */
 	size_t nr_tids;
 	const char *pid_arg, *tid_arg;	/* -p/-L as given, for the header line */
+	char **command;		/* -- CMD ARGS..., NULL-terminated: run it, profile it and its children */
+	pid_t command_pid;	/* once it is started (not an option) */
 	int cpu;		/* -C, -1 for all */
 	bool user_only, kernel_only, include_idle;
 	bool delimited, annotations, folded, verbose;
@@ -100,11 +95,6 @@ struct profile_env {
 	long debuginfod_max_files;	/* debug files asked for in a run */
 	long debuginfod_max_user_files;	/* of them for the files of one user but root */
 };
-
-/* "folded" -> FORMAT_FOLDED...; -EINVAL when unknown. */
-int output_format__parse(const char *name);
-/* The format FILE's extension implies (.folded, .pb.gz, .svg, .json), else FORMAT_TEXT. */
-enum output_format output_format__from_path(const char *path);
 
 /* cli__parse(): --help or --version was printed on out, exit 0. */
 #define CLI_DONE 1

@@ -41,6 +41,7 @@ const volatile bool track_gens = false;	/* user stacks are taken */
 const volatile __u32 stack_depth = 127;	/* frames per stack */
 const volatile __u32 nr_cpus = 1;	/* possible CPUs */
 const volatile bool dwarf_unwind = false;	/* user stacks by unwind tables where loaded */
+const volatile bool follow_forks = false;	/* -- CMD: what pids' processes fork joins pids */
 
 /* Written by userspace while running: which set samples go to. */
 volatile __u32 active = 0;
@@ -107,6 +108,22 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } tids SEC(".maps");
+
+/*
+ * -- CMD: the tasks a process in pids forked, until their process is
+ * first seen (sampled, or forking in turn) and joins pids, or they exit.
+ * A task is known by the address of its task_struct, an opaque key that
+ * bpf_get_current_task() gives in the task and the fork tracepoint's
+ * argument in its parent: nothing of the task is read (no CO-RE). The
+ * key is deleted when the task exits, before the address can be reused.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);			/* set */
+	__type(key, __u64);
+	__type(value, __u8);
+} forked SEC(".maps");
 
 /*
  * The generation of every sampled process that is alive, by pid; its
@@ -321,6 +338,30 @@ static __always_inline __s32 get_stack(void *ctx, void *stackmap, void *overflow
 	return id;
 }
 
+/*
+ * Whether process pid is profiled: in pids, or (-- CMD) the current task
+ * was forked by one that is, and its process joins pids now.
+ */
+static __always_inline bool followed(__u32 pid)
+{
+	static const __u8 one = 1;
+	__u64 task;
+
+	if (bpf_map_lookup_elem(&pids, &pid))
+		return true;
+	if (!follow_forks)
+		return false;
+	task = bpf_get_current_task();
+	if (!bpf_map_lookup_elem(&forked, &task))
+		return false;
+	bpf_map_delete_elem(&forked, &task);
+	if (bpf_map_update_elem(&pids, &pid, &one, BPF_ANY)) {
+		stat_inc(STAT_FOLLOW_LOST);
+		return false;
+	}
+	return true;
+}
+
 #include "python/python.bpf.h"
 #include "unwind/user_stack.bpf.h"
 
@@ -502,7 +543,7 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind, 
 
 	if (!include_idle && tid == 0)
 		return 0;
-	if (filter_by_pid && !bpf_map_lookup_elem(&pids, &pid))
+	if (filter_by_pid && !followed(pid))
 		return 0;
 	if (filter_by_tid && !bpf_map_lookup_elem(&tids, &tid))
 		return 0;
@@ -581,7 +622,8 @@ int on_exec(void *ctx)
 /*
  * The group leader exits: the pid may be reused by another process, which
  * gets a generation of its own at its first sample. (A leader that exits
- * before its threads gives them a new generation too: harmless.)
+ * before its threads gives them a new generation too: harmless. With
+ * -- CMD it leaves pids, and its threads are not sampled after it.)
  */
 SEC("raw_tp/sched_process_exit")
 int on_exit(void *ctx)
@@ -589,6 +631,14 @@ int on_exit(void *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 pid = id >> 32;
 
+	if (follow_forks) {
+		__u64 task = bpf_get_current_task();
+
+		bpf_map_delete_elem(&forked, &task);
+		/* the pid may be reused by another process: not ours */
+		if (pid == (__u32)id)
+			bpf_map_delete_elem(&pids, &pid);
+	}
 	if (pid == (__u32)id) {
 		bpf_map_delete_elem(&pid_gen, &pid);
 		/* a process that reuses the pid must not walk with these tables */
@@ -599,6 +649,24 @@ int on_exit(void *ctx)
 		if (py_enabled)
 			bpf_map_delete_elem(&py_procs, &pid);
 	}
+	return 0;
+}
+
+/*
+ * -- CMD: a process of the command forks (a process or a thread: both
+ * are noted, a thread's entry goes when it exits). Runs in the parent.
+ */
+SEC("raw_tp/sched_process_fork")
+int on_fork(struct bpf_raw_tracepoint_args *ctx)
+{
+	static const __u8 one = 1;
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u64 child = ctx->args[1];
+
+	if (!followed(pid))
+		return 0;
+	if (bpf_map_update_elem(&forked, &child, &one, BPF_ANY))
+		stat_inc(STAT_FOLLOW_LOST);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <poll.h>
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include "aggregate.h"
 #include "budget.h"
 #include "cli.h"
+#include "command.h"
 #include "debuginfod_child.h"
 #include "debuginfod_fetch.h"
 #include "escape.h"
@@ -62,6 +64,8 @@ struct run {
 	struct agg *agg;
 	struct progress *progress;	/* NULL: no status line */
 	struct walk_tally *walks;	/* with unwind tables: how stacks were walked */
+	struct command *cmd;		/* -- CMD; NULL: none */
+	int exit_code;			/* set when the command could not be run */
 	int sigfd, epfd;
 	uint64_t start_ns;		/* CLOCK_REALTIME */
 	double start, next_drain, next_interval, next_check;	/* CLOCK_MONOTONIC s */
@@ -194,6 +198,12 @@ static int setup_events(struct run *run, const sigset_t *sigs)
 	ev.data.fd = sampler__new_pids_fd(run->sampler);
 	if (epoll_ctl(run->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev))
 		return -errno;
+	/* without a pidfd (before 5.3) the run loop looks once a second */
+	if (run->cmd && run->cmd->pidfd >= 0) {
+		ev.data.fd = run->cmd->pidfd;
+		if (epoll_ctl(run->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev))
+			return -errno;
+	}
 	return 0;
 }
 
@@ -390,6 +400,32 @@ static void show_progress(struct run *run, double now)
 		progress__show(run->progress, now - run->start, stats, usyms__nr_gens(run->usyms));
 }
 
+/*
+ * -- CMD: a signal read while it runs. Ctrl-C is the command's (the
+ * terminal sent it to both): the run goes on until it ends. SIGTERM and
+ * SIGHUP are passed on to it. Returns whether the run ends now.
+ */
+static bool command_signal(struct run *run)
+{
+	struct signalfd_siginfo si;
+
+	if (read(run->sigfd, &si, sizeof(si)) != sizeof(si))
+		return false;
+	if (si.ssi_signo != SIGINT && run->cmd->pid)
+		kill(run->cmd->pid, si.ssi_signo);
+	return false;
+}
+
+/* -- CMD: whether it has ended (and is reaped); an error ends the run too. */
+static bool command_ended(struct run *run)
+{
+	int r = command__poll(run->cmd);
+
+	if (r < 0)
+		fprintf(stderr, "profile: cannot wait for the command: %s\n", strerror(-r));
+	return r != 0;
+}
+
 static int run_loop(struct run *run)
 {
 	const struct profile_env *env = run->env;
@@ -426,6 +462,8 @@ static int run_loop(struct run *run)
 			/* keep the latest mappings of the targets, in case they exit */
 			for (size_t i = 0; i < env->nr_pids; i++)
 				usyms__refresh_pid(run->usyms, env->pids[i]);
+			if (run->cmd && command_ended(run))
+				return 0;
 			if (proc_stat__all_ended("/proc", env->pids, env->nr_pids)) {
 				progress__clear(run->progress);
 				if (!env->quiet)
@@ -447,9 +485,18 @@ static int run_loop(struct run *run)
 		if (n < 0 && errno != EINTR)
 			return -errno;
 		for (int i = 0; i < n; i++) {
+			if (evs[i].data.fd == run->sigfd && run->cmd) {
+				command_signal(run);
+				continue;
+			}
 			if (evs[i].data.fd == run->sigfd) {
 				run->signalled = true;
 				return 0;
+			}
+			if (run->cmd && evs[i].data.fd == run->cmd->pidfd) {
+				if (command_ended(run))
+					return 0;
+				continue;
 			}
 			sampler__consume_new_pids(run->sampler, on_new_pid, run);
 		}
@@ -721,6 +768,14 @@ static int run__start(struct run *run)
 	if (!env->user_only)
 		report__prefetch_kernel_symbols(run->report);
 	report__print_header(env, stdout);
+	if (run->cmd) {
+		err = command__start(run->cmd);
+		if (err) {
+			fprintf(stderr, "profile: cannot run '%s': %s\n", env->command[0], strerror(-err));
+			run->exit_code = err == -ENOENT ? COMMAND_NOT_FOUND : COMMAND_NOT_EXECUTABLE;
+			return err;
+		}
+	}
 	run->progress = progress__new(env, stderr, STDOUT_FILENO);
 	run->start_ns = now_wall_ns();
 	run->interval_start_wall = run->start_ns / 1e9;
@@ -729,6 +784,31 @@ static int run__start(struct run *run)
 	run->next_interval = run->start + env->interval;
 	run->next_check = run->start + 1;
 	return 0;
+}
+
+/*
+ * -- CMD, after the run loop: a command still running (the duration
+ * ended, or an error) gets SIGTERM, as perf does when it stops first,
+ * and SIGKILL COMMAND_GRACE_MS later. Then the Ctrl-C that ended it is
+ * dropped: it must not cut the wait for symbols; SIGTERM or SIGHUP
+ * after its end mean print now.
+ */
+#define COMMAND_GRACE_MS 5000
+
+static void run__end_command(struct run *run)
+{
+	struct signalfd_siginfo si;
+	struct pollfd pfd = { .fd = run->sigfd, .events = POLLIN };
+	int err;
+
+	if (!run->cmd)
+		return;
+	err = command__stop(run->cmd, SIGTERM, COMMAND_GRACE_MS);
+	if (err)
+		fprintf(stderr, "profile: cannot stop the command: %s\n", strerror(-err));
+	while (poll(&pfd, 1, 0) == 1 && read(run->sigfd, &si, sizeof(si)) == sizeof(si))
+		if (si.ssi_signo != SIGINT)
+			run->signalled = true;
 }
 
 /*
@@ -778,10 +858,32 @@ static void run__release(struct run *run)
 		close(run->epfd);
 }
 
+/*
+ * -- CMD: checked as the shell would (one line, 127 or 126), then forked
+ * waiting, before the profiler's signals change: 0, or the exit status.
+ */
+static int spawn_command(struct profile_env *env, struct command *cmd)
+{
+	int err = command__check(env->command[0], getenv("PATH"));
+
+	if (!err)
+		err = command__spawn(cmd, env->command);
+	if (err) {
+		fputs("profile: ", stderr);
+		escape__text(stderr, env->command[0]);
+		fprintf(stderr, ": %s\n", err == -ENOENT && !strchr(env->command[0], '/') ?
+			"command not found" : strerror(-err));
+		return err == -ENOENT ? COMMAND_NOT_FOUND : COMMAND_NOT_EXECUTABLE;
+	}
+	env->command_pid = cmd->pid;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct profile_env env = {};
 	struct run run = { .env = &env, .sigfd = -1, .epfd = -1 };
+	struct command cmd = { .go_fd = -1, .err_fd = -1, .pidfd = -1 };
 	sigset_t sigs;
 	int err;
 
@@ -800,6 +902,14 @@ int main(int argc, char **argv)
 		cli__release(&env);
 		return EXIT_USAGE;
 	}
+	if (env.command) {
+		err = spawn_command(&env, &cmd);
+		if (err) {
+			cli__release(&env);
+			return err;
+		}
+		run.cmd = &cmd;
+	}
 	verbose = env.verbose;
 	libbpf_set_print(libbpf_print);
 	block_signals(&sigs);
@@ -807,9 +917,17 @@ int main(int argc, char **argv)
 	err = run__setup(&run, &sigs);
 	if (!err)
 		err = run__start(&run);
-	if (!err)
-		err = run__finish(&run, run_loop(&run));
+	if (!err) {
+		err = run_loop(&run);
+		run__end_command(&run);
+		err = run__finish(&run, err);
+	}
 	run__release(&run);
+	if (run.cmd)
+		command__release(&cmd);
 	cli__release(&env);
-	return err ? 1 : 0;
+	if (run.exit_code)
+		return run.exit_code;
+	/* the command's status, as perf record and time pass it on */
+	return err ? 1 : run.cmd ? command__exit_code(cmd.status) : 0;
 }

@@ -9,6 +9,9 @@
 
 #define TASK_COMM_LEN 16
 #define MAX_FILTER_IDS 1024
+/* -- CMD: processes of the command alive at once, and tasks forked not yet sampled */
+#define FOLLOW_MAX_PROCS 16384
+#define FOLLOW_MAX_FORKED 16384
 #define MAX_PID_GENS 65536	/* sampled processes alive at once with a generation */
 #define MAX_STACK_DEPTH_LIMIT 1024	/* --perf-max-stack-depth upper bound */
 
@@ -143,6 +146,7 @@ enum profile_stat {
 	STAT_PY_UNPLACED,	/* ... with frames after the native walk's end: it missed their C frame */
 	STAT_PY_NAMES_LOST,	/* names not sent: the py_names ring buffer was full */
 	STAT_PY_RUNS_CUT,	/* Python walks stopped at PY_MAX_RUNS activations */
+	STAT_FOLLOW_LOST,	/* -- CMD: forks of its processes not followed (a map full) */
 	STAT_MAX,
 };
 

@@ -42,6 +42,35 @@ void sampler__attach_gens(struct sampler *s)
 	}
 }
 
+/*
+ * -- CMD: the fork tracepoint, and the exit one that forgets what exits
+ * (sampler__attach_gens() attached it, unless -K). Without them only the
+ * command's own process is sampled: say so, go on.
+ */
+void sampler__attach_follow(struct sampler *s)
+{
+	const char *tp = "sched_process_fork";
+	int err = 0;
+
+	if (!s->env->command)
+		return;
+	if (!s->exit_link) {
+		s->follow_exit_link = bpf_program__attach(s->obj->progs.on_exit);
+		if (!s->follow_exit_link) {
+			err = errno;
+			tp = "sched_process_exit";
+		}
+	}
+	if (!err) {
+		s->fork_link = bpf_program__attach(s->obj->progs.on_fork);
+		if (!s->fork_link)
+			err = errno;
+	}
+	if (err)
+		fprintf(stderr, "profile: cannot attach to tracepoint %s: %s; the command's children are not profiled\n",
+			tp, strerror(err));
+}
+
 static void print_open_error(const struct cpu_events *ce, int err)
 {
 	const char *hint = diagnose__event_hint(ce->event, err);

@@ -60,7 +60,8 @@ static void set_rodata(struct profile_bpf *obj, const struct profile_env *env, b
 	obj->rodata->user_stacks_only = env->user_only;
 	obj->rodata->kernel_stacks_only = env->kernel_only;
 	obj->rodata->include_idle = env->include_idle;
-	obj->rodata->filter_by_pid = env->nr_pids > 0;
+	obj->rodata->filter_by_pid = env->nr_pids > 0 || env->command;
+	obj->rodata->follow_forks = env->command != NULL;
 	obj->rodata->filter_by_tid = env->nr_tids > 0;
 	obj->rodata->key_by_tid = env->nr_tids > 0;
 	obj->rodata->track_gens = !env->kernel_only;
@@ -132,6 +133,12 @@ static int size_maps(struct sampler *s, bool prealloc)
 	if (!err)
 		err = bpf_map__set_max_entries(obj->maps.unwind_procs_big,
 					       s->dwarf ? UNWIND_MAX_BIG_PROCS : 1);
+	/* -- CMD: its processes join pids as they fork */
+	if (!err && s->env->command)
+		err = bpf_map__set_max_entries(obj->maps.pids, FOLLOW_MAX_PROCS);
+	if (!err)
+		err = bpf_map__set_max_entries(obj->maps.forked,
+					       s->env->command ? FOLLOW_MAX_FORKED : 1);
 	return err ? err : size_python_maps(s);
 }
 
@@ -157,8 +164,10 @@ static int open_configured(struct sampler *s, bool prealloc)
 	if (env->kernel_only) {
 		/* no user stacks: no mappings, no generations */
 		bpf_program__set_autoload(s->obj->progs.on_exec, false);
-		bpf_program__set_autoload(s->obj->progs.on_exit, false);
+		/* but the command's processes still leave pids as they exit */
+		bpf_program__set_autoload(s->obj->progs.on_exit, env->command != NULL);
 	}
+	bpf_program__set_autoload(s->obj->progs.on_fork, env->command != NULL);
 	return size_maps(s, prealloc);
 }
 
@@ -174,6 +183,14 @@ static int fill_filters(struct sampler *s)
 		fprintf(stderr, "profile: cannot add pid %d to the BPF filter map: %s\n",
 			(int)failed, strerror(-err));
 		return err;
+	}
+	if (env->command) {
+		err = id_filter__fill(bpf_map__fd(s->obj->maps.pids), &env->command_pid, 1, &failed);
+		if (err) {
+			fprintf(stderr, "profile: cannot add pid %d to the BPF filter map: %s\n",
+				(int)failed, strerror(-err));
+			return err;
+		}
 	}
 	err = id_filter__fill(bpf_map__fd(s->obj->maps.tids), env->tids, env->nr_tids, &failed);
 	if (err)
@@ -366,6 +383,7 @@ struct sampler *sampler__load(const struct profile_env *env)
 	 * published for the image it replaced.
 	 */
 	sampler__attach_gens(s);
+	sampler__attach_follow(s);
 	s->rb = ring_buffer__new(bpf_map__fd(s->obj->maps.new_pids), on_new_pid, s, NULL);
 	err = s->rb ? 0 : -errno;
 	if (!err && s->python)
@@ -415,6 +433,8 @@ void sampler__free(struct sampler *s)
 	sampler__detach(s);
 	bpf_link__destroy(s->exec_link);
 	bpf_link__destroy(s->exit_link);
+	bpf_link__destroy(s->fork_link);
+	bpf_link__destroy(s->follow_exit_link);
 	ring_buffer__free(s->rb);
 	profile_bpf__destroy(s->obj);
 	map_drain__release(&s->drain);

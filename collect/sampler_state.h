@@ -23,6 +23,7 @@ struct sampler {
 	struct bpf_link **links;
 	int nr_links;
 	struct bpf_link *exec_link, *exit_link;	/* generations: kept until freed */
+	struct bpf_link *fork_link, *follow_exit_link;	/* -- CMD's children; exit if -K */
 	uint64_t last_flip_ns;	/* CLOCK_MONOTONIC: since then, samples go to the active set */
 	enum sample_event event;	/* what the perf events count, once attached */
 	bool dwarf;		/* user stacks by unwind tables (the kernel can) */
@@ -39,5 +40,7 @@ struct sampler {
 
 /* attach.c: the tracepoints that keep the generations (sampler__load()). */
 void sampler__attach_gens(struct sampler *s);
+/* attach.c: -- CMD, the fork tracepoint that adds its children to pids. */
+void sampler__attach_follow(struct sampler *s);
 
 #endif /* SAMPLER_STATE_H */

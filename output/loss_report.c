@@ -120,6 +120,9 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 	if (t[STAT_GEN_FULL])
 		fprintf(f, "profile: %llu samples of processes beyond the %d tracked at once; their mappings were read at the end\n",
 			(unsigned long long)t[STAT_GEN_FULL], MAX_PID_GENS);
+	if (t[STAT_FOLLOW_LOST])
+		fprintf(f, "profile: %llu forks of the command's processes not followed, their processes not sampled: the maps hold %d of its processes and %d new tasks at once\n",
+			(unsigned long long)t[STAT_FOLLOW_LOST], FOLLOW_MAX_PROCS, FOLLOW_MAX_FORKED);
 	if (!t[STAT_SAMPLES])
 		fprintf(f, "profile: no samples collected (were the targets on CPU?)\n");
 	if (rt->unwind && rt->unwind->no_room)

@@ -23,7 +23,8 @@ struct progress *progress__new(const struct profile_env *env, FILE *err, int out
 {
 	struct progress *p;
 
-	if (env->quiet || env->verbose || !isatty(fileno(err)))
+	/* -- CMD: the terminal is the command's */
+	if (env->quiet || env->verbose || env->command || !isatty(fileno(err)))
 		return NULL;
 	/* folded lines onto the terminal the line is drawn on: no */
 	if (env->format == FORMAT_FOLDED && !env->output && isatty(out_fd))

@@ -445,11 +445,17 @@ void report__print_header(const struct profile_env *env, FILE *f)
 		snprintf(who, sizeof(who), "PID %s", env->pid_arg);
 	else if (env->tid_arg)
 		snprintf(who, sizeof(who), "TID %s", env->tid_arg);
+	else if (env->command)
+		snprintf(who, sizeof(who), "%s and its children", env->command[0]);
 	if (env->period)
 		fprintf(f, "Sampling at every %ld events of %s by %s stack", env->period, who, stacks);
 	else
 		fprintf(f, "Sampling at %ld Hertz of %s by %s stack", env->frequency, who, stacks);
-	if (env->duration)
+	if (env->command && env->duration)
+		fprintf(f, " until it exits, for at most %ld secs.\n", env->duration);
+	else if (env->command)
+		fprintf(f, " until it exits.\n");
+	else if (env->duration)
 		fprintf(f, " for %ld secs.\n", env->duration);
 	else
 		fprintf(f, "... Hit Ctrl-C to end.\n");
@@ -474,6 +480,8 @@ void report__title(const struct profile_env *env, char *buf, size_t size)
 	else if (env->nr_tids)
 		n += snprintf(buf + n, size - n, " of %zu thread%s", env->nr_tids,
 			      env->nr_tids > 1 ? "s" : "");
+	else if (env->command)
+		n += snprintf(buf + n, size - n, " of %s and its children", env->command[0]);
 	else
 		n += snprintf(buf + n, size - n, " of all threads");
 	if (n > 0 && (size_t)n < size)

@@ -3,7 +3,8 @@
  * fuzz_cli.c - cli__parse on an argument vector built from the input
  * (arguments separated by NUL bytes, "profile" as argv[0]), output and
  * errors to /dev/null. A successful parse is consistent: no conflicting
- * options, numbers in range, lists non-empty.
+ * options, numbers in range, lists non-empty, the format -o's extension
+ * names, a command after "--" within argv.
  */
 #include "cli.h"
 #include "fuzz.h"
@@ -57,6 +58,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < env.nr_debug_dirs; i++)
 			fuzz_touch(env.debug_dirs[i]);
 		FUZZ_CHECK(!env.output || fuzz_touch(env.output) > 0);
+		/* -o's extension, where it names a format, is the format */
+		if (env.output && output_format__from_path(env.output, NULL) >= 0)
+			FUZZ_CHECK(output_format__from_path(env.output, NULL) == (int)env.format);
+		/* -- CMD: a non-empty name, NULL-terminated, never with -p or -L */
+		if (env.command) {
+			FUZZ_CHECK(!env.nr_pids && !env.nr_tids);
+			FUZZ_CHECK(fuzz_touch(env.command[0]) > 0);
+			for (char **a = env.command + 1; *a; a++)
+				fuzz_touch(*a);
+		}
 	}
 	if (res < 0)
 		FUZZ_CHECK(!env.pids && !env.tids && !env.debug_dirs);

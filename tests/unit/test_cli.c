@@ -315,6 +315,8 @@ static size_t try_long_options(const char *help, const char *sep)
 		char name[64];
 
 		cr_assert_lt(len, sizeof(name));
+		if (len == 2)
+			continue;	/* "-- COMMAND": command_after_double_dash */
 		memcpy(name, opt, len);
 		name[len] = '\0';
 		PARSE(name);
@@ -385,26 +387,136 @@ Test(cli_parse, output_file_implies_the_format)
 {
 	static const struct { const char *file; enum output_format want; } cases[] = {
 		{ "out.folded", FORMAT_FOLDED }, { "out.pb.gz", FORMAT_PPROF },
-		{ "flame.svg", FORMAT_SVG }, { "p.json", FORMAT_JSON },
-		{ "profile.txt", FORMAT_TEXT }, { "out.gz", FORMAT_TEXT },
+		{ "cpu.pprof", FORMAT_PPROF }, { "cpu.pb", FORMAT_PPROF },
+		{ "flame.svg", FORMAT_SVG }, { "cpu.html", FORMAT_SVG },
+		{ "p.json", FORMAT_JSON }, { "p.speedscope.json", FORMAT_JSON },
+		{ "profile.txt", FORMAT_TEXT }, { "/tmp/a.b/%F_%H%M%S.folded", FORMAT_FOLDED },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *argv[] = { "profile", "-o", (char *)cases[i].file, NULL };
-			parse_argv(3, argv);
+
+		parse_argv(3, argv);
 		cr_assert_eq(r.res, 0, "%s: %s", cases[i].file, r.err);
 		cr_assert_str_eq(r.env.output, cases[i].file);
 		cr_assert_eq(r.env.format, cases[i].want, "%s", cases[i].file);
 		cr_assert_eq(r.env.folded, cases[i].want == FORMAT_FOLDED);
-			cr_assert_eq(output_format__from_path(cases[i].file), cases[i].want);
+		cr_assert_eq(output_format__from_path(cases[i].file, NULL), (int)cases[i].want);
 	}
 }
 
-Test(cli_parse, explicit_format_beats_the_extension)
+/* No extension: text, or what --format says; a dot in a directory or a strftime field is none. */
+Test(cli_parse, output_file_without_extension)
 {
-	PARSE_OK("-o", "out.svg", "--format=text");
-	cr_assert_eq(r.env.format, FORMAT_TEXT);
+	static const char *const files[] = {
+		"out", "/dev/stdout", "/tmp/my.dir/out", ".hidden", "/var/lib/profile/%Y.%m.%d",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char *argv[] = { "profile", "-o", (char *)files[i], NULL };
+		char *svg[] = { "profile", "-o", (char *)files[i], "--format=svg", NULL };
+
+		cr_assert_eq(output_format__from_path(files[i], NULL), -ENODATA, "%s", files[i]);
+		parse_argv(3, argv);
+		cr_assert_eq(r.res, 0, "%s: %s", files[i], r.err);
+		cr_assert_eq(r.env.format, FORMAT_TEXT, "%s", files[i]);
+		parse_argv(4, svg);
+		cr_assert_eq(r.res, 0, "%s: %s", files[i], r.err);
+		cr_assert_eq(r.env.format, FORMAT_SVG, "%s", files[i]);
+	}
+}
+
+/* An extension we do not know needs --format, and then is the user's choice. */
+Test(cli_parse, unknown_extension_needs_a_format)
+{
+	const char *ext = NULL;
+
+	ASSERT_ERROR_LINE("profile: -o 'x.gz': unknown extension '.gz' (.txt, .folded, .pprof, .pb, .pb.gz, .svg, .html, .json, .speedscope.json; or say --format)\n",
+			  "-o", "x.gz");
+	ASSERT_USAGE("unknown extension '.data'", "-o", "/tmp/perf.data");
+	ASSERT_USAGE("unknown extension '.bak'", "-o", "out.folded.bak");
+	cr_assert_eq(output_format__from_path("dir.x/out.stacks", &ext), -EINVAL);
+	cr_assert_str_eq(ext, ".stacks");
+	PARSE_OK("--format", "folded", "-o", "x.stacks");
+	cr_assert_eq(r.env.format, FORMAT_FOLDED);
+	PARSE_OK("-f", "-o", "x.gz");
+	cr_assert(r.env.folded);
+}
+
+/* An extension that names another format than -f or --format: both named. */
+Test(cli_parse, extension_contradicting_the_format)
+{
+	ASSERT_ERROR_LINE("profile: --format svg and -o 'x.folded' (folded output) conflict\n",
+			  "--format", "svg", "-o", "x.folded");
+	ASSERT_ERROR_LINE("profile: -f/--folded and -o 'out.txt' (text output) conflict\n",
+			  "-o", "out.txt", "-f");
+	ASSERT_USAGE("--format text and -o 'out.svg' (svg output) conflict", "-o", "out.svg",
+		     "--format=text");
+	ASSERT_USAGE("(pprof output)", "--format=json", "-o", "cpu.pb");
+	PARSE_OK("--format=pprof", "-o", "cpu.pb.gz");
+	cr_assert_eq(r.env.format, FORMAT_PPROF);
+	PARSE_OK("-f", "-o", "out.folded");
+	cr_assert(r.env.folded);
 	ASSERT_USAGE("empty output file name", "-o", "");
+}
+
+/*
+ * Parse argv, kept by the caller: env.command points into it. Fails the
+ * test unless the options were accepted.
+ */
+#define PARSE_KEPT(argv)                                                     \
+	do {                                                                 \
+		parse_argv(ARRAY_SIZE(argv) - 1, argv);                      \
+		cr_assert_eq(r.res, 0, "err: %s", r.err);                    \
+	} while (0)
+
+/* -- CMD ARGS: the command as given, its options untouched; a duration before "--". */
+Test(cli_parse, command_after_double_dash)
+{
+	char *a[] = { "profile", "-F", "99", "--", "./cmd", "-F", "5", "--", "x", NULL };
+	char *b[] = { "profile", "10", "-U", "--", "sleep", "20", NULL };
+	char *c[] = { "profile", "--", "10", NULL };
+	char *d[] = { "profile", "-o", "--", "10", NULL };
+
+	PARSE_KEPT(a);
+	cr_assert_not_null(r.env.command);
+	cr_assert_str_eq(r.env.command[0], "./cmd");
+	cr_assert_str_eq(r.env.command[1], "-F");
+	cr_assert_str_eq(r.env.command[2], "5");
+	cr_assert_str_eq(r.env.command[3], "--");
+	cr_assert_str_eq(r.env.command[4], "x");
+	cr_assert_null(r.env.command[5]);
+	cr_assert_eq(r.env.frequency, 99);
+	cr_assert_eq(r.env.duration, 0);
+	/* getopt moves "10" behind "--": it is still the duration */
+	PARSE_KEPT(b);
+	cr_assert_eq(r.env.duration, 10);
+	cr_assert_str_eq(r.env.command[0], "sleep");
+	cr_assert_str_eq(r.env.command[1], "20");
+	cr_assert_null(r.env.command[2]);
+	cr_assert(r.env.user_only);
+	PARSE_KEPT(c);
+	cr_assert_eq(r.env.duration, 0);
+	cr_assert_str_eq(r.env.command[0], "10");
+	/* "--" as -o's file is no separator */
+	PARSE_KEPT(d);
+	cr_assert_null(r.env.command);
+	cr_assert_eq(r.env.duration, 10);
+	cr_assert_str_eq(r.env.output, "--");
+	PARSE_OK("5");
+	cr_assert_null(r.env.command);
+}
+
+Test(cli_parse, command_errors)
+{
+	ASSERT_ERROR_LINE("profile: no command after '--'\n", "--");
+	ASSERT_USAGE("no command after '--'", "-F", "99", "10", "--");
+	ASSERT_USAGE("empty command name", "--", "");
+	ASSERT_ERROR_LINE("profile: -p/--pid and a command after '--' conflict\n", "-p", "1", "--",
+			  "true");
+	ASSERT_USAGE("-L/--tid and a command", "-L", "1", "--", "true");
+	ASSERT_USAGE("unexpected argument '20'", "10", "20", "--", "true");
+	ASSERT_USAGE("invalid duration 'x'", "x", "--", "true");
 }
 
 Test(cli_parse, format_names)

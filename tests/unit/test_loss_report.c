@@ -153,3 +153,17 @@ Test(loss_report, debug_files_not_asked_for_are_said)
 	cr_assert_str_empty(text, "-q: %s", text);
 	free(text);
 }
+
+/* -- CMD: the forks of its processes that could not be followed are counted. */
+Test(loss_report, children_not_followed_are_said)
+{
+	struct run_totals t = { .event = "cpu-clock" };
+	char *text;
+
+	t.stats[STAT_SAMPLES] = 100;
+	t.stats[STAT_FOLLOW_LOST] = 4;
+	text = print(&t);
+	cr_assert_str_eq(text,
+		"profile: 4 forks of the command's processes not followed, their processes not sampled: the maps hold 16384 of its processes and 16384 new tasks at once\n");
+	free(text);
+}
