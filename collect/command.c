@@ -76,13 +76,16 @@ static void child(struct command *c, char *const argv[])
 	char go;
 	int e;
 
+	/*
+	 * the name it takes, before the wait: its first samples (the read's
+	 * return in the kernel, the exec) are under it, not the profiler's
+	 */
+	prctl(PR_SET_NAME, strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0]);
 	do
 		n = read(c->go_fd, &go, 1);
 	while (n < 0 && errno == EINTR);
 	if (n != 1)
 		_exit(COMMAND_NOT_EXECUTABLE);	/* the profiler gave up: never ran */
-	/* the exec's own samples under the name it takes, not the profiler's */
-	prctl(PR_SET_NAME, strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0]);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(c->err_fd, &e, sizeof(e)) != sizeof(e))
