@@ -502,6 +502,7 @@ static void report_losses(const struct run *run)
 	struct py_procs_stats py;
 	struct py_names_stats names;
 
+	usyms__held(run->usyms, &t.held);
 	if (run->unwind) {
 		unwind_jobs__stats(run->unwind, &unwind, &t.unwind_dropped);
 		t.unwind = &unwind;
