@@ -482,9 +482,10 @@ static bool module__unchanged(struct usyms *u, const struct module *m, pid_t pid
 }
 
 /*
- * A file rewritten in place is read again, a few times a run: whoever
- * touches a file of theirs in a loop must not grow our memory and the
- * loader's work without end. Past that, the last module read stays.
+ * A file rewritten in place is read again, a few times while processes
+ * map it: whoever touches a file of theirs in a loop must not grow our
+ * memory and the loader's work without end. Past that, the last module
+ * read stays, until no process held maps any of them (usyms_sweep.c).
  */
 #define MODULE_MAX_REPLACED 8
 
@@ -560,7 +561,7 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 		m->replaced = *node;
 		m->nr_replaced = m->replaced->nr_replaced + 1;
 		if (m->nr_replaced == MODULE_MAX_REPLACED)
-			usyms_notice(u, m->path, "rewritten too often: read no more this run");
+			usyms_notice(u, m->path, "rewritten too often: read no more while it is mapped");
 		*node = m;
 		u->nr_modules++;
 	}
