@@ -150,7 +150,8 @@ void usyms__set_gen_fn(struct usyms *u, usyms_gen_fn fn, void *ctx);
 
 /*
  * Read the mappings of generation gen of pid now, while it is alive, and
- * load the symbols of the files they map (each file once per run), and
+ * load the symbols of the files they map (each file once while it is
+ * mapped by a generation held: usyms__prune()), and
  * its perf map if it has anonymous executable memory. Returns 0, or
  * -ESRCH when the process is gone (or runs another generation) and this
  * one was never read: its frames then resolve to nothing. Adding it
@@ -225,7 +226,10 @@ int usyms__resolve(struct usyms *u, pid_t pid, uint64_t addr, struct usym *out);
 
 /* Failed lookups of one module for one reason. */
 struct usyms_unresolved {
-	/* file path, "[vdso]", "[anon]" (anonymous memory), NULL (no module), or "[other files]" past 4096 */
+	/*
+	 * file path, "[vdso]", "[anon]" (anonymous memory), NULL (no module);
+	 * "[other files]" for the files past the first 4096 paths counted
+	 */
 	const char *module;
 	enum usym_reason reason;
 	uint64_t count;		/* sum of the weights: frames times their stacks' samples */
