@@ -3,8 +3,13 @@
  * test_usyms_sweep.c - what usyms__prune() lets go of, on a fake /proc: a
  * file's module and symbol table once no generation held maps it, not
  * while one does; a table shared by two files until both are gone; a file
- * mapped again read again; the unresolved counts still name a file freed.
+ * mapped again read again; the unresolved counts still name a file freed;
+ * a table whose debug file is being fetched outlives its module until the
+ * fetch is done.
  */
+#include <fcntl.h>
+#include <pthread.h>
+
 #include "fake_proc.h"
 #include "sym_fixtures.h"
 #include "usyms.h"
@@ -198,4 +203,73 @@ Test(usyms_sweep, frames_of_a_freed_file_stay_counted_under_its_path)
 	cr_assert_not_null(module, "the stripped file is not in the unresolved list");
 	usyms__free(u);
 	free(stripped);
+}
+
+/*
+ * A debuginfod server that answers with the build-id fixture's debug
+ * file once the test lets it: until then the fetch is in flight.
+ */
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
+static bool gate_open;
+static char *served;
+
+static int gated_find(void *ctx, const uint8_t *id, size_t len, uint64_t max_bytes,
+		      bool (*stop)(void *), void *stop_ctx, bool *cached)
+{
+	(void)ctx;
+	(void)id;
+	(void)len;
+	(void)max_bytes;
+	(void)stop;
+	(void)stop_ctx;
+	*cached = false;
+	pthread_mutex_lock(&gate_lock);
+	while (!gate_open)
+		pthread_cond_wait(&gate_cond, &gate_lock);
+	pthread_mutex_unlock(&gate_lock);
+	return open(served, O_RDONLY | O_CLOEXEC);
+}
+
+static const struct debuginfod_backend gated_backend = { .find = gated_find };
+
+Test(usyms_sweep, a_table_being_fetched_is_freed_when_the_fetch_is_done)
+{
+	static const char *const no_dirs[] = { "/nonexistent/debug" };
+	struct debuginfod_fetch_opts fetch = { .threads = 1, .backend = &gated_backend };
+	struct usyms_opts opts = {
+		.proc_root = proc_root,
+		.debug_dirs = no_dirs,
+		.nr_debug_dirs = 1,
+		.async = true,
+		.fetch = &fetch,
+	};
+	struct debuginfod_fetch_stats st;
+	struct usyms *u;
+
+	served = buildid_debug_file();
+	gate_open = false;
+	u = usyms__new_opts(&opts);
+	cr_assert_not_null(u);
+	usyms__set_gen_fn(u, fake_gen, NULL);
+	run_mapping(u, 42, FIXTURE_BUILDID);
+	cr_assert_eq(usyms__wait(u, 5000, -1), 0);
+	cr_assert_eq(held(u).files, 1);
+
+	exit_and_prune(u, 42);
+	cr_assert_eq(held(u).modules, 0);
+	cr_assert_eq(held(u).files, 1, "the fetch in flight holds the table");
+
+	pthread_mutex_lock(&gate_lock);
+	gate_open = true;
+	pthread_cond_broadcast(&gate_cond);
+	pthread_mutex_unlock(&gate_lock);
+	cr_assert_eq(usyms__wait_fetches(u, 0, -1), 0);
+	cr_assert_eq(usyms__fetch_stats(u, &st), 0);
+	cr_assert_eq(st.fetched, 1, "the debug file landed in the table");
+	cr_assert_eq(held(u).files, 0, "freed with the fetch");
+	cr_assert_eq(held(u).files_freed, 1);
+	usyms__prune(u);	/* the table the fetched one replaced */
+	usyms__free(u);
+	free(served);
 }
