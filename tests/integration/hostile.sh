@@ -388,12 +388,15 @@ many_functions_binary() {
 
 # For 22 s the user runs fresh copies (new inodes: each copy is kept, or
 # the next would reuse its inode, and be a file rewritten in place) of a
-# program with 20,000 functions, one after the other, each with a symbol
-# renamed (so no two share a table), while root profiles the system with
-# -i 1 (main: RSS up 3.5 MiB a second, 40 MiB over the last 10 s): every
-# file's module and symbol table is freed once its process is gone and
-# printed, so the profiler's RSS over the last 10 s grows by less than
-# 8 MiB, and the last whole interval still names the copies' churn_spin.
+# program with 20,000 functions (690 KiB of table each), one after the
+# other, each with a symbol renamed (so no two share a table), while root
+# profiles the system with -i 1: every file's module and symbol table is
+# freed once its process is gone and printed, so the floor of the
+# profiler's RSS grows by less than 16 MiB over the last 10 s (main: +46
+# and +50 MiB, about 60 copies' tables), and the last whole interval still names
+# the copies' churn_spin. Not 8 MiB: the run is system-wide, and another
+# process started meanwhile that maps a large file (a compiler) holds its
+# table while it runs (steps of 9 and 13 MiB seen on a shared 2-CPU host).
 t_exec_churn_memory() {
 	d=$H/churn
 	mkdir -p "$d" "$TMP/mem"
@@ -432,7 +435,7 @@ t_exec_churn_memory() {
 		b = $20; if ($21 < b) b = $21; if ($22 < b) b = $22; print a, b, b - a }')
 	echo "  RSS from 10-12 s to 20-22 s: $(($1 / 1024)) -> $(($2 / 1024)) MiB, $3 KiB"
 	[ "$runs" -gt 60 ] || fail "only $runs copies run" || return 1
-	[ "$3" -lt 8192 ] || fail "RSS grew by $3 KiB in 10 s" || return 1
+	[ "$3" -lt 16384 ] || fail "RSS grew by $3 KiB in 10 s" || return 1
 	named=$(sum_matching ';churn_spin [0-9]+$' "$TMP/mem/$last")
 	echo "  the last whole interval ($last): $named samples in churn_spin"
 	[ "$named" -gt 0 ] || fail "churn_spin not named in the last interval" || return 1
