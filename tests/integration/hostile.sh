@@ -393,10 +393,11 @@ many_functions_binary() {
 # profiles the system with -i 1: every file's module and symbol table is
 # freed once its process is gone and printed, so the floor of the
 # profiler's RSS grows by less than 16 MiB over the last 10 s (main: +46
-# and +50 MiB, about 60 copies' tables), and the last whole interval still names
-# the copies' churn_spin. Not 8 MiB: the run is system-wide, and another
-# process started meanwhile that maps a large file (a compiler) holds its
-# table while it runs (steps of 9 and 13 MiB seen on a shared 2-CPU host).
+# and +50 MiB, about 60 copies' tables), and the last whole interval
+# still names the copies' churn_spin. Not 8 MiB: the run is system-wide,
+# and another process started meanwhile that maps a large file (a
+# compiler) holds its table while it runs (steps of 9 and 13 MiB seen on
+# a shared 2-CPU host).
 t_exec_churn_memory() {
 	d=$H/churn
 	mkdir -p "$d" "$TMP/mem"
