@@ -114,7 +114,7 @@ struct module {
 	struct module *replaced;	/* the module this one took the place of, or NULL */
 	unsigned int nr_replaced;	/* length of that chain: at most MODULE_MAX_REPLACED */
 	uint64_t checked_reading;	/* the last maps reading (usyms.readings) that found it unchanged */
-	uint64_t mapped_epoch;		/* the last usyms__prune() (usyms.epoch) that found it mapped */
+	uint64_t mapped_epoch;		/* the last usyms__prune() (usyms.epoch) it was mapped at */
 	/* written by the loader under u->lock, read under it */
 	enum module_state state;	/* MOD_PENDING: a loader job holds it, it is not freed */
 	struct symfile *file;		/* a reference (symfile.refs) */

@@ -248,8 +248,9 @@ void symfile__put(struct usyms *u, struct symfile *f)
 {
 	if (!f || --f->refs)
 		return;
+	/* keyed: in the tree, the only table under its key */
 	if (f->keyed)
-		tdelete(f, &u->by_key, symfile_key_cmp);	/* its key is its own: keyed only in the tree */
+		tdelete(f, &u->by_key, symfile_key_cmp);
 	if (f->prev)
 		f->prev->next = f->next;
 	else
@@ -561,7 +562,8 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 		m->replaced = *node;
 		m->nr_replaced = m->replaced->nr_replaced + 1;
 		if (m->nr_replaced == MODULE_MAX_REPLACED)
-			usyms_notice(u, m->path, "rewritten too often: read no more while it is mapped");
+			usyms_notice(u, m->path,
+				     "rewritten too often: read no more while it is mapped");
 		*node = m;
 		u->nr_modules++;
 	}
