@@ -65,7 +65,7 @@ SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loa
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
 	symbols/sym_nest.c symbols/usyms.c \
 	symbols/usyms_procs.c symbols/usyms_modules.c symbols/usyms_jobs.c symbols/usyms_perfmaps.c \
-	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c \
+	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c symbols/usyms_sweep.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c \
 	symbols/debuginfod_fetch.c symbols/debuginfod_child.c symbols/usyms_fetch.c symbols/cache_dir.c \
 	symbols/file_id.c

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -355,6 +356,25 @@ static int read_gens(struct run *run, bool only_new)
 	return err;
 }
 
+/*
+ * Free the symbols of processes gone, and give the pages of the tables
+ * freed back to the system: the loader read them on its thread, into an
+ * arena of its own, and glibc returns only what ends a heap; a long -i
+ * run's RSS then follows what it holds, not the most it ever held.
+ */
+static void prune_symbols(struct run *run)
+{
+	struct usyms_held before, after;
+
+	usyms__held(run->usyms, &before);
+	usyms__prune(run->usyms);
+	usyms__held(run->usyms, &after);
+#ifdef __GLIBC__
+	if (after.files_freed != before.files_freed)
+		malloc_trim(0);
+#endif
+}
+
 static int emit_interval(struct run *run, bool last)
 {
 	uint64_t end_ns = now_wall_ns();
@@ -379,7 +399,7 @@ static int emit_interval(struct run *run, bool last)
 		   end_ns - (uint64_t)(run->interval_start_wall * 1e9));
 	agg__reset(run->agg);
 	/* the mappings of processes that are gone have nothing left to name */
-	usyms__prune(run->usyms);
+	prune_symbols(run);
 	if (run->py)
 		py_run__prune(run->py);
 	run->interval_start_wall = end_ns / 1e9;
@@ -549,6 +569,7 @@ static void report_losses(const struct run *run)
 	struct py_procs_stats py;
 	struct py_names_stats names;
 
+	usyms__held(run->usyms, &t.held);
 	if (run->unwind) {
 		unwind_jobs__stats(run->unwind, &unwind, &t.unwind_dropped);
 		t.unwind = &unwind;

@@ -27,6 +27,7 @@ struct run_totals {
 	const char *event;		/* sampler__event() */
 	uint64_t printed;		/* samples in the profiles printed */
 	size_t nr_files;		/* usyms__nr_files() */
+	struct usyms_held held;		/* usyms__held() */
 	size_t nr_gens;			/* usyms__nr_gens() */
 	/* unwind tables (--call-graph dwarf), when they were used */
 	const struct unwind_procs_stats *unwind;

@@ -5,6 +5,7 @@
  * an address. The rest lives beside it, one concern a file:
  *   usyms_procs.c       process generations and the readings of their maps
  *   usyms_modules.c     mapped files and their symbol tables, shared by what they are read from
+ *   usyms_sweep.c       freeing the files no process held maps any more
  *   usyms_jobs.c        the work handed to the loader thread
  *   usyms_fetch.c       debug files fetched from debuginfod, swapped in
  *   usyms_perfmaps.c    JIT perf maps, shared by the processes naming one file
@@ -136,20 +137,16 @@ void usyms__free(struct usyms *u)
 	shared_perfmap__free_list(u->retired_perfmaps);
 	tdestroy(u->procs, proc__free);
 	tdestroy(u->modules, module__free);
-	tdestroy(u->by_key, noop_free);	/* owned by files[] */
-	tdestroy(u->unresolved, free);
-	for (size_t i = 0; i < u->nr_files; i++) {
-		symfile__release(u->files[i]);
-		free(u->files[i]);
-	}
-	free(u->files);
-	while (u->retired) {
-		struct symfile *next = u->retired->next_retired;
+	tdestroy(u->by_key, noop_free);	/* owned by files */
+	tdestroy(u->unresolved, unresolved__free);
+	while (u->files) {
+		struct symfile *next = u->files->next;
 
-		symfile__release(u->retired);
-		free(u->retired);
-		u->retired = next;
+		symfile__release(u->files);
+		free(u->files);
+		u->files = next;
 	}
+	usyms_free_retired_files(u);
 	symfile__release(&u->vdso_file);
 	free(u->vdso.path);
 	free(u->vdso.label);
@@ -166,9 +163,22 @@ size_t usyms__nr_files(const struct usyms *u)
 	size_t n;
 
 	usyms_lock((struct usyms *)u);
-	n = u->nr_files;
+	n = u->nr_read;
 	usyms_unlock((struct usyms *)u);
 	return n;
+}
+
+void usyms__held(const struct usyms *u, struct usyms_held *h)
+{
+	usyms_lock((struct usyms *)u);
+	*h = (struct usyms_held){
+		.gens = u->nr_procs,
+		.modules = u->nr_modules,
+		.files = u->nr_files,
+		.modules_freed = u->modules_freed,
+		.files_freed = u->files_freed,
+	};
+	usyms_unlock((struct usyms *)u);
 }
 
 void usyms_notice(struct usyms *u, const char *path, const char *why)
@@ -305,8 +315,9 @@ out:
 
 /*
  * What out points at stays valid until usyms__prune() or usyms__free():
- * symbol tables live as long as u, and a perf map replaced by the loader
- * is freed only at the next prune.
+ * the modules and symbol tables of files no process maps any more, the
+ * tables replaced by fetched ones, and a perf map replaced by the loader
+ * are freed only at a prune.
  */
 int usyms__resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t addr,
 		      uint64_t weight, struct usym *out)

@@ -150,7 +150,8 @@ void usyms__set_gen_fn(struct usyms *u, usyms_gen_fn fn, void *ctx);
 
 /*
  * Read the mappings of generation gen of pid now, while it is alive, and
- * load the symbols of the files they map (each file once per run), and
+ * load the symbols of the files they map (each file once while it is
+ * mapped by a generation held: usyms__prune()), and
  * its perf map if it has anonymous executable memory. Returns 0, or
  * -ESRCH when the process is gone (or runs another generation) and this
  * one was never read: its frames then resolve to nothing. Adding it
@@ -167,8 +168,12 @@ int usyms__refresh_pid(struct usyms *u, pid_t pid);
 
 /*
  * Free the generations that stopped being current before the previous
- * call (exited, or exec'd): call it when their samples are printed and
- * gone from the aggregate, as interval mode does after each interval.
+ * call (exited, or exec'd), then the files that no generation still held
+ * maps, with their symbol tables (unless another file held shares one),
+ * demangled names and source lines, and tables replaced by fetched debug
+ * files: call it when their samples are printed and gone from the
+ * aggregate, as interval mode does after each interval. A file mapped
+ * again later is opened and read again.
  */
 void usyms__prune(struct usyms *u);
 /* Generations held. */
@@ -221,7 +226,11 @@ int usyms__resolve(struct usyms *u, pid_t pid, uint64_t addr, struct usym *out);
 
 /* Failed lookups of one module for one reason. */
 struct usyms_unresolved {
-	const char *module;	/* file path, "[vdso]", "[anon]" (anonymous memory), or NULL (no module) */
+	/*
+	 * file path, "[vdso]", "[anon]" (anonymous memory), NULL (no module);
+	 * "[other files]" for the files past the first 4096 paths counted
+	 */
+	const char *module;
 	enum usym_reason reason;
 	uint64_t count;		/* sum of the weights: frames times their stacks' samples */
 };
@@ -234,8 +243,17 @@ struct usyms_unresolved {
 typedef int (*usyms_unresolved_fn)(const struct usyms_unresolved *e, void *ctx);
 int usyms__for_each_unresolved(const struct usyms *u, usyms_unresolved_fn cb, void *ctx);
 
-/* Distinct ELF files whose symbols were read so far (for -v). */
+/* Distinct ELF files whose symbols were read so far, freed or not (for -v). */
 size_t usyms__nr_files(const struct usyms *u);
+
+/* What u holds now, and what usyms__prune() freed so far. */
+struct usyms_held {
+	size_t gens;		/* process generations */
+	size_t modules;		/* mapped files (dev, inode), with the versions replaced */
+	size_t files;		/* symbol tables (shared by files read alike) */
+	uint64_t modules_freed, files_freed;
+};
+void usyms__held(const struct usyms *u, struct usyms_held *h);
 /*
  * With a loader whose job does not end within 300 ms of being cancelled
  * (a file system that hangs a read), u is left allocated for it: call

@@ -17,7 +17,11 @@
 #include "srcline.h"
 #include "usyms_internal.h"
 
-/* A request in flight: the binary, held open until its debug file lands. */
+/*
+ * A request in flight: the binary, held open until its debug file lands,
+ * and a reference to its table (the modules of the file may all be freed
+ * before that).
+ */
 struct fetch_item {
 	struct symfile *file;
 	int fd;
@@ -32,19 +36,31 @@ static void fetch_item__free(struct fetch_item *it)
 	free(it);
 }
 
+/* A request done with: its reference dropped, on a fetch thread. */
+static void fetch_item__done(struct usyms *u, struct fetch_item *it)
+{
+	usyms_lock(u);
+	symfile__put(u, it->file);
+	usyms_unlock(u);
+	fetch_item__free(it);
+}
+
 /*
  * Put the fuller table in f's place, under u->lock. What f had goes to
- * u->retired until usyms__free(): a name resolved from it may not be
- * printed yet.
+ * u->retired until the next usyms__prune(): a name resolved from it may
+ * not be printed yet.
  */
 static int symfile__upgrade(struct usyms *u, struct symfile *f, struct elf_symtab *st,
 			    struct srcline *sl)
 {
-	struct symfile *old = malloc(sizeof(*old));
+	struct symfile *old = calloc(1, sizeof(*old));
 
 	if (!old)
 		return -ENOMEM;
-	*old = *f;
+	old->st = f->st;
+	old->names = f->names;
+	old->sl = f->sl;
+	old->lines = f->lines;
 	old->next_retired = u->retired;
 	u->retired = old;
 	f->st = st;
@@ -67,7 +83,7 @@ static int fetch_landed(int fd, void *item, void *ctx)
 	int err = 0;
 
 	if (fd < 0) {
-		fetch_item__free(it);
+		fetch_item__done(u, it);
 		return fd;
 	}
 	opts.budget = &u->budget;
@@ -78,7 +94,7 @@ static int fetch_landed(int fd, void *item, void *ctx)
 	if (!st) {
 		err = -errno;
 		usyms_notice(u, it->path, err == -EFBIG ? budget__why() : info.refused);
-		fetch_item__free(it);
+		fetch_item__done(u, it);
 		return err;
 	}
 	if (u->lines && info.debug_fd >= 0)
@@ -87,6 +103,7 @@ static int fetch_landed(int fd, void *item, void *ctx)
 		close(info.debug_fd);
 	usyms_lock(u);
 	err = symfile__upgrade(u, it->file, st, sl);
+	symfile__put(u, it->file);
 	usyms_unlock(u);
 	if (err) {
 		elf_symtab__free(st);
@@ -125,13 +142,17 @@ void usyms_fetch_submit(struct usyms *u, struct symfile *f, const struct load_jo
 	it->file = f;
 	it->fd = fcntl(job->fd, F_DUPFD_CLOEXEC, 0);
 	it->path = strdup(job->path);
+	f->refs++;
 	/*
 	 * Its owner chose its build-id: over the bounds on what one user's
-	 * files make us ask for, it is not asked for (counted there).
+	 * files make us ask for, it is not asked for (counted there). Then
+	 * the module's reference remains: this one is never the last.
 	 */
 	if (it->fd < 0 || !it->path || fstat(it->fd, &sb) ||
-	    debuginfod_fetch__submit(u->fetch, f->build_id, f->build_id_len, sb.st_uid, it))
+	    debuginfod_fetch__submit(u->fetch, f->build_id, f->build_id_len, sb.st_uid, it)) {
+		f->refs--;
 		fetch_item__free(it);
+	}
 }
 
 int usyms__wait_fetches(struct usyms *u, uint64_t until_ns, int watch_fd)

@@ -11,6 +11,12 @@
  *            execs): the history of its executable mappings, each
  *            pointing at a module (map_history.h), and its JIT perf map
  *
+ * What a long run keeps is what its live processes map: usyms__prune()
+ * frees the generations gone, then the modules no generation held points
+ * at (usyms_sweep.c), and a symfile goes with the last module (or fetch)
+ * that holds a reference to it. All of that after an interval is printed,
+ * so a name printed never points into a table freed.
+ *
  * The functions below are described where they are defined; the file
  * each comes from says which concern it belongs to.
  */
@@ -61,11 +67,17 @@ struct symfile {
 	size_t build_id_len;
 	struct symfile_key key;		/* in usyms.by_key when keyed */
 	bool keyed;
+	/*
+	 * The modules whose file it is, and a debuginfod fetch in flight for
+	 * it: freed at the last symfile__put()
+	 */
+	size_t refs;
+	struct symfile *prev, *next;	/* in usyms.files */
 	const char **names;		/* demangled names by symbol index, filled on demand */
 	struct srcline *sl;		/* DWARF for --lines, or NULL */
 	void *lines;			/* tsearch tree of struct line_entry, by vaddr */
 	bool fetch_queued;		/* its debug file asked of debuginfod */
-	struct symfile *next_retired;	/* in usyms.retired */
+	struct symfile *next_retired;	/* in usyms.retired (only st, names, sl, lines set) */
 };
 
 /* The --lines answer for one address of one file, computed once. */
@@ -102,9 +114,10 @@ struct module {
 	struct module *replaced;	/* the module this one took the place of, or NULL */
 	unsigned int nr_replaced;	/* length of that chain: at most MODULE_MAX_REPLACED */
 	uint64_t checked_reading;	/* the last maps reading (usyms.readings) that found it unchanged */
+	uint64_t mapped_epoch;		/* the last usyms__prune() (usyms.epoch) it was mapped at */
 	/* written by the loader under u->lock, read under it */
-	enum module_state state;
-	struct symfile *file;
+	enum module_state state;	/* MOD_PENDING: a loader job holds it, it is not freed */
+	struct symfile *file;		/* a reference (symfile.refs) */
 	bool not_elf;			/* opened fine, but not ELF (memfd JIT code?) */
 };
 
@@ -158,10 +171,14 @@ struct usyms {
 	size_t nr_procs;
 	void *modules;			/* tsearch tree of struct module, by (dev, inode) */
 	uint64_t readings;		/* maps readings so far: a module is checked once in each */
+	size_t nr_modules;		/* in the tree, with the ones they replaced */
 	void *by_key;			/* tsearch tree of struct symfile, by key */
-	struct symfile **files;		/* every symfile, to free them */
-	size_t nr_files, cap_files;
+	struct symfile *files;		/* every symfile held (not vdso_file) */
+	size_t nr_files;		/* held */
+	uint64_t nr_read;		/* symfiles read so far, freed or not */
+	uint64_t modules_freed, files_freed;
 	void *unresolved;		/* tsearch tree of struct unresolved */
+	size_t nr_unresolved;
 	struct module vdso, anon;	/* pseudo-modules */
 	struct symfile vdso_file;
 	bool vdso_tried;
@@ -184,8 +201,8 @@ struct usyms {
 	/*
 	 * With opts->fetch (and a loader): the fetch threads, which swap a
 	 * symfile's table for the fuller one under lock. The table replaced
-	 * stays in files[] until usyms__free(): names resolved from it may
-	 * still be printed.
+	 * goes to retired until the next usyms__prune(): names resolved from
+	 * it may still be printed.
 	 */
 	struct debuginfod_fetch *fetch;
 	struct symfile *retired;	/* tables replaced by fetched ones */
@@ -213,8 +230,10 @@ int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen);
 int proc__reread_on_miss(struct usyms *u, struct proc *proc, uint64_t sampled_ns);
 
 /* usyms_modules.c */
+int module__cmp(const void *a, const void *b);
 void module__free(void *p);
 void symfile__release(struct symfile *f);
+void symfile__put(struct usyms *u, struct symfile *f);
 void usyms_load_vdso(struct usyms *u);
 void load_job__read_module(struct usyms *u, struct load_job *job);
 struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_entry *e);
@@ -246,8 +265,13 @@ const struct line_entry *symfile__lines(struct usyms *u, struct symfile *f, uint
 void symfile__release_names(struct symfile *f);
 const char *symfile__name(struct usyms *u, struct symfile *f, const struct elf_sym *sym);
 
+/* usyms_sweep.c */
+void usyms_sweep_modules(struct usyms *u);
+void usyms_free_retired_files(struct usyms *u);
+
 /* usyms_unresolved.c */
 int usyms_count_unresolved(struct usyms *u, const struct module *mod, enum usym_reason reason,
 			   uint64_t weight);
+void unresolved__free(void *p);
 
 #endif /* USYMS_INTERNAL_H */

@@ -33,7 +33,8 @@
 #include "rootfs.h"
 #include "usyms_internal.h"
 
-static int module_cmp(const void *a, const void *b)
+/* By (device, inode): the key of u->modules. */
+int module__cmp(const void *a, const void *b)
 {
 	const struct module *x = a, *y = b;
 
@@ -66,7 +67,10 @@ static char *make_label(const char *path)
 	return label;
 }
 
-/* m and the modules it replaced. */
+/*
+ * m and the modules it replaced, at the end of a run: their symfiles are
+ * freed with u->files.
+ */
 void module__free(void *p)
 {
 	struct module *m = p;
@@ -197,21 +201,6 @@ static int open_root_fd(struct usyms *u, pid_t pid)
 	return fd;
 }
 
-static int add_symfile(struct usyms *u, struct symfile *f)
-{
-	if (u->nr_files == u->cap_files) {
-		size_t cap = u->cap_files ? u->cap_files * 2 : 64;
-		struct symfile **nf = realloc(u->files, cap * sizeof(*nf));
-
-		if (!nf)
-			return -ENOMEM;
-		u->files = nf;
-		u->cap_files = cap;
-	}
-	u->files[u->nr_files++] = f;
-	return 0;
-}
-
 _Static_assert(sizeof(struct symfile_key) == SHA256_LEN + 8 + 2 * sizeof(struct file_stamp),
 	       "struct symfile_key has padding");
 
@@ -226,20 +215,52 @@ static struct symfile *find_by_key(struct usyms *u, const struct symfile_key *ke
 
 /*
  * Keep f, or the table already read from the same (f->key). Under
- * u->lock. Returns the table to use.
+ * u->lock. Returns the table to use, with a reference for the caller.
  */
 static struct symfile *symfile__publish(struct usyms *u, struct symfile *f)
 {
 	struct symfile *shared = f->keyed ? find_by_key(u, &f->key) : NULL;
 
-	if (shared || add_symfile(u, f)) {
+	if (shared) {
 		symfile__release(f);
 		free(f);
+		shared->refs++;
 		return shared;
 	}
-	if (f->keyed)
-		tsearch(f, &u->by_key, symfile_key_cmp);	/* on ENOMEM: just not shared */
+	f->refs = 1;
+	f->next = u->files;
+	if (u->files)
+		u->files->prev = f;
+	u->files = f;
+	u->nr_files++;
+	u->nr_read++;
+	if (f->keyed && !tsearch(f, &u->by_key, symfile_key_cmp))
+		f->keyed = false;	/* ENOMEM: just not shared */
 	return f;
+}
+
+/*
+ * Drop a reference to f; the last one frees it, so only once no name
+ * from it can still be printed: from usyms__prune(), or for a fetch that
+ * outlived every module of f. Under u->lock.
+ */
+void symfile__put(struct usyms *u, struct symfile *f)
+{
+	if (!f || --f->refs)
+		return;
+	/* keyed: in the tree, the only table under its key */
+	if (f->keyed)
+		tdelete(f, &u->by_key, symfile_key_cmp);
+	if (f->prev)
+		f->prev->next = f->next;
+	else
+		u->files = f->next;
+	if (f->next)
+		f->next->prev = f->prev;
+	u->nr_files--;
+	u->files_freed++;
+	symfile__release(f);
+	free(f);
 }
 
 /* What reading a module's file came to. */
@@ -353,11 +374,13 @@ void load_job__read_module(struct usyms *u, struct load_job *job)
 	} else {
 		keyed = !symfile_key__init(u, job, elf, &key);
 		if (keyed) {
+			/* a reference for the module: a prune may drop the others meanwhile */
 			usyms_lock(u);
 			shared = find_by_key(u, &key);
+			if (shared)
+				shared->refs++;
 			usyms_unlock(u);
 		}
-		/* a table shared is never freed during the run (files[]) */
 		if (!shared)
 			f = symfile__read(u, job, elf, keyed ? &key : NULL, &o);
 		elf_end(elf);
@@ -460,9 +483,10 @@ static bool module__unchanged(struct usyms *u, const struct module *m, pid_t pid
 }
 
 /*
- * A file rewritten in place is read again, a few times a run: whoever
- * touches a file of theirs in a loop must not grow our memory and the
- * loader's work without end. Past that, the last module read stays.
+ * A file rewritten in place is read again, a few times while processes
+ * map it: whoever touches a file of theirs in a loop must not grow our
+ * memory and the loader's work without end. Past that, the last module
+ * read stays, until no process held maps any of them (usyms_sweep.c).
  */
 #define MODULE_MAX_REPLACED 8
 
@@ -491,11 +515,13 @@ static struct module *module__add(struct usyms *u, const struct map_entry *e)
 {
 	struct module *m = module__new(e);
 
-	if (m && !tsearch(m, &u->modules, module_cmp)) {
+	if (m && !tsearch(m, &u->modules, module__cmp)) {
 		module__free(m);
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (m)
+		u->nr_modules++;
 	return m;
 }
 
@@ -511,7 +537,7 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 	struct module key = {
 		.dev_major = e->dev_major, .dev_minor = e->dev_minor, .inode = e->inode,
 	};
-	struct module **node = tfind(&key, &u->modules, module_cmp);
+	struct module **node = tfind(&key, &u->modules, module__cmp);
 	struct module *m = node ? *node : module__add(u, e);
 	int fd;
 
@@ -536,8 +562,10 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 		m->replaced = *node;
 		m->nr_replaced = m->replaced->nr_replaced + 1;
 		if (m->nr_replaced == MODULE_MAX_REPLACED)
-			usyms_notice(u, m->path, "rewritten too often: read no more this run");
+			usyms_notice(u, m->path,
+				     "rewritten too often: read no more while it is mapped");
 		*node = m;
+		u->nr_modules++;
 	}
 	module__read_fd(u, m, pid, e, fd);
 	m->checked_reading = u->readings;

@@ -306,17 +306,17 @@ void usyms__prune(struct usyms *u)
 
 	usyms_lock(u);
 	u->epoch++;
-	if (!u->gen_fn) {
-		usyms_unlock(u);
-		return;
-	}
-	twalk_r(u->procs, prune_one, &p);
+	/* without generations nothing ends: every module stays mapped */
+	if (u->gen_fn)
+		twalk_r(u->procs, prune_one, &p);
 	for (size_t i = 0; i < p.nr; i++) {
 		tdelete(p.doomed[i], &u->procs, proc_cmp);
 		shared_perfmap__put(u, p.doomed[i]->perfmap);
 		proc__free(p.doomed[i]);
 		u->nr_procs--;
 	}
+	usyms_sweep_modules(u);
+	usyms_free_retired_files(u);
 	shared_perfmap__free_retired(u);
 	usyms_unlock(u);
 	free(p.doomed);

@@ -1,19 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * usyms_unresolved.c - frames that could not be named, counted by module
- * and reason for the -v report, and the words for each reason.
+ * usyms_unresolved.c - frames that could not be named, counted by the
+ * path of their module and reason for the -v report, and the words for
+ * each reason. Paths are copied: the report comes at the end of the run,
+ * long after most modules are freed (usyms_sweep.c).
  */
 #include <errno.h>
 #include <search.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "usyms_internal.h"
 
+/*
+ * Distinct paths kept: past them, a user who maps fresh files by the
+ * thousand is counted under OTHER_FILES, not kept path by path.
+ */
+#define MAX_UNRESOLVED 4096
+static const char OTHER_FILES[] = "[other files]";
+
 struct unresolved {
-	const struct module *mod;	/* NULL: none; &u->anon: anonymous memory */
+	char *path;		/* the module's, "[anon]" for anonymous memory; NULL: none */
 	enum usym_reason reason;
 	uint64_t count;
 };
+
+void unresolved__free(void *p)
+{
+	struct unresolved *e = p;
+
+	free(e->path);
+	free(e);
+}
+
+static int path_cmp(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
 
 const char *usym_reason__str(enum usym_reason r)
 {
@@ -34,35 +59,52 @@ const char *usym_reason__str(enum usym_reason r)
 static int unresolved_cmp(const void *a, const void *b)
 {
 	const struct unresolved *x = a, *y = b;
-	uintptr_t p = (uintptr_t)x->mod, q = (uintptr_t)y->mod;
+	int c = path_cmp(x->path, y->path);
 
-	if (p != q)
-		return (p > q) - (p < q);
+	if (c)
+		return (c > 0) - (c < 0);
 	return (x->reason > y->reason) - (x->reason < y->reason);
+}
+
+/* A new entry for key, in the tree; NULL on ENOMEM. */
+static struct unresolved *unresolved__add(struct usyms *u, const struct unresolved *key)
+{
+	struct unresolved *e = calloc(1, sizeof(*e));
+	void *node;
+
+	if (!e)
+		return NULL;
+	e->reason = key->reason;
+	if (key->path && !(e->path = strdup(key->path))) {
+		free(e);
+		return NULL;
+	}
+	node = tsearch(e, &u->unresolved, unresolved_cmp);
+	if (!node) {
+		unresolved__free(e);
+		return NULL;
+	}
+	u->nr_unresolved++;
+	return e;
 }
 
 int usyms_count_unresolved(struct usyms *u, const struct module *mod, enum usym_reason reason,
 			   uint64_t weight)
 {
-	struct unresolved key = { .mod = mod, .reason = reason }, *e;
+	struct unresolved key = { .path = mod ? mod->path : NULL, .reason = reason }, *e;
 	void *node;
 
 	if (!weight)
 		return 0;
 	node = tfind(&key, &u->unresolved, unresolved_cmp);
-	if (!node) {
-		e = malloc(sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		*e = key;
-		e->count = 0;
-		node = tsearch(e, &u->unresolved, unresolved_cmp);
-		if (!node) {
-			free(e);
-			return -ENOMEM;
-		}
+	if (!node && u->nr_unresolved >= MAX_UNRESOLVED) {
+		key.path = (char *)OTHER_FILES;
+		node = tfind(&key, &u->unresolved, unresolved_cmp);
 	}
-	(*(struct unresolved **)node)->count += weight;
+	e = node ? *(struct unresolved **)node : unresolved__add(u, &key);
+	if (!e)
+		return -ENOMEM;
+	e->count += weight;
 	return 0;
 }
 
@@ -91,7 +133,7 @@ static void collect_one(const void *node, VISIT which, void *ctx)
 		c->cap = cap;
 	}
 	c->v[c->nr++] = (struct usyms_unresolved){
-		.module = e->mod ? e->mod->path : NULL,
+		.module = e->path,
 		.reason = e->reason,
 		.count = e->count,
 	};
