@@ -11,6 +11,7 @@
 
 #include "elf_read.h"
 #include "file_id.h"
+#include "go_pcln.h"
 #include "go_pclntab.h"
 #include "go_runtime.h"
 
@@ -119,8 +120,7 @@ static int find_sections(Elf *elf, const struct budget *b, struct go_sections *s
 			s->symtab_sh = sh;
 		} else if (sh.sh_type == SHT_NOBITS) {
 			continue;
-		} else if (!strcmp(name, ".gopclntab") || !strcmp(name, ".data.rel.ro.gopclntab")) {
-			/* PIE puts it among the relocated read-only data */
+		} else if (go_pcln__is_section(name)) {
 			s->pclntab = scn;
 			s->pclntab_sh = sh;
 			s->go = true;
