@@ -9,6 +9,7 @@
 #include "debuginfo.h"
 #include "elf_read.h"
 #include "file_id.h"
+#include "go_pcln.h"
 
 _Static_assert(sizeof(struct file_stamp) == 56, "struct file_stamp has padding");
 
@@ -152,13 +153,15 @@ static int add_sections(struct sha256 *s, Elf *elf, const struct budget *b)
 		name = shstrndx != SHN_UNDEF ? elf_strptr(elf, shstrndx, shdr.sh_name) : NULL;
 		if (name && !strcmp(name, ".gnu_debugdata"))
 			add_debugdata(s, scn, &shdr, b);
+		else if (name && shdr.sh_type != SHT_NOBITS && go_pcln__is_section(name))
+			err = file_id__add_section(s, scn, "Go's function table", b);
 	}
 	return err;
 }
 
 int file_id__symbols(Elf *elf, const struct budget *b, uint8_t out[SHA256_LEN])
 {
-	static const char tag[] = "profile: the symbols of an ELF file, 1";
+	static const char tag[] = "profile: the symbols of an ELF file, 2";
 	uint8_t id[BUILD_ID_MAX];
 	const char *link;
 	struct sha256 s;
