@@ -341,6 +341,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind_rules.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/go_symbols.sh
 	PROFILE=./$(PROFILE_BIN) LSAN_OPTIONS=suppressions=$(abspath tests/lsan-libdw.supp):print_suppressions=0 \
 		$(SAN_RUN) sh tests/integration/python.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python_debian.sh

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_gopclntab.c - Go's function table (unwind/go_pclntab.c) on
- * arbitrary bytes: a table read has its roots inside its text, sorted and
- * apart; rows made from its pc-to-sp tables are sorted, within the
- * table's limit, of the rules they may have; a refusal says why. An
- * input that is an ELF image goes through go_runtime.c as a Go file's
- * does: detection, the table (.gopclntab or .symtab), its rows and roots.
+ * fuzz_gopclntab.c - Go's function table (symbols/go_pcln.c, read by
+ * unwind/go_pclntab.c and symbols/go_symbols.c) on arbitrary bytes: a
+ * table read has its roots inside its text, sorted and apart; rows made
+ * from its pc-to-sp tables are sorted, within the table's limit, of the
+ * rules they may have; its symbols are sized, apart, named within the
+ * table; a refusal says why. An input that is an ELF image goes through
+ * go_runtime.c as a Go file's does: detection, the table (.gopclntab or
+ * .symtab), its rows and roots; and through go_symbols__load().
  */
 #include <errno.h>
 
 #include "elf_read.h"
 #include "fuzz.h"
 #include "go_pclntab.h"
+#include "go_symbols.h"
 
 static const struct budget fuzz_budget = {
 	.max_section_bytes = 4 << 20,
@@ -20,6 +23,31 @@ static const struct budget fuzz_budget = {
 	.max_sections = 256,
 	.max_symbols = 1 << 16,
 };
+
+/*
+ * The symbols of a table: each of some bytes, after the one before, its
+ * name within size bytes (the copy of the names region is no bigger), and
+ * found at its address.
+ */
+static void check_symbols(struct elf_symtab *st, size_t size)
+{
+	const struct elf_sym *s, *prev = NULL;
+
+	if (!st) {
+		FUZZ_CHECK(errno == ENOEXEC || errno == ENOTSUP || errno == EFBIG || errno == ENOMEM ||
+			   errno == ENOENT || errno == ECANCELED);
+		return;
+	}
+	for (size_t i = 0; i < elf_symtab__count(st); i++) {
+		s = elf_symtab__at(st, i);
+		FUZZ_CHECK(s->size > 0 && s->addr + s->size > s->addr);
+		FUZZ_CHECK(strnlen(s->name, size) < size);
+		FUZZ_CHECK(!prev || s->addr >= prev->addr + prev->size);
+		FUZZ_CHECK(elf_symtab__find(st, s->addr) == s);
+		prev = s;
+	}
+	elf_symtab__free(st);
+}
 
 /* A Go file's table as unwind_procs.c makes it: rows from .gopclntab, then the roots. */
 static void go_file(const uint8_t *data, size_t size)
@@ -42,6 +70,8 @@ static void go_file(const uint8_t *data, size_t size)
 				FUZZ_CHECK(t.rows[i - 1].pc < t.rows[i].pc);
 		cfi_table__release(&t);
 	}
+	if (elf)
+		check_symbols(go_symbols__load(elf, &fuzz_budget), size);
 	elf_end(elf);
 	free(image);
 }
@@ -82,5 +112,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   err == -ENOMEM);
 		FUZZ_CHECK(!t.rows && !t.nr);
 	}
+	check_symbols(go_symbols__from_table(data, size, &fuzz_budget), size);
 	return 0;
 }
