@@ -63,7 +63,7 @@ COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c
 	collect/bpf_features.c
 SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
-	symbols/go_pcln.c symbols/go_symbols.c \
+	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c \
 	symbols/sym_nest.c symbols/usyms.c \
 	symbols/usyms_procs.c symbols/usyms_modules.c symbols/usyms_jobs.c symbols/usyms_perfmaps.c \
 	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c \
@@ -440,7 +440,7 @@ FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols
 	symbols/rootfs.c symbols/perfmap.c \
 	symbols/debuginfo.c output/escape.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
 	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c \
-	symbols/go_pcln.c symbols/go_symbols.c unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c \
+	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c \
 	python/py_linetable.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))

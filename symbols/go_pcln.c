@@ -29,10 +29,10 @@
 
 #include "go_pcln.h"
 
-#define GO_MAGIC_12 0xfffffffbu
-#define GO_MAGIC_116 0xfffffffau
-#define GO_MAGIC_118 0xfffffff0u
-#define GO_MAGIC_120 0xfffffff1u
+#define GO_MAGIC_12 GO_PCLN_1_2
+#define GO_MAGIC_116 GO_PCLN_1_16
+#define GO_MAGIC_118 GO_PCLN_1_18
+#define GO_MAGIC_120 GO_PCLN_1_20
 
 bool go_pcln__is_section(const char *name)
 {
@@ -73,6 +73,7 @@ int go_pcln__open(struct go_pcln *p, const uint8_t *d, size_t size)
 	if (d[6] != 1 || d[7] != 8)
 		return -ENOTSUP;
 	p->nfunc = le(d + 8, 8);
+	p->magic = magic;
 	switch (magic) {
 	case GO_MAGIC_12:
 		p->word = 8;
@@ -84,8 +85,9 @@ int go_pcln__open(struct go_pcln *p, const uint8_t *d, size_t size)
 			return -ENOEXEC;
 		p->word = 8;
 		p->names = le(d + 24, 8);
-		p->names_end = le(d + 32, 8);	/* cuOffset: the next region */
-		p->pctab = le(d + 48, 8);
+		p->names_end = p->cutab = le(d + 32, 8);	/* cuOffset: the next region */
+		p->cutab_end = p->filetab = le(d + 40, 8);
+		p->pctab = p->filetab_end = le(d + 48, 8);
 		pcln_off = p->pctab_end = le(d + 56, 8);
 		break;
 	default:
@@ -94,8 +96,9 @@ int go_pcln__open(struct go_pcln *p, const uint8_t *d, size_t size)
 		p->word = 4;
 		p->text_start = le(d + 24, 8);
 		p->names = le(d + 32, 8);
-		p->names_end = le(d + 40, 8);
-		p->pctab = le(d + 56, 8);
+		p->names_end = p->cutab = le(d + 40, 8);
+		p->cutab_end = p->filetab = le(d + 48, 8);
+		p->pctab = p->filetab_end = le(d + 56, 8);
 		pcln_off = p->pctab_end = le(d + 64, 8);
 		/* Go 1.26 keeps it in the module data instead */
 		if (!p->text_start)
@@ -111,6 +114,12 @@ int go_pcln__open(struct go_pcln *p, const uint8_t *d, size_t size)
 	room = size - p->ftab;
 	if (!p->nfunc || room < p->word || p->nfunc > (room - p->word) / (2 * p->word))
 		return -ENOEXEC;
+	/* file names: where they are not where the header says, there are none */
+	if (p->cutab > p->cutab_end || p->cutab_end > p->filetab_end || p->filetab_end > size)
+		p->cutab = p->cutab_end = p->filetab = p->filetab_end = 0;
+	/* 1.2: the file table's offset follows the last entry's start */
+	if (magic == GO_MAGIC_12 && room - p->word - p->nfunc * 2 * p->word >= 4)
+		p->filetab12 = le(d + p->ftab + (p->nfunc * 2 + 1) * p->word, 4);
 	return 0;
 }
 
@@ -154,6 +163,133 @@ int go_pcln__func(const struct go_pcln *p, uint64_t i, struct go_func *f)
 		return -ENOEXEC;
 	f->name = (const char *)p->d + name;
 	return 0;
+}
+
+int go_pcln__find(const struct go_pcln *p, uint64_t pc, struct go_func *f)
+{
+	uint64_t lo = 0, hi = p->nfunc;
+
+	if (pc < entry(p, 0, NULL) || pc >= go_pcln__end(p))
+		return -ENOENT;
+	/* the last entry that starts at or before pc */
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (entry(p, mid, NULL) <= pc)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (go_pcln__func(p, lo, f))
+		return -ENOEXEC;
+	return pc < f->hi ? 0 : -ENOENT;
+}
+
+/* The string at off, NUL-terminated before end; NULL when not. */
+static const char *string_at(const struct go_pcln *p, uint64_t off, uint64_t end)
+{
+	if (off >= end || end > p->size)
+		return NULL;
+	return memchr(p->d + off, 0, end - off) ? (const char *)p->d + off : NULL;
+}
+
+const char *go_pcln__file(const struct go_pcln *p, const struct go_func *f, int64_t file)
+{
+	uint32_t cu;
+	uint64_t at, n;
+
+	if (file < 0 || file > UINT32_MAX)
+		return NULL;
+	if (p->magic == GO_MAGIC_12) {
+		/* a count, then the offsets of the names from the table's start; 0 is the count */
+		if (!p->filetab12 || !within(p, p->filetab12, 4))
+			return NULL;
+		n = le(p->d + p->filetab12, 4);
+		at = p->filetab12 + 4 * (uint64_t)file;
+		if (!file || (uint64_t)file >= n || !within(p, at, 4))
+			return NULL;
+		return string_at(p, le(p->d + at, 4), p->size);
+	}
+	if (!p->filetab_end || !go_pcln__field(p, f, 7, &cu))
+		return NULL;
+	at = p->cutab + 4 * ((uint64_t)cu + (uint64_t)file);
+	if (at + 4 > p->cutab_end)
+		return NULL;
+	n = le(p->d + at, 4);
+	return n == UINT32_MAX ? NULL : string_at(p, p->filetab + n, p->filetab_end);
+}
+
+bool go_pcln__value_at(const struct go_pcln *p, const struct go_func *f, uint32_t off,
+		       uint64_t pc, int64_t *val)
+{
+	struct go_pcvalue it;
+	uint64_t lo, hi;
+
+	if (!go_pcvalue__start(&it, p, off, f->lo))
+		return false;
+	/* each step reads 2 bytes or more: as many as the region holds */
+	while (go_pcvalue__next(&it, &lo, &hi, val))
+		if (pc < hi)
+			return pc >= lo;
+	return false;
+}
+
+/* Where f's pcdata offsets start, and how many there are. */
+static bool pcdata_at(const struct go_pcln *p, const struct go_func *f, uint64_t *at, uint32_t *n)
+{
+	/* the fixed part: 1.2 8 fields; 1.16 and 1.18 9 (cuOffset, then 4 bytes); 1.20 10 (startLine) */
+	unsigned fields = p->magic == GO_MAGIC_12 ? 8 : p->magic == GO_MAGIC_120 ? 10 : 9;
+
+	if (!go_pcln__field(p, f, 6, n))
+		return false;
+	*at = f->rec + p->word + 4 * fields;
+	return within(p, *at, 4 * (uint64_t)*n);
+}
+
+bool go_pcln__pcdata(const struct go_pcln *p, const struct go_func *f, uint32_t n, uint32_t *off)
+{
+	uint32_t count;
+	uint64_t at;
+
+	if (!pcdata_at(p, f, &at, &count) || n >= count)
+		return false;
+	*off = (uint32_t)le(p->d + at + 4 * (uint64_t)n, 4);
+	return true;
+}
+
+bool go_pcln__funcdata(const struct go_pcln *p, const struct go_func *f, uint32_t n, uint64_t *v,
+		       bool *abs)
+{
+	uint32_t npcdata, nfuncdata;
+	uint64_t at;
+
+	if (!pcdata_at(p, f, &at, &npcdata))
+		return false;
+	/* nfuncdata: 1.2 the 8th field; after, the last byte of the fixed part */
+	if (p->magic == GO_MAGIC_12) {
+		if (!go_pcln__field(p, f, 7, &nfuncdata))
+			return false;
+	} else {
+		nfuncdata = p->d[at - 1];
+	}
+	if (n >= nfuncdata)
+		return false;
+	at += 4 * (uint64_t)npcdata;
+	*abs = p->magic == GO_MAGIC_12 || p->magic == GO_MAGIC_116;
+	if (*abs) {
+		/* pointers, 8-aligned as the record is */
+		at += (at - f->rec) % 8;
+		at += 8 * (uint64_t)n;
+		if (!within(p, at, 8))
+			return false;
+		*v = le(p->d + at, 8);
+		return *v != 0;
+	}
+	at += 4 * (uint64_t)n;
+	if (!within(p, at, 4))
+		return false;
+	*v = le(p->d + at, 4);
+	return *v != UINT32_MAX;
 }
 
 bool go_pcln__field(const struct go_pcln *p, const struct go_func *f, enum go_func_field n,

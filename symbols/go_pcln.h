@@ -28,7 +28,16 @@ struct go_pcln {
 	uint64_t funcs;		/* records at funcs + an entry's offset */
 	uint64_t names, names_end;	/* the names region */
 	uint64_t pctab, pctab_end;	/* the pc-value programs: a record's offsets count from pctab */
+	uint32_t magic;		/* the version's: GO_PCLN_1_2 ... GO_PCLN_1_20 */
+	/* file names: 1.16+ per compile unit, cutab's entries offsets into filetab */
+	uint64_t cutab, cutab_end, filetab, filetab_end;
+	uint64_t filetab12;	/* 1.2: the file table (a count, then offsets), 0 when none */
 };
+
+#define GO_PCLN_1_2 0xfffffffbu
+#define GO_PCLN_1_16 0xfffffffau
+#define GO_PCLN_1_18 0xfffffff0u
+#define GO_PCLN_1_20 0xfffffff1u
 
 /* One function of the table. */
 struct go_func {
@@ -69,9 +78,42 @@ uint64_t go_pcln__end(const struct go_pcln *p);
  */
 int go_pcln__func(const struct go_pcln *p, uint64_t i, struct go_func *f);
 
+/*
+ * The function that holds pc, by a binary search of the entries: 0,
+ * -ENOENT outside them, else as go_pcln__func().
+ */
+int go_pcln__find(const struct go_pcln *p, uint64_t pc, struct go_func *f);
+
 /* A 4-byte field of f's record into v; false when it is not within the table. */
 bool go_pcln__field(const struct go_pcln *p, const struct go_func *f, enum go_func_field n,
 		    uint32_t *v);
+
+/*
+ * The name of file number file of f (its pc-to-file program's value),
+ * NUL-terminated within the table; NULL when there is none.
+ */
+const char *go_pcln__file(const struct go_pcln *p, const struct go_func *f, int64_t file);
+
+/*
+ * The value at pc (within f) of f's pc-value program at off (a field's,
+ * or a pcdata's); false where the program does not say.
+ */
+bool go_pcln__value_at(const struct go_pcln *p, const struct go_func *f, uint32_t off,
+		       uint64_t pc, int64_t *val);
+
+/*
+ * Where f's PCDATA table n's offset is (pcdata[n] after the record's
+ * fixed part, as the version lays it out); false when f has not that
+ * many, or it is not within the table.
+ */
+bool go_pcln__pcdata(const struct go_pcln *p, const struct go_func *f, uint32_t n, uint32_t *off);
+
+/*
+ * f's FUNCDATA n: 1.18+ an offset from the module's go:func.* (*abs
+ * false), before an address (*abs true). false when f has none.
+ */
+bool go_pcln__funcdata(const struct go_pcln *p, const struct go_func *f, uint32_t n, uint64_t *v,
+		       bool *abs);
 
 /*
  * A pc-value program: pairs of a zig-zag value delta and a pc delta, from

@@ -7,12 +7,14 @@
  * rules they may have; its symbols are sized, apart, named within the
  * table; a refusal says why. An input that is an ELF image goes through
  * go_runtime.c as a Go file's does: detection, the table (.gopclntab or
- * .symtab), its rows and roots; and through go_symbols__load().
+ * .symtab), its rows and roots; and through go_symbols__load() and
+ * go_lines (--lines at some of its functions).
  */
 #include <errno.h>
 
 #include "elf_read.h"
 #include "fuzz.h"
+#include "go_lines.h"
 #include "go_pclntab.h"
 #include "go_symbols.h"
 
@@ -70,8 +72,27 @@ static void go_file(const uint8_t *data, size_t size)
 				FUZZ_CHECK(t.rows[i - 1].pc < t.rows[i].pc);
 		cfi_table__release(&t);
 	}
-	if (elf)
-		check_symbols(go_symbols__load(elf, &fuzz_budget), size);
+	if (elf) {
+		struct elf_symtab *st = go_symbols__load(elf, &fuzz_budget);
+		struct go_lines *gl = go_lines__open(elf, &fuzz_budget);
+
+		/* --lines at the start and the middle of some of its functions */
+		for (size_t i = 0; gl && st && i < elf_symtab__count(st) && i < 256; i++) {
+			const struct elf_sym *s = elf_symtab__at(st, i);
+			struct srcline_frame fr[8];
+
+			for (int k = 0; k < 2; k++) {
+				int n = go_lines__lookup(gl, s->addr + k * (s->size / 2), fr, 8);
+
+				FUZZ_CHECK(n == -ENOENT || (n >= 1 && n <= 8));
+				for (int j = 0; j < n; j++)
+					FUZZ_CHECK((!fr[j].file || strnlen(fr[j].file, size) < size) &&
+						   (!fr[j].name || strnlen(fr[j].name, size) < size));
+			}
+		}
+		go_lines__free(gl);
+		check_symbols(st, size);
+	}
 	elf_end(elf);
 	free(image);
 }

@@ -7,7 +7,9 @@
 # header) in a bare trixie root made by mmdebstrap (debian_lib.sh), and
 # profiled from the host: every chain named, the split 5:3:2 within 3
 # points, no frame named after the file. Root needed; the mirror must be
-# reachable for the trixie root. Prints "go_symbols: N passed, N failed" last.
+# reachable for the trixie root. With --lines, the lines and the inlined
+# calls (mix in each hot function) the table gives, without DWARF.
+# Prints "go_symbols: N passed, N failed" last.
 set -u
 
 SUITE=go_symbols
@@ -47,14 +49,19 @@ table_magic() {
 # least 1000 samples (a quarter of 4 s: the machine is shared) in
 # main.runRound's hotA/hotB/hotC from runtime.main, 95% of the program's;
 # the split 5:3:2 within 30 per mille; no frame "[comm]" (a frame the
-# function table did not name)
+# function table did not name); with --lines, hot_lines
 hot_532() {
 	start "$1" 30
 	pid=$LAST
 	sleep 0.5
+	# and at once, --lines: the lines and inlined calls the table gives
+	{ $PROFILE -U --lines -F 999 -f -p "$pid" 3 > "$TMP/$2.lines" 2> "$TMP/$2.lerr"; echo $? > "$TMP/$2.lrc"; } &
+	lines=$!
 	$PROFILE -U -F 999 -f -v -p "$pid" 4 > "$TMP/$2.folded" 2> "$TMP/$2.err" ||
-		{ rc=$?; stop "$pid"; fail "profile exited $rc: $(tail -2 "$TMP/$2.err")"; return 1; }
+		{ rc=$?; wait $lines; stop "$pid"; fail "profile exited $rc: $(tail -2 "$TMP/$2.err")"; return 1; }
+	wait $lines
 	stop "$pid"
+	[ "$(cat "$TMP/$2.lrc")" = 0 ] || fail "profile --lines exited $(cat "$TMP/$2.lrc"): $(tail -2 "$TMP/$2.lerr")" || return 1
 	comm=$(basename "$1" | cut -c1-15)
 	base="^$comm;runtime\\.goexit;runtime\\.main;main\\.main;main\\.runRound;main\\."
 	all=$(sum_matching "^$comm;" "$TMP/$2.folded")
@@ -73,7 +80,40 @@ hot_532() {
 	sa=$((a * 1000 / n)) sb=$((b * 1000 / n)) sc=$((c * 1000 / n))
 	echo "  shares (per mille) $sa/$sb/$sc"
 	[ "$sa" -ge 470 ] && [ "$sa" -le 530 ] && [ "$sb" -ge 270 ] && [ "$sb" -le 330 ] &&
-		[ "$sc" -ge 170 ] && [ "$sc" -le 230 ] || fail "shares $sa/$sb/$sc, want 500/300/200 +-30"
+		[ "$sc" -ge 170 ] && [ "$sc" -le 230 ] || fail "shares $sa/$sb/$sc, want 500/300/200 +-30" || return 1
+	hot_lines "$TMP/$2.lines" "$comm"
+}
+
+# line_of ERE [AFTER]: the number of gohot.go's first line matching ERE (after line AFTER)
+line_of() {
+	awk -v re="$1" -v after="${2:-0}" 'NR > after && $0 ~ re { print NR; exit }' tests/workloads/gohot.go
+}
+
+# hot_lines FOLDED COMM: with --lines, of COMM's samples in hotA/B/C, 95%
+# with runRound at the line that calls it; half of them or more in mix,
+# inlined there, at a line of mix's and the hot function at the line of
+# the call; none unnamed (no "??" frame)
+hot_lines() {
+	mix=$(line_of '^func mix[(]')
+	m="($((mix + 1))|$((mix + 2))|$((mix + 3)))"
+	all=0 placed=0 inlined=0
+	for x in A B C; do
+		call=$(line_of '^\t\ts = mix[(]s, i[)]' "$(line_of "^func hot$x[(]")")
+		site=$(line_of "^\t\thot$x[(]chunk[)]")
+		[ -n "$mix" ] && [ -n "$call" ] && [ -n "$site" ] || fail "no lines for hot$x in gohot.go" || return 1
+		head="^$2;.*;main\\.runRound [(]gohot\\.go:"
+		n=$(sum_matching "$head[0-9]+[)];main\\.hot$x[ ;]" "$1")
+		p=$(sum_matching "$head$site[)];main\\.hot$x[ ;]" "$1")
+		i=$(sum_matching "$head$site[)];main\\.hot$x [(]gohot\\.go:$call[)] > main\\.mix [(]gohot\\.go:$m[)] [0-9]+\$" "$1")
+		echo "  hot$x with --lines: $n samples, $p from runRound's line $site, $i in mix (lines $((mix + 1))-$((mix + 3))) from line $call"
+		all=$((all + n)) placed=$((placed + p)) inlined=$((inlined + i))
+	done
+	unnamed=$(grep "^$2;" "$1" | grep -F '??' | head -2)
+	[ -z "$unnamed" ] || fail "frames without a name: $unnamed" || return 1
+	[ "$all" -ge 500 ] || fail "only $all samples with --lines" || return 1
+	[ "$(pct "$placed" "$all")" -ge 95 ] || fail "runRound's lines: $(grep 'main\.hot' "$1" | sort -t' ' -k2 -rn | head -3)" || return 1
+	[ "$(pct "$inlined" "$all")" -ge 50 ] ||
+		fail "$inlined of $all in mix: $(grep 'main\.hot' "$1" | sort -t' ' -k2 -rn | head -3)"
 }
 
 t_go119() {
