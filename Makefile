@@ -94,6 +94,7 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 	$(OUTPUT)/fixtures/fixture_go $(OUTPUT)/fixtures/fixture_go_stripped \
 	$(OUTPUT)/fixtures/fixture_go_pie $(OUTPUT)/fixtures/fixture_go_cgo \
 	$(OUTPUT)/fixtures/fixture_go_pie_stripped \
+	$(OUTPUT)/fixtures/fixture_go_cgo_pie $(OUTPUT)/fixtures/fixture_go_cgo_pie_stripped \
 	$(OUTPUT)/fixtures/libfixture_python.so $(OUTPUT)/fixtures/py_linetable.txt
 # tests/integration/run.sh runs them from build/workloads, whatever OUTPUT is
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
@@ -251,6 +252,14 @@ $(OUTPUT)/fixtures/fixture_go_pie_stripped: tests/fixtures/fixture_go.go | $(OUT
 $(OUTPUT)/fixtures/fixture_go_cgo: tests/fixtures/fixture_go_cgo.go | $(OUTPUT)/fixtures
 	$(call msg,GO,$@)
 	$(Q)env $(GO_ENV) CGO_ENABLED=1 CC=gcc go build -o $@ $<
+# cgo's PIE, linked by gcc: the function table merged into .data.rel.ro
+# without its name (symbols/go_symbols.c looks for it there)
+$(OUTPUT)/fixtures/fixture_go_cgo_pie: tests/fixtures/fixture_go_cgo.go | $(OUTPUT)/fixtures
+	$(call msg,GO,$@)
+	$(Q)env $(GO_ENV) CGO_ENABLED=1 CC=gcc go build -buildmode=pie -o $@ $<
+$(OUTPUT)/fixtures/fixture_go_cgo_pie_stripped: tests/fixtures/fixture_go_cgo.go | $(OUTPUT)/fixtures
+	$(call msg,GO,$@)
+	$(Q)env $(GO_ENV) CGO_ENABLED=1 CC=gcc go build -buildmode=pie -ldflags '-s -w' -o $@ $<
 # A stand-in for libpython (python/py_elf.c): _PyRuntime, Py_Version, the eval loop.
 $(OUTPUT)/fixtures/libfixture_python.so: tests/fixtures/fixture_python.c | $(OUTPUT)/fixtures
 	$(call msg,CC,$@)

@@ -9,7 +9,7 @@
 #include "debuginfo.h"
 #include "elf_read.h"
 #include "file_id.h"
-#include "go_pcln.h"
+#include "go_symbols.h"
 
 _Static_assert(sizeof(struct file_stamp) == 56, "struct file_stamp has padding");
 
@@ -153,10 +153,28 @@ static int add_sections(struct sha256 *s, Elf *elf, const struct budget *b)
 		name = shstrndx != SHN_UNDEF ? elf_strptr(elf, shstrndx, shdr.sh_name) : NULL;
 		if (name && !strcmp(name, ".gnu_debugdata"))
 			add_debugdata(s, scn, &shdr, b);
-		else if (name && shdr.sh_type != SHT_NOBITS && go_pcln__is_section(name))
-			err = file_id__add_section(s, scn, "Go's function table", b);
 	}
 	return err;
+}
+
+/* A Go file's function table as go_symbols.c finds it, to its section's end. */
+static int add_go_table(struct sha256 *s, Elf *elf, const struct budget *b)
+{
+	const uint8_t *data;
+	uint64_t addr;
+	size_t size;
+	int err = go_symbols__table(elf, b, &data, &size, &addr);
+
+	if (err == -ECANCELED)
+		return err;
+	if (err) {
+		sha256__u64(s, NONE);
+		return 0;
+	}
+	sha256__u64(s, addr);
+	sha256__u64(s, size);
+	sha256__update(s, data, size);
+	return 0;
 }
 
 int file_id__symbols(Elf *elf, const struct budget *b, uint8_t out[SHA256_LEN])
@@ -180,6 +198,8 @@ int file_id__symbols(Elf *elf, const struct budget *b, uint8_t out[SHA256_LEN])
 	err = add_phdrs(&s, elf);
 	if (!err)
 		err = add_sections(&s, elf, b);
+	if (!err)
+		err = add_go_table(&s, elf, b);
 	if (err)
 		return err;
 	/* the build-id and debug link as debuginfo.c takes them: what a debug file must match */

@@ -26,6 +26,7 @@
 #include "elf_read.h"
 #include "go_lines.h"
 #include "go_pcln.h"
+#include "go_symbols.h"
 
 #define PCDATA_INLTREE_INDEX 2
 #define FUNCDATA_INLTREE 3
@@ -61,7 +62,7 @@ static Elf_Scn *section(Elf *elf, const char *name, uint64_t addr, uint64_t len,
 			continue;
 		if (name) {
 			n = elf_strptr(elf, shstrndx, sh->sh_name);
-			if (n && (name[0] ? !strcmp(n, name) : go_pcln__is_section(n)))
+			if (n && !strcmp(n, name))
 				return scn;
 		} else if ((sh->sh_flags & SHF_ALLOC) && addr >= sh->sh_addr &&
 			   addr - sh->sh_addr <= sh->sh_size && len <= sh->sh_size - (addr - sh->sh_addr)) {
@@ -119,28 +120,25 @@ static void find_gofunc(struct go_lines *gl)
 
 struct go_lines *go_lines__open(Elf *elf, const struct budget *b)
 {
+	const uint8_t *data;
 	struct go_lines *gl;
-	GElf_Shdr sh;
-	Elf_Scn *scn;
-	Elf_Data *d;
+	uint64_t addr;
+	size_t size;
 	int err;
 
 	b = b ? b : budget__default();
-	scn = section(elf, "", 0, 0, &sh);
-	if (!scn) {
-		errno = ENOENT;
+	err = go_symbols__table(elf, b, &data, &size, &addr);
+	if (err) {
+		errno = -err;
 		return NULL;
 	}
-	d = elf_read__section(scn, &sh, ".gopclntab", b);
-	if (!d)
-		return NULL;
 	gl = calloc(1, sizeof(*gl));
 	if (!gl)
 		return NULL;
 	gl->elf = elf;
 	gl->b = b;
-	gl->table_addr = sh.sh_addr;
-	err = d->d_buf ? go_pcln__open(&gl->p, d->d_buf, d->d_size) : -ENOEXEC;
+	gl->table_addr = addr;
+	err = go_pcln__open(&gl->p, data, size);
 	if (err) {
 		free(gl);
 		errno = -err;

@@ -11,6 +11,7 @@
  * offsets in it say.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,45 +78,96 @@ struct elf_symtab *go_symbols__from_table(const uint8_t *data, size_t size,
 	return elf_symtab__adopt(syms, nr, pool);
 }
 
-/* elf's function table, NULL where it has none. */
-static Elf_Scn *find_table(Elf *elf, GElf_Shdr *shdr)
+/* The sections that say where elf's function table is, by one pass over the headers. */
+struct table_sections {
+	Elf_Scn *named, *relro;	/* .gopclntab (or a PIE's); .data.rel.ro */
+	GElf_Shdr named_sh, relro_sh;
+	bool go;		/* .go.buildinfo: a Go file */
+};
+
+static void find_sections(Elf *elf, struct table_sections *t)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	const char *name;
+	GElf_Shdr sh;
 
+	memset(t, 0, sizeof(*t));
 	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
+		return;
 	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, shdr) || shdr->sh_type == SHT_NOBITS)
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
-		name = elf_strptr(elf, shstrndx, shdr->sh_name);
-		if (name && go_pcln__is_section(name))
-			return scn;
+		if (go_pcln__is_section(name) && !t->named) {
+			t->named = scn;
+			t->named_sh = sh;
+		} else if (!strcmp(name, ".data.rel.ro")) {
+			t->relro = scn;
+			t->relro_sh = sh;
+		} else if (!strcmp(name, ".go.buildinfo")) {
+			t->go = true;
+		}
 	}
-	return NULL;
+}
+
+/* The first 8-aligned header in d that opens as a table, and has a first function. */
+static bool scan_for_table(const uint8_t *d, size_t size, size_t *off)
+{
+	struct go_pcln p;
+	struct go_func f;
+
+	for (size_t i = 0; i + 16 <= size; i += 8) {
+		if (d[i + 1] != 0xff || d[i + 2] != 0xff || d[i + 3] != 0xff || d[i + 4] || d[i + 5] ||
+		    d[i + 6] != 1 || d[i + 7] != 8)
+			continue;
+		if (!go_pcln__open(&p, d + i, size - i) && !go_pcln__func(&p, 0, &f)) {
+			*off = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+int go_symbols__table(Elf *elf, const struct budget *b, const uint8_t **data, size_t *size,
+		      uint64_t *addr)
+{
+	struct table_sections t;
+	size_t off = 0;
+	GElf_Shdr *sh;
+	Elf_Data *d;
+
+	b = b ? b : budget__default();
+	find_sections(elf, &t);
+	if (!t.named && !(t.go && t.relro))
+		return -ENOENT;
+	sh = t.named ? &t.named_sh : &t.relro_sh;
+	d = elf_read__section(t.named ? t.named : t.relro, sh, t.named ? ".gopclntab" : ".data.rel.ro", b);
+	if (!d)
+		return -errno;
+	if (!d->d_buf || !d->d_size)
+		return -ENOEXEC;
+	if (!t.named && !scan_for_table(d->d_buf, d->d_size, &off))
+		return -ENOENT;
+	*data = (const uint8_t *)d->d_buf + off;
+	*size = d->d_size - off;
+	*addr = sh->sh_addr + off;
+	return 0;
 }
 
 struct elf_symtab *go_symbols__load(Elf *elf, const struct budget *b)
 {
-	GElf_Shdr shdr;
-	Elf_Data *d;
-	Elf_Scn *scn;
+	const uint8_t *data;
+	uint64_t addr;
+	size_t size;
+	int err;
 
-	b = b ? b : budget__default();
-	scn = find_table(elf, &shdr);
-	if (!scn) {
-		errno = ENOENT;
+	err = go_symbols__table(elf, b, &data, &size, &addr);
+	if (err) {
+		errno = -err;
 		return NULL;
 	}
-	d = elf_read__section(scn, &shdr, ".gopclntab", b);
-	if (!d)
-		return NULL;
-	if (!d->d_buf || !d->d_size) {
-		errno = ENOEXEC;
-		return NULL;
-	}
-	return go_symbols__from_table(d->d_buf, d->d_size, b);
+	return go_symbols__from_table(data, size, b);
 }
 
 int go_symbols__add(struct elf_symtab *st, Elf *elf, const struct budget *b)

@@ -7,8 +7,10 @@
  * every Go frame would print as the file's name.
  *
  * The table is found by its section (.gopclntab, or .data.rel.ro.gopclntab
- * in a PIE Go linked itself); it is read through go_pcln.h, which checks
- * every offset against it, under the file's budget.
+ * in a PIE Go linked itself), else in a Go file (.go.buildinfo) that a
+ * linker of C linked as a PIE (cgo), merged into .data.rel.ro, as the
+ * first 8-aligned header there that reads; it is read through go_pcln.h,
+ * which checks every offset against it, under the file's budget.
  */
 #ifndef GO_SYMBOLS_H
 #define GO_SYMBOLS_H
@@ -31,6 +33,14 @@
  */
 struct elf_symtab *go_symbols__from_table(const uint8_t *data, size_t size,
 					  const struct budget *b);
+
+/*
+ * Where elf's function table is: its bytes (to the end of its section:
+ * *size), read under b, and the address it is loaded at. Returns 0,
+ * -ENOENT where elf has none, or -errno as elf_read__section() fails.
+ */
+int go_symbols__table(Elf *elf, const struct budget *b, const uint8_t **data, size_t *size,
+		      uint64_t *addr);
 
 /*
  * The same from elf's function table, read under b. NULL with errno:

@@ -27,6 +27,8 @@
 #define FIXTURE_GO_STRIPPED FIXTURE_DIR "/fixture_go_stripped"
 #define FIXTURE_GO_PIE FIXTURE_DIR "/fixture_go_pie"
 #define FIXTURE_GO_PIE_STRIPPED FIXTURE_DIR "/fixture_go_pie_stripped"
+#define FIXTURE_GO_CGO_PIE FIXTURE_DIR "/fixture_go_cgo_pie"
+#define FIXTURE_GO_CGO_PIE_STRIPPED FIXTURE_DIR "/fixture_go_cgo_pie_stripped"
 
 static const char *const no_dirs[] = { "/nonexistent/debug" };
 static const struct debuginfo_opts no_debug = { .debug_dirs = no_dirs, .nr_debug_dirs = 1 };
@@ -107,6 +109,34 @@ Test(go_symbols, stripped_pie_named_from_its_table)
 
 	cr_assert_eq(info.source, DEBUGINFO_GOPCLNTAB);
 	cr_assert_gt(assert_named_as_nm(st, FIXTURE_GO_PIE, false), 1000);
+	elf_symtab__free(st);
+}
+
+/*
+ * cgo's PIE, linked by gcc, has its table in .data.rel.ro, its section
+ * name gone: found there all the same, its Go functions named (the C ones
+ * are not in it).
+ */
+Test(go_symbols, stripped_cgo_pie_named_from_its_data)
+{
+	static const char *const go_funcs[] = { "main.main", "runtime.main", "runtime.mallocgc" };
+	struct debuginfo_info info;
+	struct elf_symtab *st = load(FIXTURE_GO_CGO_PIE_STRIPPED, &info);
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "readelf -SW '%s' | grep -q gopclntab", FIXTURE_GO_CGO_PIE_STRIPPED);
+	cr_assert_neq(system(cmd), 0, "the table has a section of its own: nothing to look for");
+	cr_assert_eq(info.source, DEBUGINFO_GOPCLNTAB, "source %s", debuginfo_source__str(info.source));
+	for (size_t i = 0; i < ARRAY_SIZE(go_funcs); i++) {
+		const struct elf_sym *s;
+		uint64_t addr = 0, size = 0;
+
+		nm_symbol(FIXTURE_GO_CGO_PIE, go_funcs[i], &addr, &size);
+		s = elf_symtab__find(st, addr + size - 1);
+		cr_assert_not_null(s, "%s", go_funcs[i]);
+		cr_assert_str_eq(s->name, go_funcs[i]);
+		cr_assert_eq(s->addr, addr);
+	}
 	elf_symtab__free(st);
 }
 
