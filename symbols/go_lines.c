@@ -65,7 +65,8 @@ static Elf_Scn *section(Elf *elf, const char *name, uint64_t addr, uint64_t len,
 			if (n && !strcmp(n, name))
 				return scn;
 		} else if ((sh->sh_flags & SHF_ALLOC) && addr >= sh->sh_addr &&
-			   addr - sh->sh_addr <= sh->sh_size && len <= sh->sh_size - (addr - sh->sh_addr)) {
+			   addr - sh->sh_addr <= sh->sh_size &&
+			   len <= sh->sh_size - (addr - sh->sh_addr)) {
 			return scn;
 		}
 	}
@@ -187,8 +188,12 @@ static bool inlined_call(struct go_lines *gl, const struct go_func *f, int64_t i
 			 const char **name, uint32_t *parent_pc)
 {
 	const struct go_pcln *p = &gl->p;
-	/* 1.18-1.19: parent, funcID, _, file, line, name, parentPc; 1.20: funcID, _, name, parentPc, startLine */
-	unsigned size = p->magic == GO_PCLN_1_20 ? 16 : 20, name_at = p->magic == GO_PCLN_1_20 ? 4 : 12;
+	/*
+	 * 1.18-1.19: parent, funcID, _, file, line, name, parentPc;
+	 * 1.20: funcID, _, name, parentPc, startLine
+	 */
+	bool v120 = p->magic == GO_PCLN_1_20;
+	unsigned size = v120 ? 16 : 20, name_at = v120 ? 4 : 12;
 	const uint8_t *e;
 	uint64_t tree;
 	int64_t name_off;

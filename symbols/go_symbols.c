@@ -142,7 +142,8 @@ int go_symbols__table(Elf *elf, const struct budget *b, const uint8_t **data, si
 	if (!t.named && !(t.go && t.relro))
 		return -ENOENT;
 	sh = t.named ? &t.named_sh : &t.relro_sh;
-	d = elf_read__section(t.named ? t.named : t.relro, sh, t.named ? ".gopclntab" : ".data.rel.ro", b);
+	d = elf_read__section(t.named ? t.named : t.relro, sh,
+			      t.named ? ".gopclntab" : ".data.rel.ro", b);
 	if (!d)
 		return -errno;
 	if (!d->d_buf || !d->d_size)
