@@ -516,7 +516,10 @@ static struct elf_symtab *add_go(struct elf_symtab *st, Elf *elf,
 		info->source = DEBUGINFO_GOPCLNTAB;
 	else if (err != -ENOENT && err != -ECANCELED && !info->refused[0])
 		snprintf(info->refused, sizeof(info->refused), "Go's function table not read: %s",
-			 err == -EFBIG ? budget__why() : strerror(-err));
+			 err == -EFBIG	  ? budget__why()
+			 : err == -ENOEXEC ? "its offsets do not hold together"
+			 : err == -ENOTSUP ? "a version or machine not read (Go 1.26 on, not x86-64)"
+					   : strerror(-err));
 	return st;
 }
 

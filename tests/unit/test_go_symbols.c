@@ -33,6 +33,8 @@
 static const char *const no_dirs[] = { "/nonexistent/debug" };
 static const struct debuginfo_opts no_debug = { .debug_dirs = no_dirs, .nr_debug_dirs = 1 };
 
+static uint8_t *real_table(size_t *len);
+
 static struct elf_symtab *load(const char *path, struct debuginfo_info *info)
 {
 	struct elf_symtab *st = debuginfo__load_file(path, &no_debug, info);
@@ -151,6 +153,37 @@ Test(go_symbols, symtab_first)
 	elf_symtab__free(st);
 }
 
+/* A table that does not hold together names nothing, and -v's notice says why. */
+Test(go_symbols, damaged_table_said)
+{
+	char *path = NULL, *image;
+	struct debuginfo_info info;
+	struct elf_symtab *st;
+	size_t size, len;
+	uint8_t *t = real_table(&len);
+	char *at;
+	FILE *f;
+
+	image = read_whole(FIXTURE_GO_STRIPPED, &size);
+	at = memmem(image, size, t, len);
+	cr_assert_not_null(at);
+	at[15] = 0x7f;	/* nfunc: far more than the table holds */
+	cr_assert(asprintf(&path, "/tmp/go_symbols_damaged.%d", getpid()) > 0);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(image, 1, size, f), size);
+	fclose(f);
+	st = load(path, &info);
+	cr_assert_eq(info.source, DEBUGINFO_NONE);
+	cr_assert_str_eq(info.refused, "Go's function table not read: its offsets do not hold together");
+	cr_assert_eq(elf_symtab__count(st), 0);
+	elf_symtab__free(st);
+	unlink(path);
+	free(path);
+	free(image);
+	free(t);
+}
+
 Test(go_symbols, c_files_have_no_table)
 {
 	int fd = open(FIXTURE_EXEC, O_RDONLY | O_CLOEXEC);
@@ -168,6 +201,7 @@ Test(go_symbols, c_files_have_no_table)
 }
 
 /* --- crafted tables -------------------------------------------------- */
+
 
 static const char *const names3[] = { "main.a", "runtime.goexit", "main.b" };
 static const uint32_t starts3[] = { 0x0, 0x40, 0x60 };
