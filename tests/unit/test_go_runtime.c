@@ -27,6 +27,8 @@
 #define FIXTURE_GO_STRIPPED FIXTURE_DIR "/fixture_go_stripped"
 #define FIXTURE_GO_PIE FIXTURE_DIR "/fixture_go_pie"
 #define FIXTURE_GO_CGO FIXTURE_DIR "/fixture_go_cgo"
+#define FIXTURE_GO_CGO_PIE FIXTURE_DIR "/fixture_go_cgo_pie"
+#define FIXTURE_GO_CGO_PIE_STRIPPED FIXTURE_DIR "/fixture_go_cgo_pie_stripped"
 
 static const char *const roots[] = {
 	"runtime.rt0_go.abi0", "runtime.mstart.abi0", "runtime.goexit.abi0",
@@ -148,6 +150,18 @@ Test(go_runtime, stripped_by_go)
 	cr_assert_eq(memcmp(g.roots, full.roots, sizeof(g.roots)), 0);
 	cr_assert_eq(g.text.lo, full.text.lo);
 	cr_assert_eq(g.text.hi, full.text.hi);
+}
+
+/* cgo's PIE, stripped: its table, inside .data.rel.ro, gives the roots nm gives unstripped. */
+Test(go_runtime, stripped_cgo_pie_from_its_data)
+{
+	struct go_info g;
+
+	cr_assert_eq(read_go(FIXTURE_GO_CGO_PIE_STRIPPED, &g), 0);
+	cr_assert(!g.from_symtab);
+	cr_assert_gt(g.text.hi, g.text.lo);
+	assert_roots_are_nm(&g, FIXTURE_GO_CGO_PIE, false);
+	assert_in_text(&g, FIXTURE_GO_CGO_PIE, "main.main", true);
 }
 
 Test(go_runtime, c_files_are_not_go)
