@@ -63,6 +63,7 @@ COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c
 	collect/bpf_features.c collect/pid_worker.c collect/command.c
 SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
+	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c \
 	symbols/sym_nest.c symbols/usyms.c \
 	symbols/usyms_procs.c symbols/usyms_modules.c symbols/usyms_jobs.c symbols/usyms_perfmaps.c \
 	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c symbols/usyms_sweep.c \
@@ -93,6 +94,7 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 	$(OUTPUT)/fixtures/fixture_go $(OUTPUT)/fixtures/fixture_go_stripped \
 	$(OUTPUT)/fixtures/fixture_go_pie $(OUTPUT)/fixtures/fixture_go_cgo \
 	$(OUTPUT)/fixtures/fixture_go_pie_stripped \
+	$(OUTPUT)/fixtures/fixture_go_cgo_pie $(OUTPUT)/fixtures/fixture_go_cgo_pie_stripped \
 	$(OUTPUT)/fixtures/libfixture_python.so $(OUTPUT)/fixtures/py_linetable.txt
 # tests/integration/run.sh runs them from build/workloads, whatever OUTPUT is
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
@@ -250,6 +252,14 @@ $(OUTPUT)/fixtures/fixture_go_pie_stripped: tests/fixtures/fixture_go.go | $(OUT
 $(OUTPUT)/fixtures/fixture_go_cgo: tests/fixtures/fixture_go_cgo.go | $(OUTPUT)/fixtures
 	$(call msg,GO,$@)
 	$(Q)env $(GO_ENV) CGO_ENABLED=1 CC=gcc go build -o $@ $<
+# cgo's PIE, linked by gcc: the function table merged into .data.rel.ro
+# without its name (symbols/go_symbols.c looks for it there)
+$(OUTPUT)/fixtures/fixture_go_cgo_pie: tests/fixtures/fixture_go_cgo.go | $(OUTPUT)/fixtures
+	$(call msg,GO,$@)
+	$(Q)env $(GO_ENV) CGO_ENABLED=1 CC=gcc go build -buildmode=pie -o $@ $<
+$(OUTPUT)/fixtures/fixture_go_cgo_pie_stripped: tests/fixtures/fixture_go_cgo.go | $(OUTPUT)/fixtures
+	$(call msg,GO,$@)
+	$(Q)env $(GO_ENV) CGO_ENABLED=1 CC=gcc go build -buildmode=pie -ldflags '-s -w' -o $@ $<
 # A stand-in for libpython (python/py_elf.c): _PyRuntime, Py_Version, the eval loop.
 $(OUTPUT)/fixtures/libfixture_python.so: tests/fixtures/fixture_python.c | $(OUTPUT)/fixtures
 	$(call msg,CC,$@)
@@ -341,6 +351,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind_rules.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/go_symbols.sh
 	PROFILE=./$(PROFILE_BIN) LSAN_OPTIONS=suppressions=$(abspath tests/lsan-libdw.supp):print_suppressions=0 \
 		$(SAN_RUN) sh tests/integration/python.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python_debian.sh
@@ -439,7 +450,7 @@ FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols
 	symbols/rootfs.c symbols/perfmap.c \
 	symbols/debuginfo.c output/escape.c output/output_format.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
 	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c \
-	unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c \
+	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c \
 	python/py_linetable.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))

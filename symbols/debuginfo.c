@@ -24,6 +24,7 @@
 #include "debuginfo.h"
 #include "elf_plt.h"
 #include "elf_read.h"
+#include "go_symbols.h"
 #include "rootfs.h"
 
 #define DEFAULT_MAX_DEBUGDATA (64u << 20)
@@ -39,6 +40,7 @@ const char *debuginfo_source__str(enum debuginfo_source s)
 	case DEBUGINFO_DEBUGLINK: return "debuglink";
 	case DEBUGINFO_MINIDEBUGINFO: return "minidebuginfo";
 	case DEBUGINFO_DEBUGINFOD: return "debuginfod";
+	case DEBUGINFO_GOPCLNTAB: return "gopclntab";
 	}
 	return "?";
 }
@@ -504,7 +506,27 @@ static int add_plt(struct elf_symtab *st, Elf *elf, const struct debuginfo_opts 
 	return 0;
 }
 
-/* The symbols of elf: its own, else those of a debug file or MiniDebugInfo with .dynsym. */
+/* A stripped Go file's functions named from its function table; -v says why not where it has one. */
+static struct elf_symtab *add_go(struct elf_symtab *st, Elf *elf,
+				 const struct debuginfo_opts *opts, struct debuginfo_info *info)
+{
+	int err = go_symbols__add(st, elf, opts->budget);
+
+	if (!err)
+		info->source = DEBUGINFO_GOPCLNTAB;
+	else if (err != -ENOENT && err != -ECANCELED && !info->refused[0])
+		snprintf(info->refused, sizeof(info->refused), "Go's function table not read: %s",
+			 err == -EFBIG	  ? budget__why()
+			 : err == -ENOEXEC ? "its offsets do not hold together"
+			 : err == -ENOTSUP ? "a version or machine not read (Go 1.26 on, not x86-64)"
+					   : strerror(-err));
+	return st;
+}
+
+/*
+ * The symbols of elf: its own, else those of a debug file or MiniDebugInfo
+ * with .dynsym, else a Go file's function table with .dynsym.
+ */
 static struct elf_symtab *load_symbols(Elf *elf, int fd, const char *path,
 				       const struct debuginfo_opts *opts,
 				       struct debuginfo_info *info)
@@ -539,7 +561,7 @@ static struct elf_symtab *load_symbols(Elf *elf, int fd, const char *path,
 			info->source = DEBUGINFO_MINIDEBUGINFO;
 	}
 	if (!extra)
-		return st;
+		return add_go(st, elf, opts, info);
 	err = elf_symtab__merge(st, extra);
 	elf_symtab__free(extra);
 	if (err) {

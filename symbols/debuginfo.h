@@ -57,6 +57,7 @@ enum debuginfo_source {
 	DEBUGINFO_DEBUGLINK,	/* a debug file found by .gnu_debuglink */
 	DEBUGINFO_MINIDEBUGINFO,	/* .gnu_debugdata */
 	DEBUGINFO_DEBUGINFOD,	/* a debug file fetched by build-id (debuginfod_fetch.h) */
+	DEBUGINFO_GOPCLNTAB,	/* none of those: a Go file's function table (go_symbols.h) */
 };
 
 struct debuginfo_info {

@@ -502,6 +502,11 @@ size_t elf_symtab__count(const struct elf_symtab *st)
 	return st ? st->nr : 0;
 }
 
+const struct elf_sym *elf_symtab__at(const struct elf_symtab *st, size_t i)
+{
+	return &st->syms[i];
+}
+
 size_t elf_symtab__index(const struct elf_symtab *st, const struct elf_sym *sym)
 {
 	return sym - st->syms;

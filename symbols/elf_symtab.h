@@ -77,6 +77,8 @@ int elf_symtab__offset_to_vaddr(const struct elf_symtab *st, uint64_t offset, ui
  */
 const struct elf_sym *elf_symtab__find(const struct elf_symtab *st, uint64_t vaddr);
 size_t elf_symtab__count(const struct elf_symtab *st);
+/* Symbol i (< elf_symtab__count()), by address: for tests and checks. */
+const struct elf_sym *elf_symtab__at(const struct elf_symtab *st, size_t i);
 /* Position of sym (returned by elf_symtab__find) among st's symbols, for per-symbol caches. */
 size_t elf_symtab__index(const struct elf_symtab *st, const struct elf_sym *sym);
 void elf_symtab__free(struct elf_symtab *st);

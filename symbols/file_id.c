@@ -9,6 +9,7 @@
 #include "debuginfo.h"
 #include "elf_read.h"
 #include "file_id.h"
+#include "go_symbols.h"
 
 _Static_assert(sizeof(struct file_stamp) == 56, "struct file_stamp has padding");
 
@@ -156,9 +157,29 @@ static int add_sections(struct sha256 *s, Elf *elf, const struct budget *b)
 	return err;
 }
 
+/* A Go file's function table as go_symbols.c finds it, to its section's end. */
+static int add_go_table(struct sha256 *s, Elf *elf, const struct budget *b)
+{
+	const uint8_t *data;
+	uint64_t addr;
+	size_t size;
+	int err = go_symbols__table(elf, b, &data, &size, &addr);
+
+	if (err == -ECANCELED)
+		return err;
+	if (err) {
+		sha256__u64(s, NONE);
+		return 0;
+	}
+	sha256__u64(s, addr);
+	sha256__u64(s, size);
+	sha256__update(s, data, size);
+	return 0;
+}
+
 int file_id__symbols(Elf *elf, const struct budget *b, uint8_t out[SHA256_LEN])
 {
-	static const char tag[] = "profile: the symbols of an ELF file, 1";
+	static const char tag[] = "profile: the symbols of an ELF file, 2";
 	uint8_t id[BUILD_ID_MAX];
 	const char *link;
 	struct sha256 s;
@@ -177,6 +198,8 @@ int file_id__symbols(Elf *elf, const struct budget *b, uint8_t out[SHA256_LEN])
 	err = add_phdrs(&s, elf);
 	if (!err)
 		err = add_sections(&s, elf, b);
+	if (!err)
+		err = add_go_table(&s, elf, b);
 	if (err)
 		return err;
 	/* the build-id and debug link as debuginfo.c takes them: what a debug file must match */

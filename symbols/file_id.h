@@ -50,7 +50,8 @@ int file_id__add_section(struct sha256 *s, Elf_Scn *scn, const char *what, const
  * The digest of everything the symbol reader takes from the ELF file elf
  * itself (elf_symtab.c, debuginfo.c): the ELF identification, every
  * program header, every .symtab and .dynsym with its string table, the
- * build-id, the .gnu_debuglink and .gnu_debugdata. A separate debug file
+ * build-id, the .gnu_debuglink and .gnu_debugdata, a Go file's function
+ * table (go_symbols.h names stripped Go files from it). A separate debug file
  * is not in it: the caller adds the one used. Returns 0, or -errno when a
  * table cannot be read (-EFBIG over b, -ENOEXEC, -ECANCELED).
  */

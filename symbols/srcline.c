@@ -6,7 +6,8 @@
  * scope's DW_AT_call_file/DW_AT_call_line the location in its caller.
  *
  * The compile unit is found through .debug_aranges; clang does not emit
- * them, so a linear walk over the units' ranges is the fallback.
+ * them, so a linear walk over the units' ranges is the fallback. A Go
+ * file without DWARF has the same from its function table (go_lines.h).
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -20,11 +21,13 @@
 #include <unistd.h>
 
 #include "elf_read.h"
+#include "go_lines.h"
 #include "srcline.h"
 
 struct srcline {
 	Elf *elf;
 	Dwarf *dw;
+	struct go_lines *go;	/* no DWARF: a Go file's function table (go_lines.h) */
 	int fd;			/* ours: libelf reads sections from it as asked */
 };
 
@@ -91,9 +94,12 @@ struct srcline *srcline__open_fd(int fd, const struct budget *b)
 		return NULL;
 	}
 	sl->dw = dwarf_begin_elf(sl->elf, DWARF_C_READ, NULL);
-	if (!sl->dw) {
+	if (!sl->dw)
+		sl->go = go_lines__open(sl->elf, b);
+	if (!sl->dw && !sl->go) {
+		err = errno == EFBIG || errno == ECANCELED ? errno : ENOENT;
 		srcline__free(sl);
-		errno = ENOENT;
+		errno = err;
 		return NULL;
 	}
 	return sl;
@@ -119,6 +125,7 @@ void srcline__free(struct srcline *sl)
 	if (!sl)
 		return;
 	dwarf_end(sl->dw);
+	go_lines__free(sl->go);
 	elf_end(sl->elf);
 	if (sl->fd >= 0)
 		close(sl->fd);
@@ -207,6 +214,8 @@ int srcline__lookup(struct srcline *sl, uint64_t vaddr, struct srcline_frame *fr
 	Dwarf_Line *line;
 	int nscopes, n = 0;
 
+	if (sl && sl->go)
+		return go_lines__lookup(sl->go, vaddr, frames, max);
 	if (!sl || max <= 0 || !find_cu(sl, vaddr, &cudie))
 		return -ENOENT;
 	line = dwarf_getsrc_die(&cudie, vaddr);

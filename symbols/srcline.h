@@ -23,8 +23,10 @@ struct srcline_frame {
  * Open the DWARF of the ELF file at fd, within budget b (NULL: the
  * default; its .debug_ sections, inflated, may add up to
  * max_section_bytes). A copy of fd is kept, and sections are read from
- * it, never mapped; the caller may close fd. NULL with errno: ENOENT when
- * the file has no DWARF, ENOEXEC when it is not ELF, EFBIG over budget.
+ * it, never mapped; the caller may close fd. A Go file without DWARF is
+ * read from its function table instead (go_lines.h). NULL with errno:
+ * ENOENT when the file has neither, ENOEXEC when it is not ELF, EFBIG
+ * over budget.
  */
 struct srcline *srcline__open_fd(int fd, const struct budget *b);
 struct srcline *srcline__open_file(const char *path);

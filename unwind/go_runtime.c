@@ -10,8 +10,9 @@
 #include <string.h>
 
 #include "elf_read.h"
-#include "file_id.h"
+#include "go_pcln.h"
 #include "go_pclntab.h"
+#include "go_symbols.h"
 #include "go_runtime.h"
 
 #define NT_GO_BUILDID 4
@@ -88,8 +89,8 @@ static bool has_go_note(Elf_Scn *scn, GElf_Shdr *sh, const struct budget *b)
 
 /* The sections that tell a Go file, found by one pass over the headers. */
 struct go_sections {
-	Elf_Scn *pclntab, *symtab;
-	GElf_Shdr pclntab_sh, symtab_sh;
+	Elf_Scn *symtab;
+	GElf_Shdr symtab_sh;
 	bool go;
 	struct go_range exec;	/* the executable sections' span; 0, 0: none */
 };
@@ -119,10 +120,7 @@ static int find_sections(Elf *elf, const struct budget *b, struct go_sections *s
 			s->symtab_sh = sh;
 		} else if (sh.sh_type == SHT_NOBITS) {
 			continue;
-		} else if (!strcmp(name, ".gopclntab") || !strcmp(name, ".data.rel.ro.gopclntab")) {
-			/* PIE puts it among the relocated read-only data */
-			s->pclntab = scn;
-			s->pclntab_sh = sh;
+		} else if (go_pcln__is_section(name)) {
 			s->go = true;
 		} else if (!strcmp(name, ".go.buildinfo")) {
 			s->go = true;
@@ -136,8 +134,10 @@ static int find_sections(Elf *elf, const struct budget *b, struct go_sections *s
 int go_runtime__read(Elf *elf, const struct budget *b, struct go_info *g)
 {
 	struct go_sections s;
+	const uint8_t *table;
+	uint64_t addr;
 	GElf_Ehdr eh;
-	Elf_Data *d;
+	size_t size;
 	int err;
 
 	memset(g, 0, sizeof(*g));
@@ -147,15 +147,14 @@ int go_runtime__read(Elf *elf, const struct budget *b, struct go_info *g)
 		return -ENOENT;
 	if (find_sections(elf, b, &s) || !s.go)
 		return -ENOENT;
-	if (s.pclntab) {
-		d = elf_read__section(s.pclntab, &s.pclntab_sh, ".gopclntab", b);
-		if (!d && errno == ECANCELED)
-			return -ECANCELED;
-		if (d && !go_pclntab__parse(d->d_buf, d->d_size, g)) {
-			/* internal linking: .text is the Go text, and no PLT */
-			g->only_go = s.exec.hi && s.exec.lo >= g->text.lo && s.exec.hi <= g->text.hi;
-			return 0;
-		}
+	/* its own section, or in a cgo PIE's .data.rel.ro (go_symbols.h) */
+	err = go_symbols__table(elf, b, &table, &size, &addr);
+	if (err == -ECANCELED)
+		return err;
+	if (!err && !go_pclntab__parse(table, size, g)) {
+		/* internal linking: .text is the Go text, and no PLT */
+		g->only_go = s.exec.hi && s.exec.lo >= g->text.lo && s.exec.hi <= g->text.hi;
+		return 0;
 	}
 	if (s.symtab) {
 		err = roots_from_symtab(elf, s.symtab, &s.symtab_sh, b, g);
@@ -170,9 +169,11 @@ int go_runtime__read(Elf *elf, const struct budget *b, struct go_info *g)
 int go_runtime__digest(Elf *elf, const struct budget *b, const struct go_info *g,
 		       uint8_t out[SHA256_LEN])
 {
-	static const char tag[] = "profile: Go rows";
-	struct go_sections sec;
+	static const char tag[] = "profile: Go rows, 2";
+	const uint8_t *table;
 	struct sha256 s;
+	uint64_t addr;
+	size_t size;
 	int err;
 
 	b = b ? b : budget__default();
@@ -186,12 +187,13 @@ int go_runtime__digest(Elf *elf, const struct budget *b, const struct go_info *g
 		sha256__u64(&s, g->roots[i].hi);
 	}
 	sha256__u64(&s, ((uint64_t)g->from_symtab << 1) | g->only_go);
-	err = find_sections(elf, b, &sec);
-	/* the pc-to-sp rows are made from it */
-	if (!err && sec.pclntab)
-		err = file_id__add_section(&s, sec.pclntab, ".gopclntab", b);
-	if (err)
+	/* the pc-to-sp rows are made from the table, wherever it is */
+	err = go_symbols__table(elf, b, &table, &size, &addr);
+	if (err && err != -ENOENT)
 		return err;
+	sha256__u64(&s, err ? UINT64_MAX : size);
+	if (!err)
+		sha256__update(&s, table, size);
 	sha256__final(&s, out);
 	return 0;
 }
@@ -286,9 +288,10 @@ int go_runtime__add_roots(const struct go_info *g, struct cfi_table *t)
 int go_runtime__add_sp_rows(Elf *elf, const struct budget *b, const struct go_info *g,
 			    struct cfi_table *t)
 {
+	const uint8_t *table;
 	struct cfi_table sp;
-	struct go_sections s;
-	Elf_Data *d;
+	uint64_t addr;
+	size_t size;
 	int err;
 
 	if (!g->text.hi)
@@ -299,13 +302,10 @@ int go_runtime__add_sp_rows(Elf *elf, const struct budget *b, const struct go_in
 		    t->rows[i].cfa_rule != UNW_CFA_NONE)
 			return 0;
 	b = b ? b : budget__default();
-	err = find_sections(elf, b, &s);
-	if (err || !s.pclntab)
-		return err ? err : -ENOENT;
-	d = elf_read__section(s.pclntab, &s.pclntab_sh, ".gopclntab", b);
-	if (!d)
-		return -errno;
-	err = go_pclntab__sp_rows(d->d_buf, d->d_size, &sp);
+	err = go_symbols__table(elf, b, &table, &size, &addr);
+	if (err)
+		return err;
+	err = go_pclntab__sp_rows(table, size, &sp);
 	if (!err)
 		err = overlay(t, g->text.lo, g->text.hi, sp.rows, sp.nr);
 	cfi_table__release(&sp);

@@ -3,7 +3,8 @@
  * fuzz_debuginfo.c - what debuginfo reads from a stripped ELF file:
  * NT_GNU_BUILD_ID notes (in sections and in PT_NOTE segments),
  * .gnu_debuglink, and .gnu_debugdata (MiniDebugInfo, xz inside ELF), the
- * last through debuginfo__load_fd on the input in a memfd. The debug-file
+ * last through debuginfo__load_fd on the input in a memfd (with a Go
+ * file's function table, where nothing else names it). The debug-file
  * search runs too, in a directory that does not exist, so the result does
  * not depend on the machine.
  */
@@ -69,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_CHECK(info.build_id_len <= BUILD_ID_MAX);
 	FUZZ_CHECK(info.source == DEBUGINFO_NONE || info.source == DEBUGINFO_SYMTAB ||
-		   info.source == DEBUGINFO_MINIDEBUGINFO);
+		   info.source == DEBUGINFO_MINIDEBUGINFO || info.source == DEBUGINFO_GOPCLNTAB);
 	FUZZ_CHECK(!info.debug_path[0]);
 	fuzz_elf_queries(st, data, size);
 	elf_symtab__free(st);

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_gopclntab.c - Go's function table (unwind/go_pclntab.c) on
- * arbitrary bytes: a table read has its roots inside its text, sorted and
- * apart; rows made from its pc-to-sp tables are sorted, within the
- * table's limit, of the rules they may have; a refusal says why. An
- * input that is an ELF image goes through go_runtime.c as a Go file's
- * does: detection, the table (.gopclntab or .symtab), its rows and roots.
+ * fuzz_gopclntab.c - Go's function table (symbols/go_pcln.c, read by
+ * unwind/go_pclntab.c and symbols/go_symbols.c) on arbitrary bytes: a
+ * table read has its roots inside its text, sorted and apart; rows made
+ * from its pc-to-sp tables are sorted, within the table's limit, of the
+ * rules they may have; its symbols are sized, apart, named within the
+ * table; a refusal says why. An input that is an ELF image goes through
+ * go_runtime.c as a Go file's does: detection, the table (.gopclntab or
+ * .symtab), its rows and roots; and through go_symbols__load() and
+ * go_lines (--lines at some of its functions).
  */
 #include <errno.h>
 
 #include "elf_read.h"
 #include "fuzz.h"
+#include "go_lines.h"
 #include "go_pclntab.h"
+#include "go_symbols.h"
 
 static const struct budget fuzz_budget = {
 	.max_section_bytes = 4 << 20,
@@ -20,6 +25,31 @@ static const struct budget fuzz_budget = {
 	.max_sections = 256,
 	.max_symbols = 1 << 16,
 };
+
+/*
+ * The symbols of a table: each of some bytes, after the one before, its
+ * name within size bytes (the copy of the names region is no bigger), and
+ * found at its address.
+ */
+static void check_symbols(struct elf_symtab *st, size_t size)
+{
+	const struct elf_sym *s, *prev = NULL;
+
+	if (!st) {
+		FUZZ_CHECK(errno == ENOEXEC || errno == ENOTSUP || errno == EFBIG || errno == ENOMEM ||
+			   errno == ENOENT || errno == ECANCELED);
+		return;
+	}
+	for (size_t i = 0; i < elf_symtab__count(st); i++) {
+		s = elf_symtab__at(st, i);
+		FUZZ_CHECK(s->size > 0 && s->addr + s->size > s->addr);
+		FUZZ_CHECK(strnlen(s->name, size) < size);
+		FUZZ_CHECK(!prev || s->addr >= prev->addr + prev->size);
+		FUZZ_CHECK(elf_symtab__find(st, s->addr) == s);
+		prev = s;
+	}
+	elf_symtab__free(st);
+}
 
 /* A Go file's table as unwind_procs.c makes it: rows from .gopclntab, then the roots. */
 static void go_file(const uint8_t *data, size_t size)
@@ -41,6 +71,27 @@ static void go_file(const uint8_t *data, size_t size)
 			for (size_t i = 1; i < t.nr; i++)
 				FUZZ_CHECK(t.rows[i - 1].pc < t.rows[i].pc);
 		cfi_table__release(&t);
+	}
+	if (elf) {
+		struct elf_symtab *st = go_symbols__load(elf, &fuzz_budget);
+		struct go_lines *gl = go_lines__open(elf, &fuzz_budget);
+
+		/* --lines at the start and the middle of some of its functions */
+		for (size_t i = 0; gl && st && i < elf_symtab__count(st) && i < 256; i++) {
+			const struct elf_sym *s = elf_symtab__at(st, i);
+			struct srcline_frame fr[8];
+
+			for (int k = 0; k < 2; k++) {
+				int n = go_lines__lookup(gl, s->addr + k * (s->size / 2), fr, 8);
+
+				FUZZ_CHECK(n == -ENOENT || (n >= 1 && n <= 8));
+				for (int j = 0; j < n; j++)
+					FUZZ_CHECK((!fr[j].file || strnlen(fr[j].file, size) < size) &&
+						   (!fr[j].name || strnlen(fr[j].name, size) < size));
+			}
+		}
+		go_lines__free(gl);
+		check_symbols(st, size);
 	}
 	elf_end(elf);
 	free(image);
@@ -82,5 +133,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   err == -ENOMEM);
 		FUZZ_CHECK(!t.rows && !t.nr);
 	}
+	check_symbols(go_symbols__from_table(data, size, &fuzz_budget), size);
 	return 0;
 }

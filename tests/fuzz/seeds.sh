@@ -211,10 +211,12 @@ cli_seed version --version
 cli_seed bad -U -K 12abc
 
 # --- Go's function table (gopclntab): the sections of the Go fixtures, and
-# the stripped one whole ---
+# the stripped ones whole (cgo's PIE: the table inside .data.rel.ro) ---
 for f in "$fixtures"/fixture_go*; do
 	is_elf "$f" || continue
-	[ "${f##*/}" = fixture_go_stripped ] && cp "$f" "$corpus/gopclntab/"
+	case ${f##*/} in
+	fixture_go_stripped | fixture_go_cgo_pie_stripped) cp "$f" "$corpus/gopclntab/" ;;
+	esac
 	for sec in .gopclntab .data.rel.ro.gopclntab; do
 		if objcopy -O binary --only-section="$sec" "$f" "$tmp/pcln" 2>/dev/null && [ -s "$tmp/pcln" ]; then
 			cp "$tmp/pcln" "$corpus/gopclntab/$(basename "$f")$sec"

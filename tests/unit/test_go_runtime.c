@@ -19,6 +19,7 @@
 #include "cfi_table.h"
 #include "elf_read.h"
 #include "go_pclntab.h"
+#include "go_craft.h"
 #include "go_runtime.h"
 #include "test_util.h"
 
@@ -26,6 +27,8 @@
 #define FIXTURE_GO_STRIPPED FIXTURE_DIR "/fixture_go_stripped"
 #define FIXTURE_GO_PIE FIXTURE_DIR "/fixture_go_pie"
 #define FIXTURE_GO_CGO FIXTURE_DIR "/fixture_go_cgo"
+#define FIXTURE_GO_CGO_PIE FIXTURE_DIR "/fixture_go_cgo_pie"
+#define FIXTURE_GO_CGO_PIE_STRIPPED FIXTURE_DIR "/fixture_go_cgo_pie_stripped"
 
 static const char *const roots[] = {
 	"runtime.rt0_go.abi0", "runtime.mstart.abi0", "runtime.goexit.abi0",
@@ -149,6 +152,18 @@ Test(go_runtime, stripped_by_go)
 	cr_assert_eq(g.text.hi, full.text.hi);
 }
 
+/* cgo's PIE, stripped: its table, inside .data.rel.ro, gives the roots nm gives unstripped. */
+Test(go_runtime, stripped_cgo_pie_from_its_data)
+{
+	struct go_info g;
+
+	cr_assert_eq(read_go(FIXTURE_GO_CGO_PIE_STRIPPED, &g), 0);
+	cr_assert(!g.from_symtab);
+	cr_assert_gt(g.text.hi, g.text.lo);
+	assert_roots_are_nm(&g, FIXTURE_GO_CGO_PIE, false);
+	assert_in_text(&g, FIXTURE_GO_CGO_PIE, "main.main", true);
+}
+
 Test(go_runtime, c_files_are_not_go)
 {
 	struct go_info g;
@@ -184,100 +199,6 @@ Test(go_runtime, damaged_table)
 }
 
 /* --- crafted tables -------------------------------------------------- */
-
-static void put(uint8_t *p, uint64_t v, unsigned size)
-{
-	for (unsigned i = 0; i < size; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-struct craft {
-	uint8_t b[4096];
-	size_t size;
-	size_t rec_at[8];	/* where function i's record is */
-	size_t ftab;
-	size_t pctab;		/* 1.16+: 64 bytes of programs */
-	size_t pc_used;
-};
-
-/* Function i's pc-to-sp program (1.16+ layouts). */
-static void set_pcsp(struct craft *c, size_t i, const uint8_t *prog, size_t len, unsigned word)
-{
-	/* offset 0 means none: programs start at 1 */
-	if (!c->pc_used)
-		c->pc_used = 1;
-	cr_assert_leq(c->pc_used + len, 64);
-	memcpy(c->b + c->pctab + c->pc_used, prog, len);
-	put(c->b + c->rec_at[i] + word + 12, c->pc_used, 4);
-	c->pc_used += len;
-}
-
-#define TEXT 0x401000u
-
-/*
- * A table of layout magic with functions names[i] at TEXT + starts[i],
- * the last ending at TEXT + end.
- */
-static void craft(struct craft *c, uint32_t magic, const char *const *names,
-		  const uint32_t *starts, size_t n, uint32_t end)
-{
-	bool v12 = magic == 0xfffffffb, v118 = magic == 0xfffffff0 || magic == 0xfffffff1;
-	unsigned word = v118 ? 4 : 8, hdr = v12 ? 16 : v118 ? 72 : 64;
-	size_t names_at = hdr + (v12 ? (n + 1) * 16 + 8 : 0), at, name_off[8];
-	size_t base;
-
-	cr_assert_leq(n, 8);
-	memset(c, 0, sizeof(*c));
-	put(c->b, magic, 4);
-	c->b[6] = 1;
-	c->b[7] = 8;
-	put(c->b + 8, n, 8);
-	at = names_at;
-	for (size_t i = 0; i < n; i++) {
-		name_off[i] = at - (v12 ? 0 : names_at);
-		strcpy((char *)c->b + at, names[i]);
-		at += strlen(names[i]) + 1;
-	}
-	at = (at + 7) & ~7ul;
-	if (v12) {
-		c->ftab = 16;
-		base = 0;
-	} else {
-		/* funcname, cu (the names' end), filetab, pctab, pcln */
-		size_t off = v118 ? 32 : 24;
-
-		if (v118)
-			put(c->b + 24, TEXT, 8);
-		put(c->b + off, names_at, 8);
-		put(c->b + off + 8, at, 8);
-		put(c->b + off + 16, at, 8);
-		/* pc-value programs: 64 bytes, for set_pcsp() */
-		c->pctab = at;
-		put(c->b + off + 24, at, 8);
-		at += 64;
-		put(c->b + off + 32, at, 8);
-		c->ftab = base = at;
-	}
-	/* the entries, the end, then the records (1.2: after the names) */
-	if (!v12)
-		at = c->ftab + (n + 1) * 2 * word;
-	for (size_t i = 0; i <= n; i++) {
-		uint8_t *e = c->b + c->ftab + i * 2 * word;
-		uint64_t pc = (i < n ? starts[i] : end) + (v118 ? 0 : TEXT);
-
-		put(e, pc, word);
-		if (i == n)
-			break;
-		put(e + word, at - base, word);
-		c->rec_at[i] = at;
-		put(c->b + at, pc, word);
-		put(c->b + at + word, name_off[i], 4);
-		/* the table ends with the last record's pc-to-sp offset */
-		c->size = at + word + 16;
-		at += 40;
-	}
-	cr_assert_leq(c->size, sizeof(c->b));
-}
 
 static const char *const names3[] = { "main.a", "runtime.goexit", "main.b" };
 static const uint32_t starts3[] = { 0x0, 0x40, 0x60 };
