@@ -74,6 +74,7 @@ struct unwind_state {
 	const struct unwind_proc_big *big;	/* and its big one, or NULL */
 	__u32 pid;
 	__u32 n;	/* frames written */
+	__u32 last_map;	/* the index of the mapping of the frame before */
 	bool ret;	/* ip is a return address (else the leaf or an interrupted pc) */
 	__u8 switches;	/* stack switches taken in Go code */
 	bool cut;	/* ended before the thread's root */
@@ -148,6 +149,22 @@ __noinline int unwind_find_row(__u32 first, __u32 nr, __u32 pc)
 static __always_inline bool read_user_word(__u64 *v, __u64 addr)
 {
 	return !bpf_probe_read_user(v, sizeof(*v), (const void *)addr);
+}
+
+/*
+ * The two words at addr: the saved fp and, above it, the return address,
+ * as a frame-pointer prologue leaves them. One read instead of two: each
+ * bpf_probe_read_user() costs more than the search of a row.
+ */
+static __always_inline bool read_fp_ra(__u64 *bp, __u64 *ra, __u64 addr)
+{
+	__u64 w[2];
+
+	if (bpf_probe_read_user(w, sizeof(w), (const void *)addr))
+		return false;
+	*bp = w[0];
+	*ra = w[1];
+	return true;
 }
 
 /* The registers' kernel orders, by DWARF number. */
@@ -270,7 +287,7 @@ static __always_inline int frame_cfa(struct unwind_state *st, const struct unwin
 {
 	if (!r || r->cfa_rule == UNW_CFA_NONE || reads_unknown_reg(st, r)) {
 		*cfa = st->bp + 16;
-		if (!st->bp || !read_user_word(ra, st->bp + 8) || !read_user_word(bp, st->bp))
+		if (!st->bp || !read_fp_ra(bp, ra, st->bp))
 			goto cut;
 		return 0;
 	}
@@ -298,6 +315,13 @@ static __always_inline int frame_cfa(struct unwind_state *st, const struct unwin
 		return 1;	/* the thread's root */
 	default:
 		goto cut;
+	}
+	/* the usual frame: rbp pushed right below the return address */
+	if (r->ra_rule == UNW_RA_AT_CFA && r->fp_rule == UNW_FP_AT_CFA &&
+	    r->fp_off == r->ra_off - 8) {
+		if (!read_fp_ra(bp, ra, *cfa + r->fp_off))
+			goto cut;
+		return 0;
 	}
 	if (r->ra_rule == UNW_RA_REG ? !frame_reg(st, r->ra_reg, ra)
 				     : !read_user_word(ra, *cfa + r->ra_off))
@@ -372,16 +396,34 @@ static __always_inline void ask_reread(__u32 pid, struct unwind_proc *p)
  */
 static __always_inline const struct unwind_map *mapping_of(struct unwind_state *st)
 {
-	__u32 idx;
+	const struct unwind_map *m;
+	__u32 idx = st->last_map;
 
+	/* most callers are in the callee's file: try its mapping first */
 	if (st->big) {
+		if (idx < UNWIND_MAX_MAPS_BIG && idx < st->big->nr) {
+			m = &st->big->maps[idx];
+			if (st->ip - m->start < m->len)
+				return m;
+		}
 		idx = (__u32)unwind_find_mapping_big(st->big, st->ip);
 		barrier_var(idx);
-		return idx < UNWIND_MAX_MAPS_BIG ? &st->big->maps[idx] : NULL;
+		if (idx >= UNWIND_MAX_MAPS_BIG)
+			return NULL;
+		st->last_map = idx;
+		return &st->big->maps[idx];
+	}
+	if (idx < UNWIND_MAX_MAPS && idx < st->p->nr) {
+		m = &st->p->maps[idx];
+		if (st->ip - m->start < m->len)
+			return m;
 	}
 	idx = (__u32)unwind_find_mapping(st->p, st->ip);
 	barrier_var(idx);
-	return idx < UNWIND_MAX_MAPS ? &st->p->maps[idx] : NULL;
+	if (idx >= UNWIND_MAX_MAPS)
+		return NULL;
+	st->last_map = idx;
+	return &st->p->maps[idx];
 }
 
 /*
