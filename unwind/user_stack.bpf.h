@@ -8,10 +8,10 @@
  *
  * The process's entry is looked up once per sample, so one walk never
  * mixes two versions of it that userspace published. One step per frame,
- * run by bpf_loop() (Linux 5.17): the mapping of the pc by binary search
- * in the process's entry, the row of the pc by binary
- * search in its file's rows, then the caller's pc, sp and fp from the
- * CFA. A pc in a mapping without a table (JIT code, a file without
+ * run by bpf_loop() (Linux 5.17): the mapping of the pc (the frame
+ * before's, else a binary search in the process's entry), the row of the
+ * pc by its file's page index and a search among the rows of its page,
+ * then the caller's pc, sp and fp from the CFA. A pc in a mapping without a table (JIT code, a file without
  * .eh_frame) is stepped over by its frame pointer. A signal trampoline
  * (__restore_rt) is stepped over by the registers the kernel saved in its
  * frame, so a handler's stack goes on into the code it interrupted. A
@@ -127,11 +127,38 @@ __noinline int unwind_find_mapping_big(const struct unwind_proc_big *p, __u64 ip
 	FIND_MAPPING(p, UNWIND_MAX_MAPS_BIG, 2047, UNWIND_MAP_SEARCH_BIG, ip);
 }
 
-/* The index of the last row of rows [first, first + nr) at or before pc, or -1. */
+/* Entry i of the page index of the rows [first, first + nr) (unwind_row.h), or -1. */
+static __always_inline __s64 index_entry(__u32 first, __u32 nr, __u32 i)
+{
+	__u32 key = first + nr + 1 + i / UNW_INDEX_PER_ROW;
+	const __u32 *e = bpf_map_lookup_elem(&unwind_rows, &key);
+
+	return e ? e[i & (UNW_INDEX_PER_ROW - 1)] : -1;
+}
+
+/*
+ * The index of the last row of rows [first, first + nr) at or before pc,
+ * or -1: its page's rows from the table's page index, then a binary
+ * search among them (a few rows, a cache line or two).
+ */
 __noinline int unwind_find_row(__u32 first, __u32 nr, __u32 pc)
 {
-	__u32 lo = first, hi = first + nr;
+	__u32 key = first + nr, lo, hi, page;
+	const struct unwind_index_head *h = bpf_map_lookup_elem(&unwind_rows, &key);
+	__s64 a, b;
 
+	if (!h || pc < h->base || h->shift > UNW_INDEX_MAX_SHIFT)
+		return -1;
+	page = (__u64)(pc - h->base) >> h->shift;
+	/* past the last page: after every row */
+	if (page >= h->nr_pages)
+		return nr ? (int)(first + nr - 1) : -1;
+	a = index_entry(first, nr, page);
+	b = index_entry(first, nr, page + 1);
+	if (a < 0 || b < a || b > nr)
+		return -1;
+	lo = first + (__u32)a;
+	hi = first + (__u32)b;
 	for (int i = 0; i < UNWIND_ROW_SEARCH && lo < hi; i++) {
 		__u32 mid = lo + (hi - lo) / 2;
 		const struct unwind_row *r = bpf_map_lookup_elem(&unwind_rows, &mid);
