@@ -3,7 +3,10 @@
 # (issue 25 item 1): the walk by unwind tables (the default) against
 # profile's own walk by frame pointers and bpftrace's, in the same run.
 # Two copies of WORKLOAD run throughout, one pinned to each CPU, under the
-# comm "uwbench"; each profiler samples the whole system at HZ:
+# comm "uwbench"; each profiler samples them at HZ (SCOPE=pid: profile -p
+# PID,PID, bpftrace with a predicate on pid; SCOPE=all: the whole system,
+# where the other processes' stacks, of whoever else uses the machine,
+# change from run to run):
 #
 #   WORKLOAD=fp  tests/workloads/hotspots.c built by clang with frame
 #                pointers (main -> run_round -> hot_a/b/c, 5:3:2)
@@ -23,7 +26,7 @@
 # (kernel.bpf_stats_enabled=1) of its perf_event programs, DURATION
 # seconds, read them again, SIGINT. BPF ns per sample is run_time_ns /
 # run_cnt between the readings (both CPUs: a sample of another process
-# counts too). The ratio to bpftrace is taken within each repetition.
+# counts too, and with SCOPE=pid costs only the filter). The ratio to bpftrace is taken within each repetition.
 # Also, of uwbench's samples in the output, the frames per sample (kernel
 # and user; what each walk got). A markdown table of medians [min-max] to
 # stdout; the runs, one line each, to stderr's log with KEEP_TMP=1.
@@ -39,6 +42,7 @@ REPS=${REPS:-5}
 DURATION=${DURATION:-5}
 SETTLE=${SETTLE:-2}
 HZ=${HZ:-999}
+SCOPE=${SCOPE:-pid}
 PROFILERS=${PROFILERS:-profile profile-fp bpftrace}
 PYTHON=${PYTHON:-/usr/bin/python3}
 PROFILE=${PROFILE:-$ROOT/profile}
@@ -50,6 +54,7 @@ die() { log "$*"; exit 1; }
 [ "$(nproc)" -ge 2 ] || die "needs 2 CPUs (a workload on each of CPUs 0 and 1)"
 [ -x "$PROFILE" ] || die "no $PROFILE: run make first"
 case $WORKLOAD in fp | py) ;; *) die "unknown WORKLOAD '$WORKLOAD' (fp, py)" ;; esac
+case $SCOPE in pid | all) ;; *) die "unknown SCOPE '$SCOPE' (pid, all)" ;; esac
 if ! command -v bpftrace > /dev/null; then
 	log "installing bpftrace"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q bpftrace >&2 || die "apt-get install bpftrace failed"
@@ -95,6 +100,9 @@ else
 	done
 fi
 sleep 1
+# PIDS: -p's list, PRED: bpftrace's predicate (none system-wide)
+PIDS=$(echo $WL | tr ' ' ','); PRED=""
+[ "$SCOPE" = pid ] && PRED="/$(printf 'pid == %s || ' $WL | sed 's/ || $//')/"
 
 # prog_ids PID, bpf_stats IDS...
 . bench/bpf_stats.sh
@@ -103,10 +111,11 @@ sleep 1
 one() {
 	local name=$1 rep=$2 r=$TMP/$1.$2 child="" ids="" rt0 c0 rt1 c1 i ok=1 ours fr
 	case $name in
-	bpftrace) set -- bpftrace -e "profile:hz:$HZ { @[kstack, ustack, comm] = count(); }" ;;
+	bpftrace) set -- bpftrace -e "profile:hz:$HZ $PRED { @[kstack, ustack, comm] = count(); }" ;;
 	profile-fp) set -- "${BIN[$name]}" -f -v -F "$HZ" --no-python --call-graph fp ;;
 	*) set -- "${BIN[$name]}" -f -v -F "$HZ" --no-python ;;
 	esac
+	[ "$SCOPE" = pid ] && [ "$name" != bpftrace ] && set -- "$@" -p "$PIDS"
 	"$TMP/runmeter" -p "$r.pid" -o "$r.stats" -- "$@" > "$r.out" 2> "$r.err" &
 	RM=$!
 	for ((i = 0; i < 600; i++)); do
@@ -146,7 +155,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
 	done
 done
 
-echo "WORKLOAD=$WORKLOAD REPS=$REPS DURATION=${DURATION}s HZ=$HZ, profile $(git describe --always --dirty 2> /dev/null), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "WORKLOAD=$WORKLOAD SCOPE=$SCOPE REPS=$REPS DURATION=${DURATION}s HZ=$HZ, profile $(git describe --always --dirty 2> /dev/null), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 awk -v order="$(names | tr '\n' ' ')" '
 function sort(a, n,    i, j, t) {
@@ -174,8 +183,9 @@ function add(key, v) { vals[key, ++nv[key]] = v }
 $3 == 1 && $5 > 0 {
 	ns[$1, $2] = $4 / $5
 	add($2 SUBSEP "ns", $4 / $5)
-	if ($6 > 0)
+	if ($6 > 0) {
 		add($2 SUBSEP "fr", $7 / $6)
+	}
 }
 END {
 	for (k in ns) {
