@@ -173,21 +173,87 @@ __noinline int unwind_find_row(__u32 first, __u32 nr, __u32 pc)
 	return lo == first ? -1 : (int)(lo - 1);
 }
 
+/*
+ * The stack is read a block at a time: one bpf_probe_read_user() costs
+ * far more than copying a block (~70 ns against ~10 frames' search of
+ * their rows), and the frames of a walk lie one above the other. The
+ * block of an address is the UNWIND_BLOCK-aligned one that holds it, from
+ * the address on: within the page of a word that can be read, it can be
+ * read whole. Per CPU; emptied at each walk (it holds the sampled
+ * process's bytes, and only for that walk).
+ */
+#define UNWIND_BLOCK 1024
+
+struct stack_block {
+	__u64 start;		/* the user address of buf[0] */
+	__u64 len;		/* bytes read; 0: none */
+	__u8 buf[UNWIND_BLOCK + 16];	/* + 16: a masked offset never reads past it */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stack_block);
+} unwind_block SEC(".maps");
+
+static __always_inline struct stack_block *stack_block(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&unwind_block, &zero);
+}
+
+/*
+ * n bytes (8 or 16) of the sampled thread's memory at addr, from the
+ * block read last, else after reading the block of addr. A read across
+ * the end of a block is read as it is.
+ */
+static __always_inline bool read_stack(void *v, __u32 n, __u64 addr)
+{
+	struct stack_block *b = stack_block();
+	__u64 off, len;
+
+	if (!b)
+		return !bpf_probe_read_user(v, n, (const void *)addr);
+	off = addr - b->start;
+	if (b->len < n || off > b->len - n) {
+		len = UNWIND_BLOCK - (addr & (UNWIND_BLOCK - 1));
+		if (len < n)
+			return !bpf_probe_read_user(v, n, (const void *)addr);
+		/* the verifier's bound on the size: len is 1..UNWIND_BLOCK */
+		barrier_var(len);
+		if (len > UNWIND_BLOCK)
+			return false;
+		b->len = 0;
+		if (bpf_probe_read_user(b->buf, len, (const void *)addr))
+			return false;
+		b->start = addr;
+		b->len = len;
+		off = 0;
+	}
+	off &= UNWIND_BLOCK - 1;
+	if (n == 16)
+		__builtin_memcpy(v, b->buf + off, 16);
+	else
+		__builtin_memcpy(v, b->buf + off, 8);
+	return true;
+}
+
 static __always_inline bool read_user_word(__u64 *v, __u64 addr)
 {
-	return !bpf_probe_read_user(v, sizeof(*v), (const void *)addr);
+	return read_stack(v, sizeof(*v), addr);
 }
 
 /*
  * The two words at addr: the saved fp and, above it, the return address,
- * as a frame-pointer prologue leaves them. One read instead of two: each
- * bpf_probe_read_user() costs more than the search of a row.
+ * as a frame-pointer prologue leaves them.
  */
 static __always_inline bool read_fp_ra(__u64 *bp, __u64 *ra, __u64 addr)
 {
 	__u64 w[2];
 
-	if (bpf_probe_read_user(w, sizeof(w), (const void *)addr))
+	if (!read_stack(w, sizeof(w), addr))
 		return false;
 	*bp = w[0];
 	*ra = w[1];
@@ -609,6 +675,7 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 				       struct py_walk *py)
 {
 	struct unwind_state st = { .pid = pid, .py = py != NULL };
+	struct stack_block *block;
 	__u32 zero = 0;
 	__u64 *frames;
 
@@ -628,8 +695,11 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 		}
 	}
 	frames = bpf_map_lookup_elem(&unwind_frames, &zero);
-	if (!frames || !user_regs(ctx, &st))
+	block = stack_block();
+	if (!frames || !block || !user_regs(ctx, &st))
 		return 0;
+	/* another thread's bytes, or this one's at another sample */
+	block->len = 0;
 	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
 		if (i >= stack_depth)
 			break;
