@@ -92,6 +92,24 @@ Test(unwind_index, a_real_tables_rows_are_found_in_their_page)
 	cfi_table__release(&t);
 }
 
+/* Rows every few bytes, some at a page's first byte and some just after it: small pages. */
+Test(unwind_index, dense_rows_at_and_after_page_starts)
+{
+	enum { NR = 4096 };
+	struct unwind_row *rows = calloc(NR, sizeof(*rows));
+	struct index x;
+
+	cr_assert_not_null(rows);
+	for (uint32_t i = 0, pc = 0x400000; i < NR; i++, pc += 1 + i % 7)
+		rows[i].pc = pc;
+	assert_index_finds(rows, NR, 1);
+	build(&x, rows, NR);
+	cr_assert_eq(x.h.shift, UNW_INDEX_MIN_SHIFT, "%u rows in %u bytes: the smallest pages",
+		     NR, rows[NR - 1].pc - rows[0].pc);
+	free(x.rows);
+	free(rows);
+}
+
 /* Rows 2^32 bytes apart at most: pages grow so that the index stays within 1/8 of the rows. */
 Test(unwind_index, far_apart_rows_get_large_pages)
 {
