@@ -75,7 +75,7 @@ OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c outp
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c output/progress.c output/retention.c
 UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c \
-	unwind/cfi_code.c unwind/table_cache.c \
+	unwind/cfi_code.c unwind/table_cache.c unwind/row_index.c \
 	unwind/unwind_procs.c unwind/unwind_files.c unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c \
 	unwind/go_pclntab.c
 PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_procs.c \

@@ -26,6 +26,7 @@
 #include "debuginfo.h"
 #include "elf_read.h"
 #include "proc_maps.h"
+#include "row_index.h"
 #include "table_cache.h"
 #include "unwind_procs_internal.h"
 
@@ -159,31 +160,54 @@ static void remember_rows(struct unwind_procs *u, const struct rows_by_key *prob
 		free(r);
 }
 
-/*
- * Copy t into the rows array for f, a batch update at a time. (Not through
- * mmap: mapping the array makes all of it resident in the tool, 64 MiB.)
- */
-static int place_rows(struct unwind_procs *u, const struct cfi_table *t, struct unwind_file *f)
+/* Copy rows[0, nr) into the rows array from row first, a batch update at a time. */
+static int write_rows(struct unwind_procs *u, const struct unwind_row *rows, size_t nr,
+		      uint64_t first)
 {
 	enum { BATCH = 4096 };
 	__u32 keys[BATCH];
 
-	if (!t->nr)
-		return -ENOENT;
-	if (t->nr > u->max_rows - u->next_row)
-		return -ENOSPC;
-	for (size_t done = 0; done < t->nr;) {
-		__u32 n = t->nr - done < BATCH ? (__u32)(t->nr - done) : BATCH;
+	for (size_t done = 0; done < nr;) {
+		__u32 n = nr - done < BATCH ? (__u32)(nr - done) : BATCH;
 
 		for (__u32 i = 0; i < n; i++)
-			keys[i] = (__u32)(u->next_row + done + i);
-		if (bpf_map_update_batch(u->rows_fd, keys, t->rows + done, &n, NULL))
+			keys[i] = (__u32)(first + done + i);
+		if (bpf_map_update_batch(u->rows_fd, keys, rows + done, &n, NULL))
 			return -errno;
 		done += n;
 	}
+	return 0;
+}
+
+/*
+ * Copy t and its page index (row_index.h) into the rows array for f. (Not
+ * through mmap: mapping the array makes all of it resident in the tool,
+ * 64 MiB.)
+ */
+static int place_rows(struct unwind_procs *u, const struct cfi_table *t, struct unwind_file *f)
+{
+	struct unwind_row *index;
+	size_t nr_index;
+	int err;
+
+	if (!t->nr)
+		return -ENOENT;
+	nr_index = row_index__size(t->rows, t->nr);
+	if (t->nr + nr_index > u->max_rows - u->next_row)
+		return -ENOSPC;
+	index = malloc(nr_index * sizeof(*index));
+	if (!index)
+		return -ENOMEM;
+	row_index__build(t->rows, t->nr, index);
+	err = write_rows(u, t->rows, t->nr, u->next_row);
+	if (!err)
+		err = write_rows(u, index, nr_index, u->next_row + t->nr);
+	free(index);
+	if (err)
+		return err;
 	f->first_row = (uint32_t)u->next_row;
 	f->nr_rows = (uint32_t)t->nr;
-	u->next_row += t->nr;
+	u->next_row += t->nr + nr_index;
 	return 0;
 }
 

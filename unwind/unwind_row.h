@@ -90,6 +90,34 @@ struct unwind_row {
 };
 
 /*
+ * A table's page index, in the rows array right after its rows, so that
+ * the row of a pc is found in a few cache lines (user_stack.bpf.h), not
+ * by a binary search over the whole table. The pcs from base are cut into
+ * pages of 1 << shift bytes; first[p] is the number of rows at or before
+ * the start of page p, base + (p << shift), for p in [0, nr_pages]. The
+ * row of a pc in page p is then among rows [first[p], first[p + 1]], and
+ * one past the last page is after every row (first[nr_pages] = nr).
+ *
+ *	row nr			struct unwind_index_head
+ *	rows nr + 1 ...		first[0 .. nr_pages], UNW_INDEX_PER_ROW a row
+ *
+ * The shift is chosen per table (row_index.c): the smallest from
+ * UNW_INDEX_MIN_SHIFT that keeps the index within 1/UNW_INDEX_DENSITY of
+ * the rows, UNW_INDEX_DENSITY rows a page on average.
+ */
+#define UNW_INDEX_PER_ROW 4
+#define UNW_INDEX_MIN_SHIFT 8
+#define UNW_INDEX_MAX_SHIFT 32
+#define UNW_INDEX_DENSITY 8
+
+struct unwind_index_head {	/* the size of a row */
+	__u32 base;		/* the first row's pc, rounded down to a page */
+	__u32 nr_pages;
+	__u32 shift;		/* UNW_INDEX_MIN_SHIFT .. UNW_INDEX_MAX_SHIFT */
+	__u32 pad;
+};
+
+/*
  * Whether r is a row this build writes: known rules, registers in range,
  * and no register where its rule reads none. (A table from the cache, or
  * from the fuzzer, is held to it.)

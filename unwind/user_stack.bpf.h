@@ -8,10 +8,10 @@
  *
  * The process's entry is looked up once per sample, so one walk never
  * mixes two versions of it that userspace published. One step per frame,
- * run by bpf_loop() (Linux 5.17): the mapping of the pc by binary search
- * in the process's entry, the row of the pc by binary
- * search in its file's rows, then the caller's pc, sp and fp from the
- * CFA. A pc in a mapping without a table (JIT code, a file without
+ * run by bpf_loop() (Linux 5.17): the mapping of the pc (the frame
+ * before's, else a binary search in the process's entry), the row of the
+ * pc by its file's page index and a search among the rows of its page,
+ * then the caller's pc, sp and fp from the CFA. A pc in a mapping without a table (JIT code, a file without
  * .eh_frame) is stepped over by its frame pointer. A signal trampoline
  * (__restore_rt) is stepped over by the registers the kernel saved in its
  * frame, so a handler's stack goes on into the code it interrupted. A
@@ -29,7 +29,6 @@
 
 #define UNWIND_MAP_SEARCH 7	/* binary search steps: UNWIND_MAX_MAPS <= 128 */
 #define UNWIND_MAP_SEARCH_BIG 11	/* UNWIND_MAX_MAPS_BIG <= 2048 */
-#define UNWIND_ROW_SEARCH 24	/* 16M rows */
 /*
  * Stack switches a walk may take in Go code (UNWIND_MAP_GO): steps to a
  * lower address, from a system stack to a goroutine's (systemstack,
@@ -74,6 +73,7 @@ struct unwind_state {
 	const struct unwind_proc_big *big;	/* and its big one, or NULL */
 	__u32 pid;
 	__u32 n;	/* frames written */
+	__u32 last_map;	/* the index of the mapping of the frame before */
 	bool ret;	/* ip is a return address (else the leaf or an interrupted pc) */
 	__u8 switches;	/* stack switches taken in Go code */
 	bool cut;	/* ended before the thread's root */
@@ -126,29 +126,8 @@ __noinline int unwind_find_mapping_big(const struct unwind_proc_big *p, __u64 ip
 	FIND_MAPPING(p, UNWIND_MAX_MAPS_BIG, 2047, UNWIND_MAP_SEARCH_BIG, ip);
 }
 
-/* The index of the last row of rows [first, first + nr) at or before pc, or -1. */
-__noinline int unwind_find_row(__u32 first, __u32 nr, __u32 pc)
-{
-	__u32 lo = first, hi = first + nr;
-
-	for (int i = 0; i < UNWIND_ROW_SEARCH && lo < hi; i++) {
-		__u32 mid = lo + (hi - lo) / 2;
-		const struct unwind_row *r = bpf_map_lookup_elem(&unwind_rows, &mid);
-
-		if (!r)
-			return -1;
-		if (r->pc <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo == first ? -1 : (int)(lo - 1);
-}
-
-static __always_inline bool read_user_word(__u64 *v, __u64 addr)
-{
-	return !bpf_probe_read_user(v, sizeof(*v), (const void *)addr);
-}
+#include "unwind/row_find.bpf.h"
+#include "unwind/stack_read.bpf.h"
 
 /* The registers' kernel orders, by DWARF number. */
 static __always_inline void regs_from_pt(__u64 *r, const struct pt_regs *p)
@@ -270,7 +249,7 @@ static __always_inline int frame_cfa(struct unwind_state *st, const struct unwin
 {
 	if (!r || r->cfa_rule == UNW_CFA_NONE || reads_unknown_reg(st, r)) {
 		*cfa = st->bp + 16;
-		if (!st->bp || !read_user_word(ra, st->bp + 8) || !read_user_word(bp, st->bp))
+		if (!st->bp || !read_fp_ra(bp, ra, st->bp))
 			goto cut;
 		return 0;
 	}
@@ -298,6 +277,13 @@ static __always_inline int frame_cfa(struct unwind_state *st, const struct unwin
 		return 1;	/* the thread's root */
 	default:
 		goto cut;
+	}
+	/* the usual frame: rbp pushed right below the return address */
+	if (r->ra_rule == UNW_RA_AT_CFA && r->fp_rule == UNW_FP_AT_CFA &&
+	    r->fp_off == r->ra_off - 8) {
+		if (!read_fp_ra(bp, ra, *cfa + r->fp_off))
+			goto cut;
+		return 0;
 	}
 	if (r->ra_rule == UNW_RA_REG ? !frame_reg(st, r->ra_reg, ra)
 				     : !read_user_word(ra, *cfa + r->ra_off))
@@ -372,16 +358,34 @@ static __always_inline void ask_reread(__u32 pid, struct unwind_proc *p)
  */
 static __always_inline const struct unwind_map *mapping_of(struct unwind_state *st)
 {
-	__u32 idx;
+	const struct unwind_map *m;
+	__u32 idx = st->last_map;
 
+	/* most callers are in the callee's file: try its mapping first */
 	if (st->big) {
+		if (idx < UNWIND_MAX_MAPS_BIG && idx < st->big->nr) {
+			m = &st->big->maps[idx];
+			if (st->ip - m->start < m->len)
+				return m;
+		}
 		idx = (__u32)unwind_find_mapping_big(st->big, st->ip);
 		barrier_var(idx);
-		return idx < UNWIND_MAX_MAPS_BIG ? &st->big->maps[idx] : NULL;
+		if (idx >= UNWIND_MAX_MAPS_BIG)
+			return NULL;
+		st->last_map = idx;
+		return &st->big->maps[idx];
+	}
+	if (idx < UNWIND_MAX_MAPS && idx < st->p->nr) {
+		m = &st->p->maps[idx];
+		if (st->ip - m->start < m->len)
+			return m;
 	}
 	idx = (__u32)unwind_find_mapping(st->p, st->ip);
 	barrier_var(idx);
-	return idx < UNWIND_MAX_MAPS ? &st->p->maps[idx] : NULL;
+	if (idx >= UNWIND_MAX_MAPS)
+		return NULL;
+	st->last_map = idx;
+	return &st->p->maps[idx];
 }
 
 /*
@@ -540,6 +544,7 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 				       struct py_walk *py)
 {
 	struct unwind_state st = { .pid = pid, .py = py != NULL };
+	struct stack_block *block;
 	__u32 zero = 0;
 	__u64 *frames;
 
@@ -559,8 +564,11 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 		}
 	}
 	frames = bpf_map_lookup_elem(&unwind_frames, &zero);
-	if (!frames || !user_regs(ctx, &st))
+	block = stack_block();
+	if (!frames || !block || !user_regs(ctx, &st))
 		return 0;
+	/* another thread's bytes, or this one's at another sample */
+	block->len = 0;
 	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
 		if (i >= stack_depth)
 			break;

@@ -19,6 +19,7 @@
 #include "fake_proc.h"
 #include "go_runtime.h"
 #include "profile.h"
+#include "row_index.h"
 #include "sym_fixtures.h"
 #include "table_cache.h"
 #include "unwind_procs.h"
@@ -154,10 +155,24 @@ static void table_of(const char *path, struct cfi_table *t)
 	cr_assert_gt(t->nr, 0);
 }
 
-/* m's rows, read through the array map, are path's table. */
-static void assert_rows_are(const struct unwind_map *m, const char *path)
+/* The rows path's table takes in the array: its own and its page index's. */
+static size_t rows_taken(const char *path)
 {
 	struct cfi_table t;
+	size_t n;
+
+	table_of(path, &t);
+	n = t.nr + row_index__size(t.rows, t.nr);
+	cfi_table__release(&t);
+	return n;
+}
+
+/* m's rows, read through the array map, are path's table, and its page index follows them. */
+static void assert_rows_are(const struct unwind_map *m, const char *path)
+{
+	struct unwind_row *index;
+	struct cfi_table t;
+	size_t nr_index;
 
 	table_of(path, &t);
 	cr_assert_eq(m->nr_rows, t.nr, "'%s': %u rows, its table %zu", path, m->nr_rows, t.nr);
@@ -168,6 +183,18 @@ static void assert_rows_are(const struct unwind_map *m, const char *path)
 		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
 		cr_assert_eq(memcmp(&row, &t.rows[i], sizeof(row)), 0, "'%s' row %u differs", path, i);
 	}
+	nr_index = row_index__size(t.rows, t.nr);
+	index = malloc(nr_index * sizeof(*index));
+	cr_assert_not_null(index);
+	row_index__build(t.rows, t.nr, index);
+	for (__u32 i = 0; i < nr_index; i++) {
+		__u32 idx = m->first_row + m->nr_rows + i;
+		struct unwind_row row;
+
+		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
+		cr_assert_eq(memcmp(&row, &index[i], sizeof(row)), 0, "'%s' index row %u differs", path, i);
+	}
+	free(index);
 	cfi_table__release(&t);
 }
 
@@ -206,7 +233,7 @@ Test(unwind_procs, binary_and_library)
 	assert_rows_are(&p->maps[1], FIXTURE_LIB);
 	/* filled front to back */
 	cr_assert_eq(p->maps[0].first_row, 0);
-	cr_assert_eq(p->maps[1].first_row, p->maps[0].nr_rows);
+	cr_assert_eq(p->maps[1].first_row, rows_taken(FIXTURE_UNWIND));
 	/* the vDSO: frame pointers */
 	cr_assert_eq(p->maps[2].start, 0x7ffd00000000ull);
 	cr_assert_eq(p->maps[2].nr_rows, 0);
@@ -216,7 +243,7 @@ Test(unwind_procs, binary_and_library)
 	cr_assert_eq(st.procs, 1);
 	cr_assert_eq(st.files, 2);
 	cr_assert_eq(st.built, 2);
-	cr_assert_eq(st.rows, p->maps[0].nr_rows + p->maps[1].nr_rows);
+	cr_assert_eq(st.rows, rows_taken(FIXTURE_UNWIND) + rows_taken(FIXTURE_LIB));
 	cr_assert_eq(st.max_rows, 1 << 16);
 	free(p);
 	free(maps);
@@ -568,7 +595,7 @@ Test(unwind_procs, rows_full)
 	unwind_procs__stats(u, &st);
 	cr_assert_eq(st.no_room, 1);
 	cr_assert_eq(st.files, 1);
-	cr_assert_eq(st.rows, small.nr);
+	cr_assert_eq(st.rows, rows_taken(FIXTURE_LIB));
 	cfi_table__release(&big);
 	cfi_table__release(&small);
 	free(p);
@@ -1049,7 +1076,7 @@ Test(unwind_procs, vdso_of_the_same_image_has_its_table)
 	unwind_procs__stats(u, &st);
 	/* built once: its rows are the only ones */
 	cr_assert_eq(st.vdso, 2);
-	cr_assert_eq(st.rows, t.nr);
+	cr_assert_eq(st.rows, t.nr + row_index__size(t.rows, t.nr));
 	free(other);
 	free(line);
 	cfi_table__release(&t);
