@@ -1,41 +1,52 @@
 """pyhot - the 5:3:2 workload in Python: run_round calls hot_a, hot_b and
-hot_c, whose own loops do 5:3:2 of the work, so that a sample of a loop is
-its function's. Names its process (comm) pyhot, or COMM.
+hot_c, whose own loops run 25, 15 and 10 ms of the thread's CPU time, so
+that a sample of a loop is its function's. Names its process (comm)
+pyhot, or COMM.
     python3 pyhot.py SECONDS [COMM]
 """
 import sys
 import time
 
+# Iterations between two readings of the thread's CPU time: about 0.1 ms.
+CHUNK = 2000
 
-def hot_a(n):
+
+def hot_a(secs):
     s = 0
-    for i in range(n):
-        s += i
+    end = time.thread_time() + secs
+    while time.thread_time() < end:
+        for i in range(CHUNK):
+            s += i
     return s
 
 
-def hot_b(n):
+def hot_b(secs):
     s = 0
-    for i in range(n):
-        s += i
+    end = time.thread_time() + secs
+    while time.thread_time() < end:
+        for i in range(CHUNK):
+            s += i
     return s
 
 
-def hot_c(n):
+def hot_c(secs):
     s = 0
-    for i in range(n):
-        s += i
+    end = time.thread_time() + secs
+    while time.thread_time() < end:
+        for i in range(CHUNK):
+            s += i
     return s
 
 
-# A round takes tens of milliseconds: each function, hot_c too, spans
-# several sampling periods at 999 Hz, so their shares do not depend on
-# where in a round the samples fall (rounds of 3 ms, hot_c shorter than a
-# period, beat against the sampling: 500/250/248 seen).
+# A round takes 50 ms of CPU: each function, hot_c too, spans several
+# sampling periods at 999 Hz, so their shares do not depend on where in a
+# round the samples fall. By CPU time, not by iterations: a fixed count of
+# iterations ran at another speed while the other CPU (a hyperthread of
+# the same core, maybe) was busy, and the shares with it (472/344/182 seen).
 def run_round():
-    hot_a(500000)
-    hot_b(300000)
-    hot_c(200000)
+    hot_a(0.025)
+    hot_b(0.015)
+    hot_c(0.010)
 
 
 def main():
