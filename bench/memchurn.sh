@@ -20,16 +20,7 @@ d=$(mktemp -d /dev/shm/memchurn.XXXXXX)
 chmod 755 "$d"
 trap 'kill $churn $prof 2> /dev/null; wait 2> /dev/null; rm -rf "$d"' EXIT
 if [ "$mode" = exec ]; then
-	awk 'BEGIN {
-		print "#include <stdlib.h>\n#include <time.h>\n__asm__(\".text\\n\""
-		print "\".globl many_id_AAAAAAAA\\n.type many_id_AAAAAAAA, %function\\nmany_id_AAAAAAAA: .skip 4\\n.size many_id_AAAAAAAA, 4\\n\""
-		for (i = 0; i < 20000; i++)
-			printf "\".globl many_%05d\\n.type many_%05d, %%function\\nmany_%05d: .skip 4\\n.size many_%05d, 4\\n\"\n", i, i, i, i
-		print ");"
-		print "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }"
-		print "__attribute__((noinline)) static unsigned churn_spin(double until) { unsigned v = 1; while (now() < until) for (int i = 0; i < 100000; i++) v = v * 31 + i; return v; }"
-		print "int main(int argc, char **argv) { return churn_spin(now() + (argc > 1 ? atof(argv[1]) : 100) / 1000) == 42; }"
-	}' > "$d/orig.c" && cc -O1 -o "$d/orig" "$d/orig.c" || exit 1
+	sh tests/workloads/manyfn.sh "$d/orig" || exit 1
 	off=$(($(grep -obUa many_id_AAAAAAAA "$d/orig" | cut -d: -f1) + 8))
 	run='./c$i 150'
 else

@@ -369,22 +369,6 @@ t_forged_build_id_one_run() {
 		fail "forged: $(grep '^forged;' "$TMP/f1.folded" | sort -t' ' -k2 -rn | head -3)" || return 1
 }
 
-# many_functions_binary PATH: a program with 20,000 functions (4 bytes of
-# .text each, from assembler: seconds less to build than as C) whose main
-# burns its first argument's milliseconds in churn_spin; one of them is
-# named many_id_AAAAAAAA, for copies that differ in one symbol's name
-many_functions_binary() {
-	awk 'BEGIN {
-		print "#include <stdlib.h>\n#include <time.h>\n__asm__(\".text\\n\""
-		print "\".globl many_id_AAAAAAAA\\n.type many_id_AAAAAAAA, %function\\nmany_id_AAAAAAAA: .skip 4\\n.size many_id_AAAAAAAA, 4\\n\""
-		for (i = 0; i < 20000; i++)
-			printf "\".globl many_%05d\\n.type many_%05d, %%function\\nmany_%05d: .skip 4\\n.size many_%05d, 4\\n\"\n", i, i, i, i
-		print ");"
-		print "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }"
-		print "__attribute__((noinline)) static unsigned churn_spin(double until) { unsigned v = 1; while (now() < until) for (int i = 0; i < 100000; i++) v = v * 31 + i; return v; }"
-		print "int main(int argc, char **argv) { return churn_spin(now() + (argc > 1 ? atof(argv[1]) : 100) / 1000) == 42; }"
-	}' > "$1.c" && cc -O1 -fno-omit-frame-pointer -o "$1" "$1.c"
-}
 
 # For 22 s the user runs fresh copies (new inodes: each copy is kept, or
 # the next would reuse its inode, and be a file rewritten in place) of a
@@ -401,7 +385,7 @@ many_functions_binary() {
 t_exec_churn_memory() {
 	d=$H/churn
 	mkdir -p "$d" "$TMP/mem"
-	many_functions_binary "$d/manyfn" || fail "cannot build the 20,000-function program" || return 1
+	sh tests/workloads/manyfn.sh "$d/manyfn" || fail "cannot build the 20,000-function program" || return 1
 	[ "$(nm "$d/manyfn" | grep -c ' T many_[0-9]')" -eq 20000 ] || fail "not 20,000 functions" || return 1
 	off=$(grep -obUa many_id_AAAAAAAA "$d/manyfn" | cut -d: -f1)
 	[ "$(echo "$off" | wc -w)" -eq 1 ] || fail "many_id_AAAAAAAA at '$off'" || return 1
