@@ -1,6 +1,7 @@
 #!/bin/bash
-# bench/bpf_stats.sh - sourced by run.sh and busyhost.sh: what the kernel
-# counts of a profiler's BPF programs (kernel.bpf_stats_enabled=1).
+# bench/bpf_stats.sh - sourced by run.sh, busyhost.sh, python.sh and
+# unwind.sh: what the kernel counts of a profiler's BPF programs
+# (kernel.bpf_stats_enabled=1), and the setup the last two share.
 
 # BPF programs whose fds PID holds
 prog_ids() {
@@ -18,4 +19,39 @@ bpf_stats() {
 		rt=$((rt + ${r:-0})) cnt=$((cnt + ${c:-0}))
 	done
 	echo "$rt $cnt"
+}
+
+# bench_start TAG TOOL... (bash; log and die defined): bpftrace installed
+# from Debian when missing, bpftrace, bpftool, gcc and each TOOL checked,
+# TMP made (/tmp/profile-TAG.XXXXXX), kernel.bpf_stats_enabled on until
+# exit, bench/runmeter.c built as $TMP/runmeter. At exit the pids in RM
+# (the run's runmeter) and WL (the workloads) are killed and TMP removed
+# (KEEP_TMP=1 keeps it).
+bench_start() {
+	local tag=$1 t
+	shift
+	if ! command -v bpftrace > /dev/null; then
+		log "installing bpftrace"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q bpftrace >&2 ||
+			die "apt-get install bpftrace failed"
+	fi
+	for t in bpftrace bpftool gcc "$@"; do
+		command -v "$t" > /dev/null || die "'$t' not found"
+	done
+	TMP=$(mktemp -d "/tmp/profile-$tag.XXXXXX") || die "mktemp failed"
+	OLD_STATS=$(sysctl -n kernel.bpf_stats_enabled)
+	WL=""
+	RM=""
+	trap bench_cleanup EXIT
+	trap 'exit 130' INT TERM
+	sysctl -q -w kernel.bpf_stats_enabled=1 || die "cannot enable kernel.bpf_stats_enabled"
+	gcc -O2 -Wall -Wextra bench/runmeter.c -o "$TMP/runmeter" || die "cannot build runmeter"
+}
+
+bench_cleanup() {
+	local p
+	for p in $RM $WL; do kill "$p" 2> /dev/null; done
+	wait 2> /dev/null
+	sysctl -q -w kernel.bpf_stats_enabled="$OLD_STATS"
+	if [ "${KEEP_TMP:-0}" = 1 ]; then log "run files kept in $TMP"; else rm -rf "$TMP"; fi
 }

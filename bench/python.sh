@@ -57,30 +57,9 @@ for p in $PROFILERS; do
 	case $p in profile | profile-nopy | profile-fp | profile-fp-nopy | bpftrace) ;;
 	*) die "unknown profiler '$p'" ;; esac
 done
-if ! command -v bpftrace > /dev/null; then
-	log "installing bpftrace"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q bpftrace >&2 || die "apt-get install bpftrace failed"
-fi
-for t in bpftrace bpftool gcc taskset shuf "$PYTHON"; do
-	command -v "$t" > /dev/null || die "'$t' not found"
-done
-
-TMP=$(mktemp -d /tmp/profile-pybench.XXXXXX) || die "mktemp failed"
-OLD_STATS=$(sysctl -n kernel.bpf_stats_enabled)
-WL=""		# the two pyhot
-RM=""		# the run's runmeter, while it runs
-cleanup() {
-	local p
-	for p in $RM $WL; do kill "$p" 2> /dev/null; done
-	wait 2> /dev/null
-	sysctl -q -w kernel.bpf_stats_enabled="$OLD_STATS"
-	[ "${KEEP_TMP:-0}" = 1 ] && log "run files kept in $TMP" || rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-sysctl -q -w kernel.bpf_stats_enabled=1 || die "cannot enable kernel.bpf_stats_enabled"
-
-gcc -O2 -Wall -Wextra bench/runmeter.c -o "$TMP/runmeter" || die "cannot build runmeter"
+. bench/bpf_stats.sh
+# WL: the two pyhot; RM: the run's runmeter, while it runs
+bench_start pybench taskset shuf "$PYTHON"
 # the same profile for every run, even if the tree is rebuilt meanwhile
 cp "$PROFILE" "$TMP/profile" || die "cannot copy $PROFILE"
 COMMIT=$(git -C "$ROOT" describe --always --dirty 2> /dev/null || echo '?')
@@ -90,8 +69,6 @@ for cpu in 0 1; do
 done
 sleep 1
 
-# prog_ids PID, bpf_stats IDS...
-. bench/bpf_stats.sh
 
 # kv FILE KEY: the value of KEY=value in a runmeter stats file
 kv() { sed -n "s/.*\\<$2=\\([^ ]*\\).*/\\1/p" "$1" 2> /dev/null; }

@@ -55,30 +55,9 @@ die() { log "$*"; exit 1; }
 [ -x "$PROFILE" ] || die "no $PROFILE: run make first"
 case $WORKLOAD in fp | py) ;; *) die "unknown WORKLOAD '$WORKLOAD' (fp, py)" ;; esac
 case $SCOPE in pid | all) ;; *) die "unknown SCOPE '$SCOPE' (pid, all)" ;; esac
-if ! command -v bpftrace > /dev/null; then
-	log "installing bpftrace"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q bpftrace >&2 || die "apt-get install bpftrace failed"
-fi
-for t in bpftrace bpftool clang gcc taskset shuf "$PYTHON"; do
-	command -v "$t" > /dev/null || die "'$t' not found"
-done
-
-TMP=$(mktemp -d /tmp/profile-uwbench.XXXXXX) || die "mktemp failed"
-OLD_STATS=$(sysctl -n kernel.bpf_stats_enabled)
-WL=""		# the two workloads
-RM=""		# the run's runmeter, while it runs
-cleanup() {
-	local p
-	for p in $RM $WL; do kill "$p" 2> /dev/null; done
-	wait 2> /dev/null
-	sysctl -q -w kernel.bpf_stats_enabled="$OLD_STATS"
-	[ "${KEEP_TMP:-0}" = 1 ] && log "run files kept in $TMP" || rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-sysctl -q -w kernel.bpf_stats_enabled=1 || die "cannot enable kernel.bpf_stats_enabled"
-
-gcc -O2 -Wall -Wextra bench/runmeter.c -o "$TMP/runmeter" || die "cannot build runmeter"
+. bench/bpf_stats.sh
+# WL: the two workloads; RM: the run's runmeter, while it runs
+bench_start uwbench clang taskset shuf "$PYTHON"
 # the same binaries for every run, even if the tree is rebuilt meanwhile
 declare -A BIN
 for p in $PROFILERS; do
@@ -104,8 +83,6 @@ sleep 1
 PIDS=$(echo $WL | tr ' ' ','); PRED=""
 [ "$SCOPE" = pid ] && PRED="/$(printf 'pid == %s || ' $WL | sed 's/ || $//')/"
 
-# prog_ids PID, bpf_stats IDS...
-. bench/bpf_stats.sh
 
 # one NAME REP: one line "rep name ok run_ns runs ours frames"
 one() {
