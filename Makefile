@@ -60,7 +60,8 @@ endif
 # CPython's frames (its BPF side is python/python.bpf.h).
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
-	collect/bpf_features.c collect/pid_worker.c collect/command.c
+	collect/bpf_features.c collect/pid_worker.c collect/command.c \
+	collect/cgroups.c collect/cgroup_names.c
 SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
 	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c \
@@ -71,7 +72,7 @@ SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loa
 	symbols/debuginfod_fetch.c symbols/debuginfod_child.c symbols/usyms_fetch.c symbols/cache_dir.c \
 	symbols/file_id.c
 OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/walk_tally.c output/keymap.c \
-	output/protobuf.c \
+	output/protobuf.c output/container_id.c output/containers.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c output/progress.c output/retention.c
 UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c \

@@ -14,6 +14,7 @@
 
 #include <linux/types.h>
 
+#include "cgroups.h"
 #include "cli.h"
 #include "escape.h"
 #include "outfile.h"
@@ -46,6 +47,8 @@ enum {
 	OPT_REPLACE,
 	OPT_UNWIND_CACHE_SIZE,
 	OPT_NO_PYTHON,
+	OPT_CGROUP,
+	OPT_BY_CONTAINER,
 };
 
 static const char usage[] =
@@ -65,6 +68,10 @@ static const char usage[] =
 "  -K, --kernel-stacks-only  show kernel-space stacks only (no user)\n"
 "  -I, --include-idle        include the CPU idle stacks\n"
 "  -C, --cpu=CPU             sample this CPU only\n"
+"      --cgroup=PATH         profile only the tasks in this cgroup v2 directory and\n"
+"                            below (repeatable; /sys/fs/cgroup/X or the cgroup path /X)\n"
+"      --by-container        tell samples apart by cgroup: a root frame per container\n"
+"                            (folded, svg, json), pprof labels container_id, cgroup"
 "  -d, --delimited           insert a delimiter between kernel and user stacks\n"
 "  -a, --annotations         add _[k] annotations to kernel frames\n"
 "  -f, --folded              folded output, one line per stack (for flame graphs)\n"
@@ -335,6 +342,7 @@ static const struct flag_opt flag_opts[] = {
 	{ "no-python", OPT_NO_PYTHON, ENV_BOOL(python), false },
 	{ "no-debuginfod", OPT_NO_DEBUGINFOD, ENV_BOOL(debuginfod), false },
 	{ "replace", OPT_REPLACE, ENV_BOOL(replace), true },
+	{ "by-container", OPT_BY_CONTAINER, ENV_BOOL(by_container), true },
 };
 
 static const struct option other_opts[] = {
@@ -346,6 +354,7 @@ static const struct option other_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "debuginfod-url", required_argument, NULL, OPT_DEBUGINFOD_URL },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "unwind-cache-dir", required_argument, NULL, OPT_UNWIND_CACHE_DIR },
@@ -434,6 +443,26 @@ static int add_debug_dir(struct parser *p, const char *dir)
 	return 0;
 }
 
+/* --cgroup: checked against the system in cli__validate() */
+static int add_cgroup(struct parser *p, const char *path)
+{
+	struct profile_env *env = p->env;
+	const char **n;
+
+	if (env->nr_cgroups >= MAX_CGROUP_FILTERS) {
+		fprintf(p->err, "profile: more than %d --cgroup paths\n", MAX_CGROUP_FILTERS);
+		return -E2BIG;
+	}
+	n = realloc(env->cgroups, (env->nr_cgroups + 1) * sizeof(*n));
+	if (!n) {
+		fprintf(p->err, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	env->cgroups = n;
+	env->cgroups[env->nr_cgroups++] = path;
+	return 0;
+}
+
 /* --debuginfod-url: one server; the list goes to libdebuginfod joined by spaces. */
 static int add_debuginfod_url(struct parser *p, const char *url)
 {
@@ -511,6 +540,8 @@ static int parse_option(struct parser *p, int opt, char **argv)
 		return 0;
 	case OPT_DEBUG_DIR:
 		return add_debug_dir(p, optarg);
+	case OPT_CGROUP:
+		return add_cgroup(p, optarg);
 	case OPT_DEBUGINFOD_URL:
 		return add_debuginfod_url(p, optarg);
 	case OPT_CALL_GRAPH:
@@ -730,6 +761,43 @@ static bool replaces_each_interval(const char *pattern, long interval)
 	return S_ISREG(st.st_mode);
 }
 
+/* --cgroup's directories, and a cgroup v2 hierarchy for them and --by-container. */
+static int check_cgroups(const struct profile_env *env, const char *proc_root, FILE *err)
+{
+	char mountinfo[PATH_MAX], mount[PATH_MAX], dir[PATH_MAX];
+	int m, e;
+
+	if (!env->nr_cgroups && !env->by_container)
+		return 0;
+	snprintf(mountinfo, sizeof(mountinfo), "%s/self/mountinfo", proc_root);
+	m = cgroup2__mount(mountinfo, mount, sizeof(mount));
+	if (m && m != -ENOENT) {
+		fprintf(err, "profile: cannot read '%s': %s\n", mountinfo, strerror(-m));
+		return m;
+	}
+	if (m && env->by_container) {
+		fprintf(err, "profile: --by-container: no cgroup v2 hierarchy is mounted (a cgroup v1 host)\n");
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < env->nr_cgroups; i++) {
+		e = cgroup2__resolve(m ? NULL : mount, env->cgroups[i], dir, sizeof(dir));
+		if (!e)
+			continue;
+		fputs("profile: --cgroup '", err);
+		escape__text(err, env->cgroups[i]);
+		if (m)
+			fputs("': no cgroup v2 hierarchy is mounted (a cgroup v1 host)\n", err);
+		else if (e == -EMEDIUMTYPE)
+			fputs("': not a cgroup v2 directory (a cgroup v1 hierarchy's?)\n", err);
+		else if (e == -ENOENT)
+			fputs("': no such cgroup\n", err);
+		else
+			fprintf(err, "': %s\n", strerror(-e));
+		return e;
+	}
+	return 0;
+}
+
 int cli__validate(const struct profile_env *env, const char *proc_root, const char *sys_root,
 		  FILE *err)
 {
@@ -737,6 +805,8 @@ int cli__validate(const struct profile_env *env, const char *proc_root, const ch
 	int e;
 
 	e = check_ids(env, proc_root, err);
+	if (!e)
+		e = check_cgroups(env, proc_root, err);
 	if (!e)
 		e = check_cpu(env, sys_root, err);
 	if (!e)
@@ -781,6 +851,9 @@ void cli__release(struct profile_env *env)
 	free(env->tids);
 	free(env->debug_dirs);
 	env->debug_dirs = NULL;
+	free(env->cgroups);
+	env->cgroups = NULL;
+	env->nr_cgroups = 0;
 	env->nr_debug_dirs = 0;
 	free(env->debuginfod_urls);
 	env->debuginfod_urls = NULL;

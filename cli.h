@@ -82,6 +82,9 @@ struct profile_env {
 	long interval;		/* -i seconds, 0: one profile at the end */
 	bool replace;		/* --replace: -i's profiles may replace one another in -o's file */
 	bool quiet;		/* -q: nothing but errors on stderr, no header */
+	bool by_container;	/* --by-container: samples told apart by cgroup, shown by container */
+	const char **cgroups;	/* --cgroup, as given: only tasks in these cgroup v2 subtrees */
+	size_t nr_cgroups;
 	/* symbols */
 	const char **debug_dirs;	/* --debug-dir, in the order given; none: /usr/lib/debug */
 	size_t nr_debug_dirs;
@@ -108,7 +111,8 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
 
 /*
  * Checks against the running system: pids/tids exist, the CPU exists and is
- * online, the stack depth is within kernel.perf_event_max_stack, the maps
+ * online, --cgroup's paths are cgroup v2 directories (and --by-container
+ * has a cgroup v2 hierarchy, found in proc_root's self/mountinfo), the stack depth is within kernel.perf_event_max_stack, the maps
  * fit in MAX_MAP_MIB, and -o FILE (expanded now) can be written
  * (outfile__check()), so that a missing directory does not throw away a
  * run at its end. proc_root and sys_root are "/proc" and "/sys" except in

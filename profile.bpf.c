@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * profile.bpf.c - the sampling side: runs on every perf event sample, applies
- * the filters and counts the sample under (pid, tid, comm, kernel stack,
- * user stack). Nothing per sample crosses to userspace.
+ * the filters and counts the sample under (pid, tid, comm, cgroup, kernel
+ * stack, user stack). Nothing per sample crosses to userspace.
  *
  * The count hash, stack map and overflow hash come in two sets; "active"
  * says which one samples go to. Userspace flips it, waits for programs in
@@ -42,6 +42,8 @@ const volatile __u32 stack_depth = 127;	/* frames per stack */
 const volatile __u32 nr_cpus = 1;	/* possible CPUs */
 const volatile bool dwarf_unwind = false;	/* user stacks by unwind tables where loaded */
 const volatile bool follow_forks = false;	/* -- CMD: what pids' processes fork joins pids */
+const volatile bool key_by_cgroup = false;	/* --by-container */
+const volatile __u32 nr_cgroup_filters = 0;	/* --cgroup: the entries of cgroup_filter */
 
 /* Written by userspace while running: which set samples go to. */
 volatile __u32 active = 0;
@@ -108,6 +110,30 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } tids SEC(".maps");
+
+/*
+ * --cgroup: the cgroup v2 directories whose tasks (and their
+ * descendants') are sampled, as fds put in by userspace.
+ * bpf_current_task_under_cgroup() is a plain helper (Linux 4.9): no task
+ * field is read here.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);			/* set */
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup_filter SEC(".maps");
+
+static __always_inline bool in_cgroups(void)
+{
+	for (__u32 i = 0; i < MAX_CGROUP_FILTERS; i++) {
+		if (i >= nr_cgroup_filters)
+			break;
+		if (bpf_current_task_under_cgroup(&cgroup_filter, i) == 1)
+			return true;
+	}
+	return false;
+}
 
 /*
  * -- CMD: the tasks a process in pids forked, until their process is
@@ -547,10 +573,14 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind, 
 		return 0;
 	if (filter_by_tid && !bpf_map_lookup_elem(&tids, &tid))
 		return 0;
+	if (nr_cgroup_filters && !in_cgroups())
+		return 0;
 
 	stat_inc(STAT_SAMPLES);
 	key.pid = pid;
 	key.tid = key_by_tid ? tid : 0;
+	if (key_by_cgroup)
+		key.cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(&key.comm, sizeof(key.comm));
 
 	/* walked once, whichever map set it goes to */

@@ -475,6 +475,8 @@ static int run_loop(struct run *run)
 				return err;
 			}
 			sampler__forget_exited(run->sampler);
+			/* while the cgroups are there to be named: containers come and go */
+			report__note_cgroups(run->report, run->agg);
 			run->next_drain += DRAIN_SECS;
 			continue;
 		}

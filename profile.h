@@ -14,6 +14,7 @@
 #define FOLLOW_MAX_FORKED 16384
 #define MAX_PID_GENS 65536	/* sampled processes alive at once with a generation */
 #define MAX_STACK_DEPTH_LIMIT 1024	/* --perf-max-stack-depth upper bound */
+#define MAX_CGROUP_FILTERS 64	/* --cgroup paths */
 
 /*
  * A stack the STACK_TRACE map could not keep (its hash bucket holds another
@@ -38,6 +39,7 @@ struct profile_key {
 	__u32 flags;		/* KEY_* */
 	__u64 kern_overflow;	/* overflow key when kern_stack_id == STACK_ID_OVERFLOW */
 	__u64 user_overflow;
+	__u64 cgroup_id;	/* cgroup v2 id (--by-container); 0: not asked for */
 	char comm[TASK_COMM_LEN];
 };
 

@@ -25,6 +25,7 @@ static uint64_t entry_hash(const struct agg_key *key, const struct agg_stack *k,
 
 	h = fnv64_step(h, (uint64_t)key->pid << 32 | key->tid);
 	h = fnv64_step(h, (uint64_t)key->flags << 32 | key->gen);
+	h = fnv64_step(h, key->cgroup_id);
 	for (int i = 0; i < AGG_COMM_LEN && key->comm[i]; i++)
 		h = fnv64_step(h, (unsigned char)key->comm[i]);
 	h = fnv64_step(h, (uint64_t)(uint32_t)k->err << 32 | (uint32_t)u->err);
@@ -100,7 +101,7 @@ static int same(const struct agg_entry *e, const struct agg_key *key, const stru
 		const struct agg_stack *u)
 {
 	return e->pid == key->pid && e->tid == key->tid && e->gen == key->gen &&
-	       e->flags == key->flags &&
+	       e->flags == key->flags && e->cgroup_id == key->cgroup_id &&
 	       !strncmp(e->comm, key->comm, AGG_COMM_LEN) &&
 	       e->kerr == k->err && e->uerr == u->err &&
 	       e->nr_kips == k->nr && e->nr_uips == u->nr &&
@@ -141,6 +142,7 @@ int agg__add(struct agg *a, const struct agg_key *key, const struct agg_stack *k
 	e->tid = key->tid;
 	e->gen = key->gen;
 	e->flags = key->flags;
+	e->cgroup_id = key->cgroup_id;
 	e->t_first = a->from_ns;
 	e->t_last = a->to_ns;
 	strncpy(e->comm, key->comm, AGG_COMM_LEN - 1);

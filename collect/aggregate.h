@@ -2,7 +2,7 @@
 /*
  * aggregate.h - raw (unresolved) stacks counted in userspace: what the BPF
  * maps held, drained periodically so the maps can be cleared, merged by
- * (pid, tid, generation, comm, kernel frames, user frames).
+ * (pid, tid, generation, comm, cgroup, kernel frames, user frames).
  */
 #ifndef AGGREGATE_H
 #define AGGREGATE_H
@@ -21,6 +21,7 @@ struct agg_entry {
 	uint32_t pid, tid;
 	uint32_t gen;		/* generation of pid's mappings (profile.h); 0: unknown */
 	uint32_t flags;		/* how the user stack was walked: KEY_* (profile.h) */
+	uint64_t cgroup_id;	/* --by-container; 0: not asked for */
 	char comm[AGG_COMM_LEN];
 	/* CLOCK_MONOTONIC ns: the samples were taken between these two */
 	uint64_t t_first, t_last;
@@ -64,6 +65,7 @@ static inline int agg_stack__err_of_id(int32_t id)
 struct agg_key {
 	uint32_t pid, tid, gen;
 	uint32_t flags;		/* KEY_* */
+	uint64_t cgroup_id;	/* 0 unless --by-container */
 	const char *comm;
 };
 

@@ -78,7 +78,8 @@ static int add_key(struct map_drain *d, const struct map_set_fds *set,
 	else
 		user.err = agg_stack__err_of_id(k->user_stack_id);
 	return agg__add(agg, &(struct agg_key){ .pid = k->pid, .tid = k->tid, .gen = k->gen,
-						.flags = k->flags, .comm = k->comm },
+						.flags = k->flags, .cgroup_id = k->cgroup_id,
+						.comm = k->comm },
 			&kern, &user, count);
 }
 

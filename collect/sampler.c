@@ -5,6 +5,8 @@
  * is in attach.c, one map set's drain in map_drain.c.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_features.h"
+#include "cgroups.h"
 #include "diagnose.h"
 #include "sampler_state.h"
 #include "trace_helpers.h"
@@ -64,6 +67,8 @@ static void set_rodata(struct profile_bpf *obj, const struct profile_env *env, b
 	obj->rodata->follow_forks = env->command != NULL;
 	obj->rodata->filter_by_tid = env->nr_tids > 0;
 	obj->rodata->key_by_tid = env->nr_tids > 0;
+	obj->rodata->key_by_cgroup = env->by_container;
+	obj->rodata->nr_cgroup_filters = env->nr_cgroups;
 	obj->rodata->track_gens = !env->kernel_only;
 	obj->rodata->stack_depth = env->max_stack_depth;
 	obj->rodata->nr_cpus = libbpf_num_possible_cpus() > 0 ? libbpf_num_possible_cpus() : 1;
@@ -139,6 +144,8 @@ static int size_maps(struct sampler *s, bool prealloc)
 	if (!err)
 		err = bpf_map__set_max_entries(obj->maps.forked,
 					       s->env->command ? FOLLOW_MAX_FORKED : 1);
+	if (!err && s->env->nr_cgroups)
+		err = bpf_map__set_max_entries(obj->maps.cgroup_filter, s->env->nr_cgroups);
 	return err ? err : size_python_maps(s);
 }
 
@@ -171,12 +178,50 @@ static int open_configured(struct sampler *s, bool prealloc)
 	return size_maps(s, prealloc);
 }
 
+/*
+ * --cgroup's directories into the cgroup array (checked by cli__validate()
+ * already; one removed since fails here). Prints one line on failure.
+ */
+static int fill_cgroups(struct sampler *s)
+{
+	const struct profile_env *env = s->env;
+	char mount[PATH_MAX], dir[PATH_MAX];
+	int map_fd = bpf_map__fd(s->obj->maps.cgroup_filter), err = 0;
+	bool mounted;
+
+	if (!env->nr_cgroups)
+		return 0;
+	mounted = !cgroup2__mount("/proc/self/mountinfo", mount, sizeof(mount));
+	for (__u32 i = 0; i < env->nr_cgroups && !err; i++) {
+		int fd;
+
+		err = cgroup2__resolve(mounted ? mount : NULL, env->cgroups[i], dir, sizeof(dir));
+		fd = err ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (!err && fd < 0)
+			err = -errno;
+		if (!err && bpf_map_update_elem(map_fd, &i, &fd, BPF_ANY))
+			err = -errno;
+		if (fd >= 0)
+			close(fd);	/* the map holds the cgroup */
+		if (err) {
+			/* root's own argument, shown escaped by cli__validate() already */
+			fprintf(stderr, "profile: cannot add --cgroup path %u to the BPF filter map: %s\n",
+				i + 1, strerror(-err));
+		}
+	}
+	return err;
+}
+
 /* The ids of -p or -L into their filter maps. Prints one line on failure. */
 static int fill_filters(struct sampler *s)
 {
 	const struct profile_env *env = s->env;
 	pid_t failed;
 	int err;
+
+	err = fill_cgroups(s);
+	if (err)
+		return err;
 
 	err = id_filter__fill(bpf_map__fd(s->obj->maps.pids), env->pids, env->nr_pids, &failed);
 	if (err) {

@@ -303,6 +303,10 @@ static int builder__sample(struct pprof_builder *b, const struct pf_profile *p,
 		return err;
 	if ((err = builder__label(b, "comm", s->comm ? s->comm : "", 0)))
 		return err;
+	if (s->container_id && (err = builder__label(b, "container_id", s->container_id, 0)))
+		return err;
+	if (s->cgroup && (err = builder__label(b, "cgroup", s->cgroup, 0)))
+		return err;
 	return pb_end(&b->pb, PROFILE_SAMPLE, start);
 }
 

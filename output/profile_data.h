@@ -42,6 +42,9 @@ struct pf_sample {
 	const struct pf_frame *frames;	/* root first: user root .. user leaf, kernel outer .. kernel leaf */
 	size_t nr_frames;
 	uint64_t count;		/* samples */
+	/* --by-container: the sample's container and cgroup (pprof labels); NULL: not asked for */
+	const char *container_id;
+	const char *cgroup;
 };
 
 struct pf_profile {

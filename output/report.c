@@ -4,12 +4,15 @@
  * hand them to the writer of the chosen format.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroups.h"
+#include "containers.h"
 #include "diagnose.h"
 #include "flamegraph.h"
 #include "kallsyms.h"
@@ -35,6 +38,7 @@ struct report {
 	uint64_t *uaddrs;			/* address of each uframes[i]; 0: none */
 	const struct py_name **upy;		/* a Python frame's names, or NULL */
 	const struct py_names *py;		/* NULL: no Python frames named */
+	struct containers *containers;		/* --by-container; NULL: not asked for */
 };
 
 static const char *const UNKNOWN = "[unknown]";
@@ -54,7 +58,16 @@ struct report *report__new(const struct profile_env *env, struct usyms *usyms)
 	r->umodules = calloc(env->max_stack_depth + 1, sizeof(*r->umodules));
 	r->uaddrs = calloc(env->max_stack_depth + 1, sizeof(*r->uaddrs));
 	r->upy = calloc(env->max_stack_depth + 1, sizeof(*r->upy));
-	if (!r->kallsyms || !r->kframes || !r->uframes || !r->umodules || !r->uaddrs || !r->upy) {
+	if (env->by_container) {
+		char mount[PATH_MAX];
+
+		/* none: cli__validate() refused the run; "[unknown]" in tests */
+		if (cgroup2__mount("/proc/self/mountinfo", mount, sizeof(mount)))
+			strcpy(mount, "/nonexistent");
+		r->containers = containers__new(mount);
+	}
+	if (!r->kallsyms || !r->kframes || !r->uframes || !r->umodules || !r->uaddrs || !r->upy ||
+	    (env->by_container && !r->containers)) {
 		report__free(r);
 		errno = ENOMEM;
 		return NULL;
@@ -67,6 +80,7 @@ void report__free(struct report *r)
 	if (!r)
 		return;
 	kallsyms__free(r->kallsyms);
+	containers__free(r->containers);
 	free(r->kframes);
 	free(r->uframes);
 	free(r->umodules);
@@ -78,6 +92,27 @@ void report__free(struct report *r)
 void report__set_python(struct report *r, const struct py_names *py)
 {
 	r->py = py;
+}
+
+/* The sample's container, when asked for; false when not. */
+static bool label_of(struct report *r, const struct agg_entry *e, struct container_label *l)
+{
+	if (!r->containers)
+		return false;
+	containers__label(r->containers, e->cgroup_id, l);	/* "[unknown]" on failure */
+	return true;
+}
+
+static int note_cgroup(const struct agg_entry *e, void *ctx)
+{
+	struct container_label l;
+
+	return containers__label(ctx, e->cgroup_id, &l);
+}
+
+int report__note_cgroups(struct report *r, const struct agg *agg)
+{
+	return r->containers ? agg__for_each(agg, note_cgroup, r->containers) : 0;
 }
 
 void report__prefetch_kernel_symbols(struct report *r)
@@ -247,6 +282,10 @@ static int add_text(const struct agg_entry *e, void *ctx)
 		.ustack_err = e->uerr,
 		.count = e->count,
 	};
+	struct container_label l;
+
+	if (label_of(r, e, &l))
+		rec.container = l.id;
 
 	if (!e->kerr) {
 		rec.nr_kframes = e->nr_kips;
@@ -297,8 +336,8 @@ static int count_frames(const struct agg_entry *e, void *ctx)
 {
 	struct pf_ctx *c = ctx;
 
-	/* the stacks, plus a marker for each missed one, and for a truncated one */
-	c->nr_frames += e->nr_kips + e->nr_uips + 3;
+	/* the stacks, a marker for each missed one, for a truncated one, and the container */
+	c->nr_frames += e->nr_kips + e->nr_uips + 4;
 	c->nr_samples++;
 	return 0;
 }
@@ -315,6 +354,11 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 	struct report *r = c->r;
 	const struct profile_env *env = r->env;
 	struct pf_frame *start = c->frames + c->nr_frames, *f = start;
+	struct container_label l = {};
+
+	/* pprof has labels for it; the others a root frame, the container's tower */
+	if (label_of(r, e, &l) && env->format != FORMAT_PPROF)
+		f = marker(f, l.id, false);
 	if (!env->kernel_only) {
 		if (agg_stack__missed(e->uerr)) {
 			f = marker(f, "[Missed User Stack]", false);
@@ -359,6 +403,8 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 		.frames = start,
 		.nr_frames = f - start,
 		.count = e->count,
+		.container_id = l.id,
+		.cgroup = l.cgroup,
 	};
 	c->nr_frames += f - start;
 	return 0;

@@ -32,6 +32,13 @@ struct py_names;
 /* Name Python frames from py (python/py_names.h), which stays the caller's. */
 void report__set_python(struct report *r, const struct py_names *py);
 
+/*
+ * --by-container: name the cgroups of agg's samples now, while they are
+ * there to be found (a container may be gone when the profile is
+ * printed). Returns 0 or -ENOMEM.
+ */
+int report__note_cgroups(struct report *r, const struct agg *agg);
+
 /* Kernel symbols from a file in the format of /proc/kallsyms (tests). Returns 0 or -ENOMEM. */
 int report__use_kallsyms(struct report *r, const char *path);
 

@@ -125,6 +125,10 @@ static void render_folded(const struct stack_fmt_opts *o, const struct stack_rec
 		put_name(f, o->root, true);
 		fputc(';', f);
 	}
+	if (r->container) {
+		put_name(f, r->container, true);
+		fputc(';', f);
+	}
 	put_name(f, r->comm, true);
 	if (!o->kernel_only)
 		folded_part(f, &user);
@@ -152,6 +156,11 @@ static void render_block(const struct stack_fmt_opts *o, const struct stack_rec 
 		fprintf(f, " (%u/%u)\n", r->pid, r->tid);
 	else
 		fprintf(f, " (%u)\n", r->pid);
+	if (r->container) {
+		fprintf(f, "    %-16s ", "container");
+		put_name(f, r->container, false);
+		fputc('\n', f);
+	}
 }
 
 int stack_set__add(struct stack_set *s, const struct stack_rec *rec)

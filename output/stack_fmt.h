@@ -36,6 +36,7 @@ struct stack_rec {
 	const char *const *uframes;
 	size_t nr_uframes;
 	int ustack_err;
+	const char *container;	/* --by-container: folded, the root frame; NULL: none */
 	uint64_t count;
 };
 
