@@ -771,7 +771,7 @@ static int check_cgroups(const struct profile_env *env, const char *proc_root, F
 		return 0;
 	snprintf(mountinfo, sizeof(mountinfo), "%s/self/mountinfo", proc_root);
 	m = cgroup2__mount(mountinfo, mount, sizeof(mount));
-	if (m && m != -ENOENT) {
+	if (m && m != -ENODEV) {
 		fprintf(err, "profile: cannot read '%s': %s\n", mountinfo, strerror(-m));
 		return m;
 	}

@@ -66,7 +66,7 @@ int cgroup2__mount(const char *mountinfo, char *buf, size_t size)
 	FILE *f = fopen(mountinfo, "re");
 	char *line = NULL, *point;
 	size_t cap = 0;
-	int err = -ENOENT;
+	int err = -ENODEV;
 
 	if (!f)
 		return -errno;
@@ -104,7 +104,11 @@ static int check_dir(const char *path)
 
 static int copy_path(char *buf, size_t size, const char *a, const char *b)
 {
-	int n = snprintf(buf, size, "%s%s%s", a, *b == '/' || !*b ? "" : "/", b);
+	int n;
+
+	if (!strcmp(b, "/"))
+		b = "";		/* the root cgroup: the mount itself */
+	n = snprintf(buf, size, "%s%s%s", a, *b == '/' || !*b ? "" : "/", b);
 
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }

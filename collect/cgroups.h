@@ -13,7 +13,7 @@
 /*
  * The mount point of the cgroup v2 hierarchy in a mountinfo file
  * (/proc/self/mountinfo): /sys/fs/cgroup on a unified host,
- * /sys/fs/cgroup/unified on a hybrid one. 0; -ENOENT when none is
+ * /sys/fs/cgroup/unified on a hybrid one. 0; -ENODEV when none is
  * mounted (a cgroup v1 only host); -ENAMETOOLONG; or -errno of the read.
  */
 int cgroup2__mount(const char *mountinfo, char *buf, size_t size);

@@ -32,6 +32,7 @@
 
 enum fg_kind {
 	FG_ROOT,
+	FG_CONTAINER,		/* --by-container: above the processes */
 	FG_PROCESS,
 	FG_USER,
 	FG_KERNEL,
@@ -108,7 +109,14 @@ static int tree__build(struct fg_tree *t, const struct pf_profile *p)
 		const struct pf_sample *s = &p->samples[i];
 
 		t->nodes[root].count += s->count;
-		err = tree__child(t, root, FG_PROCESS, s->comm ? s->comm : "", &node);
+		node = root;
+		if (s->container_id) {
+			err = tree__child(t, root, FG_CONTAINER, s->container_id, &node);
+			if (err)
+				return err;
+			t->nodes[node].count += s->count;
+		}
+		err = tree__child(t, node, FG_PROCESS, s->comm ? s->comm : "", &node);
 		if (err)
 			return err;
 		t->nodes[node].count += s->count;
@@ -204,6 +212,10 @@ static void frame_colour(const struct fg_node *n, int *r, int *g, int *b)
 	case FG_MARKER:		/* grey */
 	case FG_ROOT:
 		*r = *g = *b = 170 + (int)(30 * v1);
+		break;
+	case FG_CONTAINER:	/* blue */
+		*r = *g = 90 + (int)(50 * v1);
+		*b = 200 + (int)(40 * v2);
 		break;
 	case FG_PROCESS:	/* yellow */
 		*r = *g = 185 + (int)(55 * v1);

@@ -356,8 +356,8 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 	struct pf_frame *start = c->frames + c->nr_frames, *f = start;
 	struct container_label l = {};
 
-	/* pprof has labels for it; the others a root frame, the container's tower */
-	if (label_of(r, e, &l) && env->format != FORMAT_PPROF)
+	/* pprof has labels for it, the SVG a frame above comm; speedscope a root frame */
+	if (label_of(r, e, &l) && env->format == FORMAT_JSON)
 		f = marker(f, l.id, false);
 	if (!env->kernel_only) {
 		if (agg_stack__missed(e->uerr)) {

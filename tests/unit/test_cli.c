@@ -6,6 +6,8 @@
 #include <limits.h>
 
 #include "cli.h"
+#include <linux/types.h>
+#include "profile.h"
 #include "test_util.h"
 
 /* The last cli__parse call, with its output and error text captured. */
@@ -257,6 +259,28 @@ Test(cli_parse, too_many_pids)
 	free(list);
 }
 
+Test(cli_parse, cgroups_repeat_and_are_bounded)
+{
+	char *argv[2 * MAX_CGROUP_FILTERS + 3] = { "profile" };
+	int n = 1;
+
+	PARSE_OK("--cgroup", "/a", "--cgroup=/sys/fs/cgroup/b", "--by-container");
+	cr_assert_eq(r.env.nr_cgroups, 2);
+	cr_assert_str_eq(r.env.cgroups[0], "/a");
+	cr_assert_str_eq(r.env.cgroups[1], "/sys/fs/cgroup/b");
+	cr_assert(r.env.by_container);
+	PARSE_OK("-F", "99");
+	cr_assert_not(r.env.by_container);
+	cr_assert_eq(r.env.nr_cgroups, 0);
+	for (int i = 0; i <= MAX_CGROUP_FILTERS; i++) {
+		argv[n++] = "--cgroup";
+		argv[n++] = "/a";
+	}
+	parse_argv(n, argv);
+	assert_usage("more than 64 --cgroup paths");
+	cr_assert_null(r.env.cgroups, "cgroups not released on error");
+}
+
 Test(cli_parse, unknown_options)
 {
 	ASSERT_ERROR_LINE("profile: unknown option '-z' (see --help)\n", "-z");
@@ -338,7 +362,7 @@ Test(cli_parse, every_long_option_in_the_help_is_known)
 	help = strdup(r.out);
 	cr_assert_not_null(help);
 	n = try_long_options(help, "  --") + try_long_options(help, ", --");
-	cr_assert_eq(n, 38, "%zu long options in the help", n);
+	cr_assert_eq(n, 40, "%zu long options in the help", n);
 	free(help);
 }
 
@@ -693,6 +717,37 @@ Test(cli_validate, rejects_a_missing_tid)
 {
 	ASSERT_REJECTED("profile: tid 99 does not exist\n",
 			"-L", "99");
+}
+
+static const char v1_mountinfo[] =
+	"27 25 0:26 / /sys/fs/cgroup/cpu rw,nosuid shared:10 - cgroup cgroup rw,cpu\n";
+
+Test(cli_validate, cgroups_on_a_cgroup_v1_host)
+{
+	free(write_in(tmp, "proc/self/mountinfo", v1_mountinfo));
+	ASSERT_REJECTED("profile: --cgroup '/x': no cgroup v2 hierarchy is mounted (a cgroup v1 host)\n",
+			"--cgroup", "/x");
+	ASSERT_REJECTED("profile: --by-container: no cgroup v2 hierarchy is mounted (a cgroup v1 host)\n",
+			"--by-container");
+	/* nothing asked of cgroups: nothing checked */
+	ASSERT_ACCEPTED("-F", "49");
+}
+
+Test(cli_validate, cgroup_paths_that_are_no_cgroup)
+{
+	char *mi, *mnt = path_in(tmp, "cg");
+
+	cr_assert_eq(mkdir(mnt, 0755), 0);
+	/* a "cgroup2" mount at a directory of tmp's file system */
+	cr_assert_neq(asprintf(&mi, "26 25 0:24 / %s rw - cgroup2 cgroup2 rw\n", mnt), -1);
+	free(write_in(tmp, "proc/self/mountinfo", mi));
+	ASSERT_REJECTED("profile: --cgroup '/nope': no such cgroup\n", "--cgroup", "/nope");
+	ASSERT_REJECTED("profile: --cgroup '/': not a cgroup v2 directory (a cgroup v1 hierarchy's?)\n",
+			"--cgroup", "/");
+	/* control characters in the path are defused */
+	ASSERT_REJECTED("profile: --cgroup '/a?[2J': no such cgroup\n", "--cgroup", "/a\033[2J");
+	free(mi);
+	free(mnt);
 }
 
 Test(cli_validate, rejects_an_offline_cpu)

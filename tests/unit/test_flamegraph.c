@@ -156,6 +156,32 @@ Test(flamegraph, root_at_the_bottom_then_process_then_frames)
 	free(svg);
 }
 
+/* --by-container: all, then a frame per container, then its processes */
+Test(flamegraph, containers_between_the_root_and_the_processes)
+{
+	struct pf_sample s[] = {
+		{ "app", 1, 1, st_a, 2, 5 },
+		{ "app", 2, 2, st_b, 2, 3 },
+		{ "cat", 3, 3, st_c, 2, 2 },
+	};
+	s[0].container_id = "box1";
+	s[1].container_id = "/user.slice";
+	s[2].container_id = "box1";
+	struct pf_profile p = profile_of(s, ARRAY_SIZE(s));
+	char *svg = render(&p);
+	struct frame_box all = find_frame(svg, "all"), box = find_frame(svg, "box1");
+	struct frame_box user = find_frame(svg, "/user.slice"), app = find_frame(svg, "app");
+
+	cr_assert_gt(all.y, box.y);
+	cr_assert_float_eq(box.y, user.y, 0.01);
+	cr_assert_gt(box.y, app.y);
+	/* app in two containers: two frames; box1 holds 7 of the 10 samples */
+	cr_assert_eq(count_frames(svg, "app"), 2);
+	cr_assert_eq(count_frames(svg, "box1"), 1);
+	cr_assert_str_eq(box.title, "box1 (7 samples, 70.00%)");
+	free(svg);
+}
+
 Test(flamegraph, stacks_merge_by_name_from_the_root)
 {
 	/* same names at other addresses merge; the same name under another caller does not */

@@ -484,6 +484,43 @@ Test(pprof, samples_are_leaf_first_with_values_and_labels)
 	free_profile(&d);
 }
 
+Test(pprof, container_labels_when_asked_for)
+{
+	struct pf_sample s[ARRAY_SIZE(samples)];
+	struct pf_profile p = test_profile();
+	struct d_profile d;
+
+	memcpy(s, samples, sizeof(s));
+	for (size_t i = 0; i < ARRAY_SIZE(s); i++) {
+		s[i].container_id = i % 2 ? "box" : "/user.slice";
+		s[i].cgroup = i % 2 ? "/system.slice/docker-box.scope" : "/user.slice";
+	}
+	p.samples = s;
+	round_trip(&p, &d);
+	assert_references(&d);
+	for (size_t i = 0; i < d.nr_samples; i++) {
+		const struct d_label *id = label(&d, &d.samples[i], "container_id");
+		const struct d_label *cg = label(&d, &d.samples[i], "cgroup");
+
+		cr_assert_not_null(id, "sample %zu: no container_id label", i);
+		cr_assert_not_null(cg, "sample %zu: no cgroup label", i);
+		cr_assert(id->has_str && !id->has_num && cg->has_str && !cg->has_num);
+		cr_assert_str_eq(str(&d, id->str), s[i].container_id);
+		cr_assert_str_eq(str(&d, cg->str), s[i].cgroup);
+		/* a label, not a frame */
+		cr_assert_eq(d.samples[i].nr_locs, s[i].nr_frames);
+	}
+	free_profile(&d);
+	/* not asked for: no such labels */
+	p.samples = samples;
+	round_trip(&p, &d);
+	for (size_t i = 0; i < d.nr_samples; i++) {
+		cr_assert_null(label(&d, &d.samples[i], "container_id"));
+		cr_assert_null(label(&d, &d.samples[i], "cgroup"));
+	}
+	free_profile(&d);
+}
+
 Test(pprof, tid_label_when_per_thread)
 {
 	struct pf_profile p = test_profile();

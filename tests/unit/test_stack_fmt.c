@@ -63,6 +63,23 @@ Test(stack_fmt_folded, root_first_user_then_kernel)
 	assert_renders_one(&folded, rec(5), "app;main;umid;uleaf;kouter;kmid;kleaf 5\n");
 }
 
+/* --by-container: the container is the root frame, escaped as frames are */
+Test(stack_fmt_folded, container_as_the_root_frame)
+{
+	struct stack_rec r[] = { rec(5), rec(3), rec(2) };
+	const struct stack_fmt_opts timed = { .folded = true, .root = "2026-01-01_00:00:00" };
+
+	r[0].container = "box1";
+	r[1].container = "/user.slice/a;b";
+	r[2].container = "box1";
+	assert_renders(&folded, r, 3,
+		       "/user.slice/a:b;app;main;umid;uleaf;kouter;kmid;kleaf 3\n"
+		       "box1;app;main;umid;uleaf;kouter;kmid;kleaf 7\n");
+	/* under -i's time root */
+	assert_renders_one(&timed, r[0],
+			   "2026-01-01_00:00:00;box1;app;main;umid;uleaf;kouter;kmid;kleaf 5\n");
+}
+
 Test(stack_fmt_folded, delimiter_between_user_and_kernel)
 {
 	assert_renders_one(&folded_d, rec(5), "app;main;umid;uleaf;-;kouter;kmid;kleaf 5\n");
@@ -236,6 +253,18 @@ Test(stack_fmt_block, kernel_then_user_leaf_first)
 		"    -                app (42)\n"
 		"        7\n"
 		"\n");
+}
+
+/* --by-container: a line after who was sampled */
+Test(stack_fmt_block, container_line)
+{
+	struct stack_rec r = rec(7);
+
+	r.container = "box\033[2J";
+	assert_renders_one(&block, r, K_LINES U_LINES
+			   "    -                app (42)\n"
+			   "    container        box?[2J\n"
+			   "        7\n\n");
 }
 
 Test(stack_fmt_block, delimited)
