@@ -134,8 +134,10 @@ static int read_dir(struct cgroup_names *c, struct todo *t, int dirfd, const cha
 			c->skipped++;	/* removed meanwhile */
 			continue;
 		}
-		if (asprintf(&path, "%s/%s", rel, de->d_name) < 0)
-			return closedir(d), -ENOMEM;
+		if (asprintf(&path, "%s/%s", rel, de->d_name) < 0) {
+			err = -ENOMEM;
+			break;
+		}
 		err = note(c, id, path, added);
 		free(path);
 		if (!err)

@@ -22,6 +22,7 @@ struct containers {
 	struct cgroup_names *names;
 	struct labelled *labels;	/* in the order made; few */
 	size_t nr, cap;
+	size_t unnamed;
 };
 
 struct containers *containers__new(const char *mount)
@@ -57,6 +58,11 @@ static void fill(const struct labelled *l, struct container_label *out)
 	out->id = l->container ? l->container : l->cgroup;
 }
 
+size_t containers__unnamed(const struct containers *c)
+{
+	return c->unnamed;
+}
+
 int containers__label(struct containers *c, uint64_t id, struct container_label *out)
 {
 	const char *path;
@@ -78,6 +84,8 @@ int containers__label(struct containers *c, uint64_t id, struct container_label 
 		l.cgroup = strdup(path);
 	else if (asprintf(&l.cgroup, "[cgroup %" PRIu64 "]", id) < 0)
 		l.cgroup = NULL;
+	else
+		c->unnamed++;
 	if (!l.cgroup)
 		return -ENOMEM;
 	if (path && container_id__of(path, buf, sizeof(buf))) {

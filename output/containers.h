@@ -7,6 +7,7 @@
 #ifndef CONTAINERS_H
 #define CONTAINERS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct containers;
@@ -25,5 +26,11 @@ struct container_label {
  * label then says "[unknown]"), else 0.
  */
 int containers__label(struct containers *c, uint64_t id, struct container_label *out);
+
+/*
+ * Cgroups labelled "[cgroup N]": gone before a walk saw them, or past the
+ * walk's bounds (cgroup_names.h).
+ */
+size_t containers__unnamed(const struct containers *c);
 
 #endif /* CONTAINERS_H */

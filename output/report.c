@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup_names.h"
 #include "cgroups.h"
 #include "containers.h"
 #include "diagnose.h"
@@ -39,6 +40,7 @@ struct report {
 	const struct py_name **upy;		/* a Python frame's names, or NULL */
 	const struct py_names *py;		/* NULL: no Python frames named */
 	struct containers *containers;		/* --by-container; NULL: not asked for */
+	size_t unnamed_said;			/* containers__unnamed() said so far */
 };
 
 static const char *const UNKNOWN = "[unknown]";
@@ -462,15 +464,21 @@ out:
 	return err;
 }
 
-int report__write(struct report *r, const struct agg *agg, const struct report_meta *meta,
-		  FILE *out, uint64_t *printed)
+/* Cgroups printed as "[cgroup N]": one line, each time more are. */
+static void say_unnamed(struct report *r)
 {
-	*printed = 0;
-	/* kernel code loaded since the last reading of kallsyms: read it again on a miss */
-	kallsyms__allow_reread(r->kallsyms);
-	/* a failure is this write's, with its own errno, not an earlier one's */
-	clearerr(out);
-	errno = 0;
+	size_t n = r->containers ? containers__unnamed(r->containers) : 0;
+
+	if (n <= r->unnamed_said)
+		return;
+	r->unnamed_said = n;
+	fprintf(stderr, "profile: %zu cgroup%s not found in the cgroup v2 hierarchy (removed before it was walked, or past %d directories or %d levels): shown as [cgroup ID]\n",
+		n, n == 1 ? "" : "s", CGROUP_WALK_MAX_DIRS, CGROUP_WALK_MAX_DEPTH);
+}
+
+static int write_report(struct report *r, const struct agg *agg, const struct report_meta *meta,
+			FILE *out, uint64_t *printed)
+{
 	switch (r->env->format) {
 	case FORMAT_TEXT:
 	case FORMAT_FOLDED:
@@ -478,6 +486,22 @@ int report__write(struct report *r, const struct agg *agg, const struct report_m
 	default:
 		return write_structured(r, agg, meta, out, printed);
 	}
+}
+
+int report__write(struct report *r, const struct agg *agg, const struct report_meta *meta,
+		  FILE *out, uint64_t *printed)
+{
+	int err;
+
+	*printed = 0;
+	/* kernel code loaded since the last reading of kallsyms: read it again on a miss */
+	kallsyms__allow_reread(r->kallsyms);
+	/* a failure is this write's, with its own errno, not an earlier one's */
+	clearerr(out);
+	errno = 0;
+	err = write_report(r, agg, meta, out, printed);
+	say_unnamed(r);
+	return err;
 }
 
 void report__print_header(const struct profile_env *env, FILE *f)
@@ -493,6 +517,10 @@ void report__print_header(const struct profile_env *env, FILE *f)
 		snprintf(who, sizeof(who), "TID %s", env->tid_arg);
 	else if (env->command)
 		snprintf(who, sizeof(who), "%s and its children", env->command[0]);
+	else if (env->nr_cgroups == 1)
+		snprintf(who, sizeof(who), "all threads in cgroup %s", env->cgroups[0]);
+	else if (env->nr_cgroups)
+		snprintf(who, sizeof(who), "all threads in %zu cgroups", env->nr_cgroups);
 	if (env->period)
 		fprintf(f, "Sampling at every %ld events of %s by %s stack", env->period, who, stacks);
 	else
@@ -528,6 +556,9 @@ void report__title(const struct profile_env *env, char *buf, size_t size)
 			      env->nr_tids > 1 ? "s" : "");
 	else if (env->command)
 		n += snprintf(buf + n, size - n, " of %s and its children", env->command[0]);
+	else if (env->nr_cgroups)
+		n += snprintf(buf + n, size - n, " of all threads in %zu cgroup%s", env->nr_cgroups,
+			      env->nr_cgroups > 1 ? "s" : "");
 	else
 		n += snprintf(buf + n, size - n, " of all threads");
 	if (n > 0 && (size_t)n < size)
