@@ -472,7 +472,7 @@ static void say_unnamed(struct report *r)
 	if (n <= r->unnamed_said)
 		return;
 	r->unnamed_said = n;
-	fprintf(stderr, "profile: %zu cgroup%s not found in the cgroup v2 hierarchy (removed before it was walked, or past %d directories or %d levels): shown as [cgroup ID]\n",
+	fprintf(stderr, "profile: %zu cgroup%s not found in the cgroup v2 hierarchy (removed before a walk saw them, or past its %d directories or %d levels): shown as [cgroup ID]\n",
 		n, n == 1 ? "" : "s", CGROUP_WALK_MAX_DIRS, CGROUP_WALK_MAX_DEPTH);
 }
 

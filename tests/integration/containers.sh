@@ -56,6 +56,9 @@ sum_prefix() {
 	awk -v p="$1" 'index($0, p) == 1 { n += $NF } END { print n + 0 }' "$2"
 }
 
+# (The sample counts only need to be enough to tell the split: the two
+# workloads share the CPUs with each other and with whatever else runs.)
+
 # Folded: each container its own root frame, each workload under its own
 # only; --cgroup BASE keeps other agents' processes out. Without
 # --by-container the lines start at comm, as before.
@@ -70,8 +73,8 @@ t_folded_split() {
 	app=$(sum_prefix "/$APP;hotspots;" "$TMP/s.folded")
 	box=$(sum_prefix "$ID;syscalls;" "$TMP/s.folded")
 	echo "  $app samples of hotspots under /$APP, $box of syscalls under $ID, of $all"
-	[ "$app" -gt 200 ] || fail "only $app samples of hotspots under /$APP: $(head -3 "$TMP/s.folded")" || return 1
-	[ "$box" -gt 200 ] || fail "only $box samples of syscalls under $ID: $(head -3 "$TMP/s.folded")" || return 1
+	[ "$app" -gt 50 ] || fail "only $app samples of hotspots under /$APP: $(head -3 "$TMP/s.folded")" || return 1
+	[ "$box" -gt 50 ] || fail "only $box samples of syscalls under $ID: $(head -3 "$TMP/s.folded")" || return 1
 	[ "$((app + box))" -eq "$all" ] ||
 		fail "$((all - app - box)) samples elsewhere: $(grep -v -e "^/$APP;hotspots;" -e "^$ID;syscalls;" "$TMP/s.folded" | head -3)" || return 1
 	has_frame hot_a "$TMP/s.folded" || return 1
@@ -79,7 +82,7 @@ t_folded_split() {
 	# as before: comm first
 	n=$(awk '{ n += $NF } END { print n + 0 }' "$TMP/plain.folded")
 	ok=$(awk '/^(hotspots|syscalls);/ { n += $NF } END { print n + 0 }' "$TMP/plain.folded")
-	[ "$n" -gt 100 ] && [ "$ok" -eq "$n" ] ||
+	[ "$n" -gt 50 ] && [ "$ok" -eq "$n" ] ||
 		fail "without --by-container, $ok of $n samples start at comm: $(head -2 "$TMP/plain.folded")"
 }
 
@@ -100,14 +103,14 @@ t_filter() {
 		all=$(awk '{ n += $NF } END { print n + 0 }' "$TMP/$tag.folded")
 		mine=$(sum_prefix "$comm;" "$TMP/$tag.folded")
 		echo "  $tag: $mine of $all samples are $comm's"
-		[ "$all" -gt 100 ] || fail "$tag: only $all samples" || return 1
+		[ "$all" -gt 50 ] || fail "$tag: only $all samples" || return 1
 		[ "$mine" -eq "$all" ] || fail "$tag: others sampled: $(grep -v "^$comm;" "$TMP/$tag.folded" | head -3)" || return 1
 	done
 	hot=$(sum_prefix "hotspots;" "$TMP/ab.folded")
 	sys=$(sum_prefix "syscalls;" "$TMP/ab.folded")
 	all=$(awk '{ n += $NF } END { print n + 0 }' "$TMP/ab.folded")
 	echo "  both: $hot of hotspots, $sys of syscalls, of $all"
-	[ "$hot" -gt 100 ] && [ "$sys" -gt 100 ] && [ "$((hot + sys))" -eq "$all" ] ||
+	[ "$hot" -gt 50 ] && [ "$sys" -gt 50 ] && [ "$((hot + sys))" -eq "$all" ] ||
 		fail "two --cgroup: $hot hotspots, $sys syscalls of $all"
 }
 

@@ -206,3 +206,47 @@ Test(report, python_frames_are_named_and_follow_a_cut)
 	py_names__free(names);
 	fixture_release(&f);
 }
+
+/*
+ * --by-container: the same stack in two cgroups stays two stacks, each
+ * under its container's frame; ids no directory has are said so. (The
+ * host's hierarchy names the root cgroup; an id past any real one names
+ * nothing.)
+ */
+Test(report, the_same_stack_in_two_cgroups_under_two_roots)
+{
+	const uint64_t ips[] = { 0xffffffff81000104 };
+	struct agg_stack kern = { .ips = ips, .nr = 1 }, user = { .err = AGG_NO_STACK };
+	struct report_meta meta = { .event = "cpu-clock", .title = "t" };
+	struct fixture f;
+	struct agg *agg = agg__new();
+	char *text = NULL;
+	size_t len = 0;
+	uint64_t printed = 0;
+	FILE *out;
+
+	cr_assert_not_null(agg);
+	cr_assert_eq(agg__add(agg, &(struct agg_key){ .comm = "k", .cgroup_id = 1ULL << 62 },
+			      &kern, &user, 3), 0);
+	cr_assert_eq(agg__add(agg, &(struct agg_key){ .comm = "k", .cgroup_id = (1ULL << 62) + 1 },
+			      &kern, &user, 4), 0);
+	cr_assert_eq(agg__add(agg, &(struct agg_key){ .comm = "k", .cgroup_id = 1ULL << 62 },
+			      &kern, &user, 2), 0);
+	cr_assert_eq(agg__nr_entries(agg), 2);
+	fixture_init(&f, FORMAT_FOLDED);
+	f.env.by_container = true;
+	report__free(f.r);
+	f.r = report__new(&f.env, f.u);
+	cr_assert_not_null(f.r);
+	cr_assert_eq(report__use_kallsyms(f.r, f.path), 0);
+	out = open_memstream(&text, &len);
+	cr_assert_not_null(out);
+	cr_assert_eq(report__write(f.r, agg, &meta, out, &printed), 0);
+	fclose(out);
+	cr_assert_eq(printed, 9);
+	cr_assert_str_eq(text, "[cgroup 4611686018427387905];k;leaf_func 4\n"
+			       "[cgroup 4611686018427387904];k;leaf_func 5\n");
+	free(text);
+	agg__free(agg);
+	fixture_release(&f);
+}
