@@ -71,7 +71,7 @@ static const char usage[] =
 "      --cgroup=PATH         profile only the tasks in this cgroup v2 directory and\n"
 "                            below (repeatable; /sys/fs/cgroup/X or the cgroup path /X)\n"
 "      --by-container        tell samples apart by cgroup: a root frame per container\n"
-"                            (folded, svg, json), pprof labels container_id, cgroup"
+"                            (folded, svg, json), pprof labels container_id, cgroup\n"
 "  -d, --delimited           insert a delimiter between kernel and user stacks\n"
 "  -a, --annotations         add _[k] annotations to kernel frames\n"
 "  -f, --folded              folded output, one line per stack (for flame graphs)\n"
