@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 for h in elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi gopclntab \
-	py_elf py_names; do
+	py_elf py_names container_id; do
 	mkdir -p "$corpus/$h"
 done
 
@@ -174,6 +174,15 @@ done < "$corpus/proc_maps/odd"
 head -n 500 /proc/kallsyms > "$corpus/ksyms/head"
 grep -m 300 '\[' /proc/kallsyms > "$corpus/ksyms/modules" || true
 head -n 200 /proc/kallsyms | sed 's/^[0-9a-f]*/0000000000000000/' > "$corpus/ksyms/restricted"
+
+# --- cgroup paths (container_id): each runtime's, and near misses ---
+id=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+printf '/system.slice/docker-%s.scope' "$id" > "$corpus/container_id/docker"
+printf '/kubepods/burstable/pod1/%s' "$id" > "$corpus/container_id/kubepods"
+printf '/kubepods.slice/a.slice/cri-containerd-%s.scope' "$id" > "$corpus/container_id/cri"
+printf '/machine.slice/libpod-%s.scope/container' "$id" > "$corpus/container_id/podman"
+printf '/machine.slice/machine-my\\x2dbox.scope' > "$corpus/container_id/machine"
+printf '/user.slice/user-0.slice/session-1.scope' > "$corpus/container_id/session"
 
 # --- perf maps as JITs write them ---
 cat > "$corpus/perfmap/jit" <<'PERF'
