@@ -20,7 +20,7 @@ struct labelled {
 
 struct containers {
 	struct cgroup_names *names;
-	struct labelled *labels;	/* in the order made; few */
+	struct labelled *labels;	/* sorted by id */
 	size_t nr, cap;
 	size_t unnamed;
 };
@@ -69,12 +69,20 @@ int containers__label(struct containers *c, uint64_t id, struct container_label 
 	char buf[256];
 	struct labelled l = { .id = id };
 
-	/* a profile has few cgroups: a linear search, the last one first */
-	for (size_t i = c->nr; i-- > 0;) {
-		if (c->labels[i].id == id) {
-			fill(&c->labels[i], out);
-			return 0;
-		}
+	size_t lo = 0, hi = c->nr;
+
+	/* where id is, or goes: every sample of a profile looks its cgroup up */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->labels[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->nr && c->labels[lo].id == id) {
+		fill(&c->labels[lo], out);
+		return 0;
 	}
 	out->cgroup = out->id = "[unknown]";
 	if (array_reserve((void **)&c->labels, &c->cap, c->nr, sizeof(*c->labels)))
@@ -95,7 +103,10 @@ int containers__label(struct containers *c, uint64_t id, struct container_label 
 			return -ENOMEM;
 		}
 	}
-	c->labels[c->nr++] = l;
+	/* the strings stay where they are: only the entries move */
+	memmove(&c->labels[lo + 1], &c->labels[lo], (c->nr - lo) * sizeof(*c->labels));
+	c->labels[lo] = l;
+	c->nr++;
 	fill(&l, out);
 	return 0;
 }

@@ -55,6 +55,15 @@ Test(containers, labels_by_runtime_else_the_path)
 	cr_assert_str_eq(l.cgroup, l.id);
 	cr_assert_eq(containers__label(c, 0xfffffffffffffULL, &l), 0);
 	cr_assert_eq(containers__unnamed(c), 1);
+	/* found again, whatever order they were made in */
+	cr_assert_eq(containers__label(c, 1, &l), 0);	/* no directory: unnamed too */
+	cr_assert_eq(containers__label(c, svc, &l), 0);
+	cr_assert_str_eq(l.cgroup, "/system.slice/ssh.service");
+	cr_assert_eq(containers__label(c, box, &l), 0);
+	cr_assert_str_eq(l.id, ID);
+	cr_assert_eq(containers__label(c, 1, &l), 0);
+	cr_assert_str_eq(l.id, "[cgroup 1]");
+	cr_assert_eq(containers__unnamed(c), 2);
 	containers__free(c);
 	rm_rf(root);
 }
