@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pf_build.c - the profile --from builds: interned strings, stacks merged
+ * by a key of their interned pointers and numbers, and a running count of
+ * the memory all of it takes, checked before each addition.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keymap.h"
+#include "pf_build.h"
+#include "trace_helpers.h"
+
+/* What a keymap entry costs beside its key: the entry, a slot or two, malloc's header. */
+#define ENTRY_OVERHEAD 64
+
+struct stack {
+	const char *comm;
+	uint32_t pid, tid;
+	struct pf_frame *frames;
+	size_t nr_frames;
+	uint64_t count;
+};
+
+struct pf_build {
+	struct pf_limits limits;
+	struct keymap *strings, *stacks;
+	struct stack *stack;
+	size_t cap_stack;
+	struct key key;
+	size_t bytes;		/* held, as counted against limits.max_bytes */
+	size_t nr_stacks;	/* with a record in stack[] */
+	bool broken;		/* an addition failed half-way: no more */
+	uint64_t total;
+	/* the rate every input agreed on so far */
+	bool rate_set, rate_mixed;
+	long period;
+	const char *event;
+	uint64_t start_ns, end_ns;
+	bool per_thread;
+	struct pf_sample *samples;	/* pf_build__profile()'s */
+};
+
+struct pf_build *pf_build__new(const struct pf_limits *limits)
+{
+	struct pf_build *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->limits = *limits;
+	b->strings = keymap__new();
+	b->stacks = keymap__new();
+	if (!b->strings || !b->stacks) {
+		pf_build__free(b);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return b;
+}
+
+void pf_build__free(struct pf_build *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->nr_stacks; i++)
+		free(b->stack[i].frames);
+	free(b->stack);
+	keymap__free(b->strings);
+	keymap__free(b->stacks);
+	key__release(&b->key);
+	free(b->samples);
+	free(b);
+}
+
+const struct pf_limits *pf_build__limits(const struct pf_build *b)
+{
+	return &b->limits;
+}
+
+/* Take n more bytes of the budget: 0, or -E2BIG when they do not fit. */
+static int take(struct pf_build *b, size_t n)
+{
+	if (n > b->limits.max_bytes || b->bytes > b->limits.max_bytes - n)
+		return -E2BIG;
+	b->bytes += n;
+	return 0;
+}
+
+const char *pf_build__str(struct pf_build *b, const char *s, size_t len)
+{
+	size_t before = keymap__count(b->strings), idx;
+	int ret;
+
+	if (len > b->limits.max_bytes) {
+		errno = E2BIG;
+		return NULL;
+	}
+	ret = keymap__intern(b->strings, s, len, &idx);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	/* a new string was copied: count it, and take it back out of reach when over */
+	if (keymap__count(b->strings) > before && take(b, len + 1 + ENTRY_OVERHEAD)) {
+		errno = E2BIG;
+		return NULL;
+	}
+	return keymap__key(b->strings, idx, &len);
+}
+
+/* The key of a stack: interned strings are told apart by their address. */
+static void stack_key(struct key *k, const struct pf_sample *s)
+{
+	key__reset(k);
+	key__add_u64(k, (uintptr_t)s->comm);
+	key__add_u64(k, s->pid);
+	key__add_u64(k, s->tid);
+	for (size_t i = 0; i < s->nr_frames; i++) {
+		const struct pf_frame *f = &s->frames[i];
+
+		key__add_u64(k, (uintptr_t)f->name);
+		key__add_u64(k, (uintptr_t)f->module);
+		key__add_u64(k, (uintptr_t)f->build_id);
+		key__add_u64(k, f->addr);
+		key__add_u64(k, f->kernel);
+		key__add_u64(k, (uintptr_t)f->func);
+		key__add_u64(k, (uintptr_t)f->src_file);
+		key__add_u64(k, (uint64_t)f->start_line);
+		key__add_u64(k, (uint64_t)f->line);
+	}
+}
+
+/* A new stack, at index idx of the stacks' keymap: its record, and its frames copied. */
+static int add_new(struct pf_build *b, size_t idx, const struct pf_sample *s)
+{
+	struct stack *st;
+
+	if (array_reserve((void **)&b->stack, &b->cap_stack, idx, sizeof(*b->stack)))
+		return -ENOMEM;
+	st = &b->stack[idx];
+	*st = (struct stack){ .comm = s->comm, .pid = s->pid, .tid = s->tid,
+			      .nr_frames = s->nr_frames, .count = s->count };
+	if (s->nr_frames) {
+		st->frames = malloc(s->nr_frames * sizeof(*st->frames));
+		if (!st->frames)
+			return -ENOMEM;
+		memcpy(st->frames, s->frames, s->nr_frames * sizeof(*st->frames));
+	}
+	b->nr_stacks++;
+	return 0;
+}
+
+int pf_build__add(struct pf_build *b, const struct pf_sample *s)
+{
+	size_t idx;
+	int ret;
+
+	if (b->broken)
+		return -ENOMEM;
+	if (s->nr_frames > b->limits.max_frames)
+		return -E2BIG;
+	if (s->count > UINT64_MAX - b->total)
+		return -EOVERFLOW;
+	stack_key(&b->key, s);
+	if (b->key.err)
+		return b->key.err;
+	if (!keymap__find(b->stacks, b->key.buf, b->key.len, &idx)) {
+		b->stack[idx].count += s->count;
+		b->total += s->count;
+		return 0;
+	}
+	if (b->nr_stacks >= b->limits.max_stacks)
+		return -E2BIG;
+	ret = take(b, b->key.len + ENTRY_OVERHEAD + sizeof(struct stack) +
+		      s->nr_frames * sizeof(*s->frames));
+	if (ret)
+		return ret;
+	ret = keymap__intern_key(b->stacks, &b->key, &idx);
+	if (ret >= 0)
+		ret = add_new(b, idx, s);
+	if (ret < 0) {
+		/* a key without its stack, or none at all: no more adding */
+		b->broken = true;
+		return ret;
+	}
+	b->total += s->count;
+	return 0;
+}
+
+size_t pf_build__nr_stacks(const struct pf_build *b)
+{
+	return b->nr_stacks;
+}
+
+uint64_t pf_build__total(const struct pf_build *b)
+{
+	return b->total;
+}
+
+void pf_build__rate(struct pf_build *b, long period, const char *event)
+{
+	if (!b->rate_set) {
+		b->rate_set = true;
+		b->period = period;
+		b->event = event;
+		return;
+	}
+	if (b->period != period || !b->event != !event || (event && strcmp(b->event, event)))
+		b->rate_mixed = true;
+}
+
+void pf_build__span(struct pf_build *b, uint64_t start_ns, uint64_t duration_ns)
+{
+	uint64_t end = start_ns + duration_ns < start_ns ? UINT64_MAX : start_ns + duration_ns;
+
+	if (!start_ns)
+		return;
+	if (!b->start_ns || start_ns < b->start_ns)
+		b->start_ns = start_ns;
+	if (end > b->end_ns)
+		b->end_ns = end;
+}
+
+void pf_build__per_thread(struct pf_build *b)
+{
+	b->per_thread = true;
+}
+
+int pf_build__profile(struct pf_build *b, const char *title, struct pf_profile *p)
+{
+	struct pf_sample *samples = realloc(b->samples, (b->nr_stacks ? b->nr_stacks : 1) * sizeof(*samples));
+
+	if (!samples)
+		return -ENOMEM;
+	b->samples = samples;
+	for (size_t i = 0; i < b->nr_stacks; i++) {
+		const struct stack *st = &b->stack[i];
+
+		samples[i] = (struct pf_sample){ .comm = st->comm, .pid = st->pid, .tid = st->tid,
+						 .frames = st->frames, .nr_frames = st->nr_frames,
+						 .count = st->count };
+	}
+	*p = (struct pf_profile){
+		.start_ns = b->start_ns,
+		.duration_ns = b->end_ns - b->start_ns,
+		/* a rate in common, or samples counted alone */
+		.period = b->rate_mixed ? 0 : b->period,
+		.event = b->rate_mixed ? NULL : b->event,
+		.title = title,
+		.per_thread = b->per_thread,
+		.samples = samples,
+		.nr_samples = b->nr_stacks,
+	};
+	return 0;
+}
