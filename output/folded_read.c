@@ -135,6 +135,16 @@ no_memory:
 	return refuse(r, -ENOMEM, "out of memory");
 }
 
+/* Whether the stack s[0, len) ends in a blank and digits: a count before the count. */
+static bool second_count(const char *s, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	return i < len && i > 0 && blank(s[i - 1]);
+}
+
 /* One line, its newline taken off: 0 or -errno through refuse(). */
 static int parse_line(struct reader *r, const char *s, size_t len)
 {
@@ -164,6 +174,8 @@ static int parse_line(struct reader *r, const char *s, size_t len)
 		sp--;
 	if (!sp)
 		return refuse(r, -EINVAL, "no stack before the count");
+	if (second_count(s, sp))
+		return refuse(r, -EINVAL, "two counts: differential folded stacks are not read");
 	if (!count)
 		return 0;	/* nothing to add */
 	return add_stack(r, s, sp, count);

@@ -12,7 +12,8 @@
  * JIT, inlined and waker frames) are not; the annotation is dropped. A
  * frame "-" (-d's delimiter between user and kernel frames) is dropped
  * and the frames after it are kernel frames. Anything else is refused:
- * an empty frame, no count, a count that is not a whole number or does
+ * an empty frame, no count, two counts (flamegraph.pl's differential
+ * input), a count that is not a whole number or does
  * not fit in 64 bits, a NUL byte, a line longer than max_line or with
  * more than max_frames frames.
  */
