@@ -199,6 +199,7 @@ int folded_read__buf(struct pf_build *b, const char *buf, size_t len, struct pf_
 	int ret = 0;
 
 	*err = (struct pf_read_error){ 0 };
+	pf_build__rate(b, 0, NULL);	/* folded stacks say no rate */
 	while (len && !ret) {
 		const char *nl = memchr(buf, '\n', len);
 		size_t n = nl ? (size_t)(nl - buf) : len;
@@ -226,6 +227,7 @@ int folded_read__stream(struct pf_build *b, FILE *f, struct pf_read_error *err)
 	*err = (struct pf_read_error){ 0 };
 	if (!buf)
 		return refuse(&r, -ENOMEM, "out of memory");
+	pf_build__rate(b, 0, NULL);	/* folded stacks say no rate */
 	while (!ret) {
 		size_t got = fread(buf + have, 1, cap - have, f), start = 0;
 		const char *nl;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <zlib.h>
 
+#include "folded_read.h"
 #include "pprof.h"
 #include "pprof_read.h"
 #include "protobuf.h"
@@ -165,6 +166,24 @@ Test(pprof_read, merged_inputs_sum_and_keep_a_common_rate)
 	cr_assert_eq(pf_build__profile(b, NULL, &out), 0);
 	cr_assert_eq(find(&out, 101)->count, 15);
 	cr_assert(pf_profile__counts_only(&out), "two rates: samples alone");
+	free(bytes);
+	free(bytes2);
+	pf_build__free(b);
+}
+
+/* Folded stacks say no rate: merged with a pprof file, the profile counts samples alone. */
+Test(pprof_read, merged_with_folded_counts_samples_only)
+{
+	struct pf_profile in = written(0, 10000000), out;
+	struct pf_build *b = new_build();
+	struct pf_read_error err;
+	size_t len;
+	char *bytes = pprof_bytes(&in, &len), *bytes2 = NULL;
+
+	cr_assert_eq(pprof_read__buf(b, bytes, len, &err), 0);
+	cr_assert_eq(folded_read__buf(b, "app;main;hot_a 1\n", 17, &err), 0);
+	cr_assert_eq(pf_build__profile(b, NULL, &out), 0);
+	cr_assert(pf_profile__counts_only(&out));
 	free(bytes);
 	free(bytes2);
 	pf_build__free(b);
