@@ -301,9 +301,16 @@ static int by_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* An empty table is NULL, which qsort() and bsearch() must not be given. */
+static void sort_ids(void *base, size_t nr, size_t size)
+{
+	if (nr)
+		qsort(base, nr, size, by_id);
+}
+
 static void *find_id(void *base, size_t nr, size_t size, uint64_t id)
 {
-	return id ? bsearch(&id, base, nr, size, by_id) : NULL;
+	return id && nr ? bsearch(&id, base, nr, size, by_id) : NULL;
 }
 
 static int push_loc_id(uint64_t v, void *ctx)
@@ -558,9 +565,9 @@ static int read_profile(struct pp *pp)
 
 	if ((ret = read_tables(pp)))
 		return ret;
-	qsort(pp->maps, pp->nr_maps, sizeof(*pp->maps), by_id);
-	qsort(pp->funcs, pp->nr_funcs, sizeof(*pp->funcs), by_id);
-	qsort(pp->locs, pp->nr_locs, sizeof(*pp->locs), by_id);
+	sort_ids(pp->maps, pp->nr_maps, sizeof(*pp->maps));
+	sort_ids(pp->funcs, pp->nr_funcs, sizeof(*pp->funcs));
+	sort_ids(pp->locs, pp->nr_locs, sizeof(*pp->locs));
 	if ((idx = count_index(pp)) < 0)
 		return idx;
 	if ((ret = note_rate(pp)))
