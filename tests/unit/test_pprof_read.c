@@ -301,6 +301,7 @@ Test(pprof_read, malformed_refused_with_a_reason)
 	pb_release(&pb);
 	hand_built(&pb, false, false);
 	refused(pb.data, pb.len, -EINVAL, "no sample type samples/count", NULL);
+	pb_release(&pb);
 	/* the last byte cut off: the string table's last string runs past the end */
 	hand_built(&pb, false, true);
 	refused(pb.data, pb.len - 1, -EINVAL, "malformed", NULL);
