@@ -52,7 +52,7 @@ enum {
 static const char usage[] =
 "Usage: profile [OPTION...] [duration]\n"
 "  or:  profile [OPTION...] [duration] -- COMMAND [ARG...]\n"
-"  or:  profile --from FILE [--from FILE...] [-o OUT] [--format FMT]\n"
+"  or:  profile --from FILE [FILE...] [-o OUT] [--format FMT]\n"
 "Profile CPU usage by sampling stack traces at a timed interval.\n"
 "\n"
 "  duration                  seconds to sample (default: until Ctrl-C or SIGTERM)\n"
@@ -83,7 +83,8 @@ static const char usage[] =
 "                            (default 256)\n"
 "      --no-unwind-cache     build every unwind table afresh, keep none\n"
 "      --from=FILE           read a profile from FILE instead of sampling: folded\n"
-"                            stacks or pprof (.pb.gz/.pb/.pprof); repeated: merged\n"
+"                            stacks or pprof (.pb.gz/.pb/.pprof); more files, after\n"
+"                            it or as more --from, are merged\n"
 "  -o, --output=FILE         write the profile to FILE (a regular file atomically, mode 0600;\n"
 "                            a device, FIFO or /dev/stdout in place; strftime patterns with -i)\n"
 "      --keep=N              after each file -o writes, remove all but the N newest that\n"
@@ -645,6 +646,27 @@ static int find_separator(char **orig, int argc, char **argv, const char *last_a
 	return -1;
 }
 
+/*
+ * With --from the operands are more files to read, as flamegraph.pl takes
+ * FILE... (a shell pattern gives a day of snapshots); one of digits alone
+ * is a duration, which --from does not take (a file so named: ./10).
+ */
+static int more_from(struct parser *p, int argc, char **argv)
+{
+	for (int i = optind; i < argc; i++) {
+		const char *a = argv[i];
+		int e;
+
+		if (*a && !a[strspn(a, "0123456789")]) {
+			fprintf(p->err, "profile: --from and a duration (%s) conflict\n", a);
+			return -EINVAL;
+		}
+		if ((e = add_from(p, a)))
+			return e;
+	}
+	return 0;
+}
+
 /* The operands: [duration], then -- CMD ARGS... when the options ended with "--". */
 static int parse_operands(struct parser *p, int argc, char **argv, int sep)
 {
@@ -661,6 +683,8 @@ static int parse_operands(struct parser *p, int argc, char **argv, int sep)
 		}
 		p->env->command = &argv[sep + 1];
 	}
+	if (p->env->nr_from && sep < 0)
+		return more_from(p, argc, argv);
 	if (optind >= end)
 		return 0;
 	if (end - optind > 1) {

@@ -391,8 +391,9 @@ t_from_inputs() {
 	$PROFILE --from "$TMP/in.folded" -f > "$TMP/again.folded" 2> "$TMP/from.err" ||
 		fail "--from -f exited $?: $(cat "$TMP/from.err")" || return 1
 	cmp -s "$TMP/in.folded" "$TMP/again.folded" || fail "folded in and out differ: $(diff "$TMP/in.folded" "$TMP/again.folded" | head -5)" || return 1
-	# merged: a folded file twice, every count doubled; folded and pprof, the sum
-	$PROFILE --from "$TMP/in.folded" --from "$TMP/in.folded" -f > "$TMP/twice.folded" 2> "$TMP/from.err" ||
+	# merged: a folded file twice (the second as flamegraph.pl takes files), every
+	# count doubled; folded and pprof, the sum
+	$PROFILE --from "$TMP/in.folded" "$TMP/in.folded" -f > "$TMP/twice.folded" 2> "$TMP/from.err" ||
 		fail "--from twice exited $?: $(cat "$TMP/from.err")" || return 1
 	awk '{ $NF *= 2; print }' "$TMP/in.folded" | cmp -s - "$TMP/twice.folded" ||
 		fail "a file twice: not every count doubled: $(head -3 "$TMP/twice.folded")" || return 1

@@ -495,6 +495,13 @@ Test(cli_parse, from_files)
 	assert_usage("--from and -i/--interval conflict");
 	PARSE("--from", "a.folded", "10");
 	assert_usage("--from and a duration (10) conflict");
+	/* more operands are more files, as flamegraph.pl FILE... takes them */
+	PARSE_OK("b.folded", "--from", "a.folded", "c.pb.gz", "-o", "x.svg", "./10");
+	cr_assert_eq(r.env.nr_from, 4);
+	cr_assert_str_eq(r.env.from[0], "a.folded");
+	cr_assert_str_eq(r.env.from[1], "b.folded");
+	cr_assert_str_eq(r.env.from[2], "c.pb.gz");
+	cr_assert_str_eq(r.env.from[3], "./10");
 	PARSE("--from", "a.folded", "--", "ls");
 	assert_usage("--from and a command after '--' conflict");
 }
