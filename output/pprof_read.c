@@ -36,14 +36,13 @@ struct mapping {
 	uint64_t id, filename, build_id;	/* string indices */
 };
 
+/* start_line and line are int64 on the wire: cast where used */
 struct function {
-	uint64_t id, name, filename;
-	int64_t start_line;
+	uint64_t id, name, filename, start_line;
 };
 
 struct line {
-	uint64_t function_id;
-	int64_t line;
+	uint64_t function_id, line;
 };
 
 struct location {
@@ -73,6 +72,7 @@ struct pp {
 	size_t nr_lines, cap_lines;
 	struct value_type types[16];
 	size_t nr_types;
+	size_t table_bytes;		/* taken by the tables, of max_bytes */
 	struct value_type period_type;
 	int64_t period, time_ns, duration_ns;
 	/* one sample's */
@@ -131,90 +131,92 @@ static bool string_is(struct pp *pp, uint64_t idx, const char *s)
 	       !memcmp(pp->strings[idx].data, s, pp->strings[idx].len);
 }
 
-static int read_value_type(const struct pb_field *m, struct value_type *vt)
+/*
+ * Room for entry nr of a table, its size counted against max_bytes with
+ * the tables read so far: a file of empty entries takes many times its
+ * size in memory. 0, or -E2BIG / -ENOMEM through refuse().
+ */
+static int table_entry(struct pp *pp, void **arr, size_t *cap, size_t nr, size_t elem, size_t cost)
+{
+	size_t max = pf_build__limits(pp->b)->max_bytes;
+
+	if (cost > max || pp->table_bytes > max - cost)
+		return refuse(pp, -E2BIG, "its tables take more than %zu MiB", max >> 20);
+	pp->table_bytes += cost;
+	if (array_reserve(arr, cap, nr, elem))
+		return refuse(pp, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/*
+ * The varint fields of message m: field nums[i] into *out[i], the last one
+ * given winning; other fields are left alone. 0 or -EINVAL.
+ */
+static int read_varints(const struct pb_field *m, size_t n, const uint32_t *nums, uint64_t **out)
 {
 	struct pb_reader r = pb_reader(m->data, m->len);
 	struct pb_field f;
-	int n;
+	int ret;
+
+	while ((ret = pb_read_field(&r, &f)) > 0) {
+		for (size_t i = 0; i < n && f.wire == PB_WIRE_VARINT; i++)
+			if (f.field == nums[i])
+				*out[i] = f.v;
+	}
+	return ret;
+}
+
+static int read_value_type(const struct pb_field *m, struct value_type *vt)
+{
+	static const uint32_t nums[] = { VALUE_TYPE_TYPE, VALUE_TYPE_UNIT };
 
 	*vt = (struct value_type){ 0 };
-	while ((n = pb_read_field(&r, &f)) > 0) {
-		if (f.field == VALUE_TYPE_TYPE && f.wire == PB_WIRE_VARINT)
-			vt->type = f.v;
-		else if (f.field == VALUE_TYPE_UNIT && f.wire == PB_WIRE_VARINT)
-			vt->unit = f.v;
-	}
-	return n;
+	return read_varints(m, 2, nums, (uint64_t *[]){ &vt->type, &vt->unit });
 }
 
 static int read_mapping(struct pp *pp, const struct pb_field *m)
 {
-	struct pb_reader r = pb_reader(m->data, m->len);
+	static const uint32_t nums[] = { MAPPING_ID, MAPPING_FILENAME, MAPPING_BUILD_ID };
 	struct mapping *mp;
-	struct pb_field f;
-	int n;
+	int err;
 
-	if (array_reserve((void **)&pp->maps, &pp->cap_maps, pp->nr_maps, sizeof(*mp)))
-		return -ENOMEM;
+	if ((err = table_entry(pp, (void **)&pp->maps, &pp->cap_maps, pp->nr_maps, sizeof(*mp), sizeof(*mp))))
+		return err;
 	mp = &pp->maps[pp->nr_maps++];
 	*mp = (struct mapping){ 0 };
-	while ((n = pb_read_field(&r, &f)) > 0) {
-		if (f.wire != PB_WIRE_VARINT)
-			continue;
-		if (f.field == MAPPING_ID)
-			mp->id = f.v;
-		else if (f.field == MAPPING_FILENAME)
-			mp->filename = f.v;
-		else if (f.field == MAPPING_BUILD_ID)
-			mp->build_id = f.v;
-	}
-	return n ? malformed(pp, "mapping") : 0;
+	if (read_varints(m, 3, nums, (uint64_t *[]){ &mp->id, &mp->filename, &mp->build_id }))
+		return malformed(pp, "mapping");
+	return 0;
 }
 
 static int read_function(struct pp *pp, const struct pb_field *m)
 {
-	struct pb_reader r = pb_reader(m->data, m->len);
+	static const uint32_t nums[] = { FUNCTION_ID, FUNCTION_NAME, FUNCTION_FILENAME, FUNCTION_START_LINE };
 	struct function *fn;
-	struct pb_field f;
-	int n;
+	int err;
 
-	if (array_reserve((void **)&pp->funcs, &pp->cap_funcs, pp->nr_funcs, sizeof(*fn)))
-		return -ENOMEM;
+	if ((err = table_entry(pp, (void **)&pp->funcs, &pp->cap_funcs, pp->nr_funcs, sizeof(*fn), sizeof(*fn))))
+		return err;
 	fn = &pp->funcs[pp->nr_funcs++];
 	*fn = (struct function){ 0 };
-	while ((n = pb_read_field(&r, &f)) > 0) {
-		if (f.wire != PB_WIRE_VARINT)
-			continue;
-		if (f.field == FUNCTION_ID)
-			fn->id = f.v;
-		else if (f.field == FUNCTION_NAME)
-			fn->name = f.v;
-		else if (f.field == FUNCTION_FILENAME)
-			fn->filename = f.v;
-		else if (f.field == FUNCTION_START_LINE)
-			fn->start_line = (int64_t)f.v;
-	}
-	return n ? malformed(pp, "function") : 0;
+	if (read_varints(m, 4, nums, (uint64_t *[]){ &fn->id, &fn->name, &fn->filename, &fn->start_line }))
+		return malformed(pp, "function");
+	return 0;
 }
 
 static int read_line(struct pp *pp, const struct pb_field *m)
 {
-	struct pb_reader r = pb_reader(m->data, m->len);
+	static const uint32_t nums[] = { LINE_FUNCTION_ID, LINE_LINE };
 	struct line *ln;
-	struct pb_field f;
-	int n;
+	int err;
 
-	if (array_reserve((void **)&pp->lines, &pp->cap_lines, pp->nr_lines, sizeof(*ln)))
-		return -ENOMEM;
+	if ((err = table_entry(pp, (void **)&pp->lines, &pp->cap_lines, pp->nr_lines, sizeof(*ln), sizeof(*ln))))
+		return err;
 	ln = &pp->lines[pp->nr_lines++];
 	*ln = (struct line){ 0 };
-	while ((n = pb_read_field(&r, &f)) > 0) {
-		if (f.field == LINE_FUNCTION_ID && f.wire == PB_WIRE_VARINT)
-			ln->function_id = f.v;
-		else if (f.field == LINE_LINE && f.wire == PB_WIRE_VARINT)
-			ln->line = (int64_t)f.v;
-	}
-	return n ? malformed(pp, "line") : 0;
+	if (read_varints(m, 2, nums, (uint64_t *[]){ &ln->function_id, &ln->line }))
+		return malformed(pp, "line");
+	return 0;
 }
 
 static int read_location(struct pp *pp, const struct pb_field *m)
@@ -240,8 +242,8 @@ static int read_location(struct pp *pp, const struct pb_field *m)
 	}
 	if (n)
 		return malformed(pp, "location");
-	if (array_reserve((void **)&pp->locs, &pp->cap_locs, pp->nr_locs, sizeof(loc)))
-		return -ENOMEM;
+	if ((err = table_entry(pp, (void **)&pp->locs, &pp->cap_locs, pp->nr_locs, sizeof(loc), sizeof(loc))))
+		return err;
 	pp->locs[pp->nr_locs++] = loc;
 	return 0;
 }
@@ -257,9 +259,10 @@ static int read_tables(struct pp *pp)
 		bool len = f.wire == PB_WIRE_LEN, var = f.wire == PB_WIRE_VARINT;
 
 		if (f.field == PROFILE_STRING_TABLE && len) {
-			if (array_reserve((void **)&pp->strings, &pp->cap_strings, pp->nr_strings,
-					  sizeof(*pp->strings)))
-				return -ENOMEM;
+			/* and its interned pointer */
+			if ((err = table_entry(pp, (void **)&pp->strings, &pp->cap_strings, pp->nr_strings,
+					       sizeof(*pp->strings), sizeof(*pp->strings) + sizeof(*pp->interned))))
+				return err;
 			pp->strings[pp->nr_strings++] = f;
 		} else if (f.field == PROFILE_SAMPLE_TYPE && len) {
 			if (pp->nr_types == sizeof(pp->types) / sizeof(pp->types[0]))
@@ -340,22 +343,11 @@ static int push_value(uint64_t v, void *ctx)
 /* A sample's label: comm, pid and tid are taken, the rest left. */
 static int read_label(struct pp *pp, const struct pb_field *m, struct pf_sample *s)
 {
-	struct pb_reader r = pb_reader(m->data, m->len);
+	static const uint32_t nums[] = { LABEL_KEY, LABEL_STR, LABEL_NUM };
 	uint64_t key = 0, str = 0, num = 0;
-	struct pb_field f;
-	int n, ret = 0;
+	int ret = 0;
 
-	while ((n = pb_read_field(&r, &f)) > 0) {
-		if (f.wire != PB_WIRE_VARINT)
-			continue;
-		if (f.field == LABEL_KEY)
-			key = f.v;
-		else if (f.field == LABEL_STR)
-			str = f.v;
-		else if (f.field == LABEL_NUM)
-			num = f.v;
-	}
-	if (n)
+	if (read_varints(m, 3, nums, (uint64_t *[]){ &key, &str, &num }))
 		return malformed(pp, "label");
 	if (string_is(pp, key, "comm") && str) {
 		s->comm = string_at(pp, str, &ret);
@@ -434,9 +426,9 @@ static int make_frame(struct pp *pp, const struct location *loc, const struct li
 		/* no mapping, a source file: an interpreted function */
 		f->func = f->name;
 		f->src_file = file;
-		f->start_line = fn->start_line;
-		f->line = ln->line;
-		f->name = python_name(pp, f->func, file, ln->line, &ret);
+		f->start_line = (int64_t)fn->start_line;
+		f->line = (int64_t)ln->line;
+		f->name = python_name(pp, f->func, file, f->line, &ret);
 	}
 	return ret;
 }

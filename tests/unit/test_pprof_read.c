@@ -339,5 +339,17 @@ Test(pprof_read, limits)
 	deflateEnd(&zs);
 	l.max_file = 1024;
 	refused(z, zlen, -E2BIG, "decompresses to more than", &l);
+	{
+		/* 4000 empty strings, 8 KB of file: many times that in tables */
+		struct pb_buf pb;
+
+		pb_init(&pb);
+		for (int i = 0; i < 4000; i++)
+			pb_put_string(&pb, 6, "");
+		l = (struct pf_limits)PF_LIMITS_DEFAULT_INIT;
+		l.max_bytes = 64 << 10;
+		refused(pb.data, pb.len, -E2BIG, "its tables take more than", &l);
+		pb_release(&pb);
+	}
 	free(bytes);
 }
