@@ -73,6 +73,14 @@ static bool annotation(const char *s, size_t *len)
 	return false;
 }
 
+/* pf_build refused what the line holds: its words for why. */
+static int build_failed(struct reader *r, int ret)
+{
+	r->err->line = r->lineno;
+	pf_build__why(r->b, ret, r->err->why, sizeof(r->err->why));
+	return ret;
+}
+
 /* The frames of stack s[0, len), comm first; 0 or -errno through refuse(). */
 static int add_stack(struct reader *r, const char *s, size_t len, uint64_t count)
 {
@@ -80,6 +88,7 @@ static int add_stack(struct reader *r, const char *s, size_t len, uint64_t count
 	struct pf_sample smp = { .count = count };
 	bool kernel = false;
 	size_t nr = 0, i = 0;
+	int ret;
 
 	while (i <= len) {
 		const char *f = s + i, *end = memchr(f, ';', len - i);
@@ -103,7 +112,7 @@ static int add_stack(struct reader *r, const char *s, size_t len, uint64_t count
 		if (nr >= l->max_frames)
 			return refuse(r, -E2BIG, "more than %zu frames", l->max_frames);
 		if (array_reserve((void **)&r->frames, &r->cap_frames, nr, sizeof(*r->frames)))
-			return refuse(r, -ENOMEM, "out of memory");
+			return build_failed(r, -ENOMEM);
 		k = annotation(f, &flen);
 		name = pf_build__str(r->b, f, flen);
 		if (!name)
@@ -115,24 +124,10 @@ static int add_stack(struct reader *r, const char *s, size_t len, uint64_t count
 	}
 	smp.frames = r->frames;
 	smp.nr_frames = nr;
-	switch (pf_build__add(r->b, &smp)) {
-	case 0:
-		return 0;
-	case -EOVERFLOW:
-		return refuse(r, -EOVERFLOW, "the counts add up to more than %" PRIu64, UINT64_MAX);
-	case -E2BIG:
-		if (nr > l->max_frames)
-			return refuse(r, -E2BIG, "more than %zu frames", l->max_frames);
-		if (pf_build__nr_stacks(r->b) >= l->max_stacks)
-			return refuse(r, -E2BIG, "more than %zu distinct stacks", l->max_stacks);
-		return refuse(r, -E2BIG, "the stacks take more than %zu MiB", l->max_bytes >> 20);
-	default:
-		return refuse(r, -ENOMEM, "out of memory");
-	}
+	ret = pf_build__add(r->b, &smp);
+	return ret ? build_failed(r, ret) : 0;
 no_memory:
-	if (errno == E2BIG)
-		return refuse(r, -E2BIG, "the stacks take more than %zu MiB", l->max_bytes >> 20);
-	return refuse(r, -ENOMEM, "out of memory");
+	return build_failed(r, errno == E2BIG ? -E2BIG : -ENOMEM);
 }
 
 /* Whether the stack s[0, len) ends in a blank and digits: a count before the count. */

@@ -5,6 +5,8 @@
  * the memory all of it takes, checked before each addition.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +189,20 @@ int pf_build__add(struct pf_build *b, const struct pf_sample *s)
 	}
 	b->total += s->count;
 	return 0;
+}
+
+void pf_build__why(const struct pf_build *b, int err, char *buf, size_t size)
+{
+	const struct pf_limits *l = &b->limits;
+
+	if (err == -EOVERFLOW)
+		snprintf(buf, size, "the counts add up to more than %" PRIu64, UINT64_MAX);
+	else if (err == -E2BIG && b->nr_stacks >= l->max_stacks)
+		snprintf(buf, size, "more than %zu distinct stacks", l->max_stacks);
+	else if (err == -E2BIG)
+		snprintf(buf, size, "the stacks take more than %zu MiB", l->max_bytes >> 20);
+	else
+		snprintf(buf, size, "%s", strerror(-err));
 }
 
 size_t pf_build__nr_stacks(const struct pf_build *b)

@@ -67,6 +67,13 @@ const char *pf_build__str(struct pf_build *b, const char *s, size_t len);
  */
 int pf_build__add(struct pf_build *b, const struct pf_sample *s);
 
+/*
+ * What err, a failure of pf_build__add() or pf_build__str() (-E2BIG,
+ * -EOVERFLOW, -ENOMEM), means, in words for a pf_read_error: "more than
+ * 1048576 distinct stacks", "the stacks take more than 1024 MiB"...
+ */
+void pf_build__why(const struct pf_build *b, int err, char *buf, size_t size);
+
 /* Distinct stacks so far, and the sum of their counts. */
 size_t pf_build__nr_stacks(const struct pf_build *b);
 uint64_t pf_build__total(const struct pf_build *b);

@@ -96,9 +96,13 @@ static int refuse(struct pp *pp, int ret, const char *fmt, ...)
 	return ret;
 }
 
-static int over_budget(struct pp *pp)
+/* pf_build refused what the file holds (ret, or errno of pf_build__str()): its words for why. */
+static int build_failed(struct pp *pp, int ret)
 {
-	return refuse(pp, -E2BIG, "the stacks take more than %zu MiB", pf_build__limits(pp->b)->max_bytes >> 20);
+	if (!ret)
+		ret = errno == E2BIG ? -E2BIG : -ENOMEM;
+	pf_build__why(pp->b, ret, pp->err->why, sizeof(pp->err->why));
+	return ret;
 }
 
 static int malformed(struct pp *pp, const char *what)
@@ -121,7 +125,7 @@ static const char *string_at(struct pp *pp, uint64_t idx, int *ret)
 	f = &pp->strings[idx];
 	pp->interned[idx] = pf_build__str(pp->b, (const char *)f->data, f->len);
 	if (!pp->interned[idx])
-		*ret = errno == E2BIG ? over_budget(pp) : refuse(pp, -ENOMEM, "out of memory");
+		*ret = build_failed(pp, 0);
 	return pp->interned[idx];
 }
 
@@ -381,7 +385,7 @@ static const char *python_name(struct pp *pp, const char *func, const char *file
 	name = pf_build__str(pp->b, s, n);
 	free(s);
 	if (!name)
-		*ret = over_budget(pp);
+		*ret = build_failed(pp, 0);
 	return name;
 }
 
@@ -411,7 +415,7 @@ static int make_frame(struct pp *pp, const struct location *loc, const struct li
 		snprintf(hex, sizeof(hex), loc->address ? "0x%" PRIx64 : "[unknown]", loc->address);
 		f->name = pf_build__str(pp->b, hex, strlen(hex));
 		if (!f->name)
-			return over_budget(pp);
+			return build_failed(pp, 0);
 	}
 	if (mfile && !strcmp(mfile, PF_KERNEL_IMAGE)) {
 		f->kernel = true;
@@ -499,23 +503,12 @@ static int read_sample(struct pp *pp, const struct pb_field *m, size_t count_idx
 	if (nr < 0)
 		return (int)nr;
 	if (!s.comm && !(s.comm = pf_build__str(pp->b, "[unknown]", 9)))
-		return over_budget(pp);
+		return build_failed(pp, 0);
 	s.frames = pp->frames;
 	s.nr_frames = (size_t)nr;
 	s.count = (uint64_t)pp->values[count_idx];
-	switch (pf_build__add(pp->b, &s)) {
-	case 0:
-		return 0;
-	case -EOVERFLOW:
-		return refuse(pp, -EOVERFLOW, "the counts add up to more than %" PRIu64, UINT64_MAX);
-	case -E2BIG:
-		if (pf_build__nr_stacks(pp->b) >= pf_build__limits(pp->b)->max_stacks)
-			return refuse(pp, -E2BIG, "more than %zu distinct stacks",
-				      pf_build__limits(pp->b)->max_stacks);
-		return over_budget(pp);
-	default:
-		return refuse(pp, -ENOMEM, "out of memory");
-	}
+	ret = pf_build__add(pp->b, &s);
+	return ret ? build_failed(pp, ret) : 0;
 }
 
 /* The sample type "samples/count": its index, or -EINVAL. */
