@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pf_build.c - the profile --from builds: interned strings, stacks merged
- * by a key of their interned pointers and numbers, and a running count of
- * the memory all of it takes, checked before each addition.
+ * pf_build.c - the profile --from builds: interned strings, frames
+ * numbered by their interned pointers and numbers, stacks merged by a key
+ * of their frames' numbers, and a running count of the memory all of it
+ * takes, checked before each addition.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,10 +29,12 @@ struct stack {
 
 struct pf_build {
 	struct pf_limits limits;
-	struct keymap *strings, *stacks;
+	struct keymap *strings, *frames, *stacks;	/* frames: the distinct ones, for stack keys */
 	struct stack *stack;
 	size_t cap_stack;
-	struct key key;
+	struct key key;		/* a frame's */
+	uint8_t *skey;		/* a stack's */
+	size_t len_skey, cap_skey;
 	size_t bytes;		/* held, as counted against limits.max_bytes */
 	size_t nr_stacks;	/* with a record in stack[] */
 	bool broken;		/* an addition failed half-way: no more */
@@ -54,7 +57,8 @@ struct pf_build *pf_build__new(const struct pf_limits *limits)
 	b->limits = *limits;
 	b->strings = keymap__new();
 	b->stacks = keymap__new();
-	if (!b->strings || !b->stacks) {
+	b->frames = keymap__new();
+	if (!b->strings || !b->stacks || !b->frames) {
 		pf_build__free(b);
 		errno = ENOMEM;
 		return NULL;
@@ -71,7 +75,9 @@ void pf_build__free(struct pf_build *b)
 	free(b->stack);
 	keymap__free(b->strings);
 	keymap__free(b->stacks);
+	keymap__free(b->frames);
 	key__release(&b->key);
+	free(b->skey);
 	free(b->samples);
 	free(b);
 }
@@ -112,26 +118,69 @@ const char *pf_build__str(struct pf_build *b, const char *s, size_t len)
 	return keymap__key(b->strings, idx, &len);
 }
 
-/* The key of a stack: interned strings are told apart by their address. */
-static void stack_key(struct key *k, const struct pf_sample *s)
+/* The index of frame f among the distinct frames, its strings by address: 0 or -errno. */
+static int frame_index(struct pf_build *b, const struct pf_frame *f, uint32_t *idx)
 {
-	key__reset(k);
-	key__add_u64(k, (uintptr_t)s->comm);
-	key__add_u64(k, s->pid);
-	key__add_u64(k, s->tid);
-	for (size_t i = 0; i < s->nr_frames; i++) {
-		const struct pf_frame *f = &s->frames[i];
+	struct key *k = &b->key;
+	size_t i;
+	int ret;
 
-		key__add_u64(k, (uintptr_t)f->name);
-		key__add_u64(k, (uintptr_t)f->module);
-		key__add_u64(k, (uintptr_t)f->build_id);
-		key__add_u64(k, f->addr);
-		key__add_u64(k, f->kernel);
-		key__add_u64(k, (uintptr_t)f->func);
-		key__add_u64(k, (uintptr_t)f->src_file);
-		key__add_u64(k, (uint64_t)f->start_line);
-		key__add_u64(k, (uint64_t)f->line);
+	key__reset(k);
+	key__add_u64(k, (uintptr_t)f->name);
+	key__add_u64(k, (uintptr_t)f->module);
+	key__add_u64(k, (uintptr_t)f->build_id);
+	key__add_u64(k, f->addr);
+	key__add_u64(k, f->kernel);
+	key__add_u64(k, (uintptr_t)f->func);
+	key__add_u64(k, (uintptr_t)f->src_file);
+	key__add_u64(k, (uint64_t)f->start_line);
+	key__add_u64(k, (uint64_t)f->line);
+	if (k->err)
+		return k->err;
+	if (keymap__find(b->frames, k->buf, k->len, &i)) {
+		if ((ret = take(b, k->len + ENTRY_OVERHEAD)))
+			return ret;
+		if ((ret = keymap__intern_key(b->frames, k, &i)) < 0)
+			return ret;
 	}
+	if (i > UINT32_MAX)
+		return -E2BIG;
+	*idx = (uint32_t)i;
+	return 0;
+}
+
+/*
+ * The key of a stack in b->skey: comm (interned: by its address), pid,
+ * tid, then its frames' indices, all of fixed width. 0 or -errno.
+ */
+static int stack_key(struct pf_build *b, const struct pf_sample *s)
+{
+	size_t len = sizeof(uintptr_t) + 2 * sizeof(uint32_t) + s->nr_frames * sizeof(uint32_t);
+	uintptr_t comm = (uintptr_t)s->comm;
+	uint8_t *p;
+	int ret;
+
+	if (len > b->cap_skey) {
+		p = realloc(b->skey, len);
+		if (!p)
+			return -ENOMEM;
+		b->skey = p;
+		b->cap_skey = len;
+	}
+	p = b->skey;
+	memcpy(p, &comm, sizeof(comm));
+	memcpy(p + sizeof(comm), &s->pid, sizeof(s->pid));
+	memcpy(p + sizeof(comm) + 4, &s->tid, sizeof(s->tid));
+	p += sizeof(comm) + 8;
+	for (size_t i = 0; i < s->nr_frames; i++, p += sizeof(uint32_t)) {
+		uint32_t idx;
+
+		if ((ret = frame_index(b, &s->frames[i], &idx)))
+			return ret;
+		memcpy(p, &idx, sizeof(idx));
+	}
+	b->len_skey = len;
+	return 0;
 }
 
 /* A new stack, at index idx of the stacks' keymap: its record, and its frames copied. */
@@ -165,21 +214,20 @@ int pf_build__add(struct pf_build *b, const struct pf_sample *s)
 		return -E2BIG;
 	if (s->count > UINT64_MAX - b->total)
 		return -EOVERFLOW;
-	stack_key(&b->key, s);
-	if (b->key.err)
-		return b->key.err;
-	if (!keymap__find(b->stacks, b->key.buf, b->key.len, &idx)) {
+	if ((ret = stack_key(b, s)))
+		return ret;
+	if (!keymap__find(b->stacks, b->skey, b->len_skey, &idx)) {
 		b->stack[idx].count += s->count;
 		b->total += s->count;
 		return 0;
 	}
 	if (b->nr_stacks >= b->limits.max_stacks)
 		return -E2BIG;
-	ret = take(b, b->key.len + ENTRY_OVERHEAD + sizeof(struct stack) +
+	ret = take(b, b->len_skey + ENTRY_OVERHEAD + sizeof(struct stack) +
 		      s->nr_frames * sizeof(*s->frames));
 	if (ret)
 		return ret;
-	ret = keymap__intern_key(b->stacks, &b->key, &idx);
+	ret = keymap__intern(b->stacks, b->skey, b->len_skey, &idx);
 	if (ret >= 0)
 		ret = add_new(b, idx, s);
 	if (ret < 0) {
