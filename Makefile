@@ -74,7 +74,8 @@ SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loa
 OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/walk_tally.c output/keymap.c \
 	output/protobuf.c output/container_id.c output/containers.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
-	output/speedscope.c output/progress.c output/retention.c
+	output/speedscope.c output/progress.c output/retention.c \
+	output/pf_build.c output/whole_read.c output/pb_read.c output/folded_read.c output/pprof_read.c output/from_input.c
 UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c \
 	unwind/cfi_code.c unwind/table_cache.c unwind/row_index.c \
 	unwind/unwind_procs.c unwind/unwind_files.c unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c \
@@ -445,7 +446,7 @@ clean:
 FUZZ_SECONDS ?= 30
 FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi gopclntab \
-	py_elf py_names container_id
+	py_elf py_names container_id from_input
 FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols/file_id.c \
 	symbols/elf_read.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/elf_symtab.c symbols/elf_plt.c symbols/sym_nest.c \
@@ -453,7 +454,8 @@ FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols
 	symbols/debuginfo.c output/escape.c output/output_format.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
 	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c \
 	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c \
-	python/py_linetable.c output/container_id.c
+	python/py_linetable.c output/container_id.c output/keymap.c output/protobuf.c output/pprof.c output/pf_build.c \
+	output/whole_read.c output/pb_read.c output/folded_read.c output/pprof_read.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))

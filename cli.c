@@ -49,11 +49,13 @@ enum {
 	OPT_NO_PYTHON,
 	OPT_CGROUP,
 	OPT_BY_CONTAINER,
+	OPT_FROM,
 };
 
 static const char usage[] =
 "Usage: profile [OPTION...] [duration]\n"
 "  or:  profile [OPTION...] [duration] -- COMMAND [ARG...]\n"
+"  or:  profile --from FILE [FILE...] [-o OUT] [--format FMT]\n"
 "Profile CPU usage by sampling stack traces at a timed interval.\n"
 "\n"
 "  duration                  seconds to sample (default: until Ctrl-C or SIGTERM)\n"
@@ -87,6 +89,9 @@ static const char usage[] =
 "      --unwind-cache-size=MIB  evict the least recently used tables past MIB\n"
 "                            (default 256)\n"
 "      --no-unwind-cache     build every unwind table afresh, keep none\n"
+"      --from=FILE           read a profile from FILE instead of sampling: folded\n"
+"                            stacks or pprof (.pb.gz/.pb/.pprof); more files, after\n"
+"                            it or as more --from, are merged\n"
 "  -o, --output=FILE         write the profile to FILE (a regular file atomically, mode 0600;\n"
 "                            a device, FIFO or /dev/stdout in place; strftime patterns with -i)\n"
 "      --keep=N              after each file -o writes, remove all but the N newest that\n"
@@ -123,7 +128,8 @@ static const char usage[] =
 "  profile -L 185            # only profile thread with TID 185\n"
 "  profile -o cpu.svg -- ./cmd arg  # run ./cmd, its flame graph in cpu.svg\n"
 "  profile -U                # only show user space stacks (no kernel)\n"
-"  profile -K -f > out.folded  # kernel stacks, folded for flamegraph.pl\n";
+"  profile -K -f > out.folded  # kernel stacks, folded for flamegraph.pl\n"
+"  profile --from out.folded -o out.svg  # a flame graph of folded stacks\n";
 
 static int parse_number(const char *what, const char *arg, long min, long max,
 			long *out, FILE *err)
@@ -246,7 +252,67 @@ struct parser {
 	FILE *out, *err;
 	bool format_set;	/* -f or --format given */
 	bool folded_flag;	/* as -f */
+	int sampling_opt;	/* the first option given that only sampling takes, or 0 */
+	const struct option *long_opts;
 };
+
+/*
+ * The options that say how to sample, unwind or name frames: a profile
+ * read with --from was sampled and named already.
+ */
+static const int sampling_opts[] = {
+	'F', 'c', 'e', 'p', 'L', 'U', 'K', 'I', 'C', 'i', OPT_REPLACE, OPT_STACK_STORAGE,
+	OPT_HASH_STORAGE, OPT_MAX_STACK_DEPTH, OPT_CALL_GRAPH, OPT_UNWIND_STORAGE,
+	OPT_UNWIND_CACHE_DIR, OPT_NO_UNWIND_CACHE, OPT_UNWIND_CACHE_SIZE, OPT_DEBUG_DIR,
+	OPT_DEBUGINFOD_URL, OPT_DEBUGINFOD_DEADLINE, OPT_DEBUGINFOD_MAX_FILES,
+	OPT_DEBUGINFOD_MAX_USER_FILES, OPT_NO_DEBUGINFOD, OPT_NO_DEMANGLE, OPT_LINES, OPT_NO_PYTHON,
+	OPT_CGROUP, OPT_BY_CONTAINER,
+};
+
+static void note_sampling_opt(struct parser *p, int opt)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sampling_opts); i++)
+		if (sampling_opts[i] == opt && !p->sampling_opt)
+			p->sampling_opt = opt;
+}
+
+/* "-F/--frequency" or "--lines": opt as --help spells it. */
+static void print_opt_name(struct parser *p, int opt)
+{
+	for (const struct option *o = p->long_opts; o->name; o++) {
+		if (o->val != opt)
+			continue;
+		if (opt < OPT_STACK_STORAGE)
+			fprintf(p->err, "-%c/--%s", opt, o->name);
+		else
+			fprintf(p->err, "--%s", o->name);
+		return;
+	}
+}
+
+/* --from writes a profile that was sampled already: nothing about sampling goes with it. */
+static int check_from(struct parser *p)
+{
+	struct profile_env *env = p->env;
+
+	if (!env->nr_from)
+		return 0;
+	if (p->sampling_opt) {
+		fputs("profile: --from and ", p->err);
+		print_opt_name(p, p->sampling_opt);
+		fputs(" conflict (a profile read from a file is not sampled again)\n", p->err);
+		return -EINVAL;
+	}
+	if (env->command) {
+		fprintf(p->err, "profile: --from and a command after '--' conflict\n");
+		return -EINVAL;
+	}
+	if (env->duration) {
+		fprintf(p->err, "profile: --from and a duration (%ld) conflict\n", env->duration);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /*
  * -o FILE's extension names the format (output_format.h), or agrees with
@@ -355,6 +421,7 @@ static const struct option other_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "from", required_argument, NULL, OPT_FROM },
 	{ "debuginfod-url", required_argument, NULL, OPT_DEBUGINFOD_URL },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "unwind-cache-dir", required_argument, NULL, OPT_UNWIND_CACHE_DIR },
@@ -426,6 +493,25 @@ static int set_format(struct parser *p, int opt, const char *arg)
 	env->format = f;
 	p->format_set = true;
 	p->folded_flag = p->folded_flag || opt == 'f';
+	return 0;
+}
+
+static int add_from(struct parser *p, const char *path)
+{
+	struct profile_env *env = p->env;
+	const char **n;
+
+	if (!*path) {
+		fprintf(p->err, "profile: empty --from file name\n");
+		return -EINVAL;
+	}
+	n = realloc(env->from, (env->nr_from + 1) * sizeof(*n));
+	if (!n) {
+		fprintf(p->err, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	env->from = n;
+	env->from[env->nr_from++] = path;
 	return 0;
 }
 
@@ -542,6 +628,8 @@ static int parse_option(struct parser *p, int opt, char **argv)
 		return add_debug_dir(p, optarg);
 	case OPT_CGROUP:
 		return add_cgroup(p, optarg);
+	case OPT_FROM:
+		return add_from(p, optarg);
 	case OPT_DEBUGINFOD_URL:
 		return add_debuginfod_url(p, optarg);
 	case OPT_CALL_GRAPH:
@@ -590,6 +678,27 @@ static int find_separator(char **orig, int argc, char **argv, const char *last_a
 	return -1;
 }
 
+/*
+ * With --from the operands are more files to read, as flamegraph.pl takes
+ * FILE... (a shell pattern gives a day of snapshots); one of digits alone
+ * is a duration, which --from does not take (a file so named: ./10).
+ */
+static int more_from(struct parser *p, int argc, char **argv)
+{
+	for (int i = optind; i < argc; i++) {
+		const char *a = argv[i];
+		int e;
+
+		if (*a && !a[strspn(a, "0123456789")]) {
+			fprintf(p->err, "profile: --from and a duration (%s) conflict\n", a);
+			return -EINVAL;
+		}
+		if ((e = add_from(p, a)))
+			return e;
+	}
+	return 0;
+}
+
 /* The operands: [duration], then -- CMD ARGS... when the options ended with "--". */
 static int parse_operands(struct parser *p, int argc, char **argv, int sep)
 {
@@ -606,6 +715,8 @@ static int parse_operands(struct parser *p, int argc, char **argv, int sep)
 		}
 		p->env->command = &argv[sep + 1];
 	}
+	if (p->env->nr_from && sep < 0)
+		return more_from(p, argc, argv);
 	if (optind >= end)
 		return 0;
 	if (end - optind > 1) {
@@ -617,8 +728,8 @@ static int parse_operands(struct parser *p, int argc, char **argv, int sep)
 
 int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *err)
 {
-	struct parser p = { .env = env, .out = out, .err = err };
 	struct option long_opts[NR_LONG_OPTS + 1];
+	struct parser p = { .env = env, .out = out, .err = err, .long_opts = long_opts };
 	const char *last_arg = NULL;
 	char **orig;
 	int opt, sep = -1, e = 0;
@@ -636,6 +747,7 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
 	opterr = 0;		/* we print our own one-line errors */
 	while (!e && (opt = getopt_long(argc, argv, ":F:c:e:p:L:UKIC:dafvho:i:q", long_opts, NULL)) != -1) {
 		e = parse_option(&p, opt, argv);
+		note_sampling_opt(&p, opt);
 		last_arg = optarg;
 	}
 	if (!e) {
@@ -643,6 +755,8 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
 		e = parse_operands(&p, argc, argv, sep);
 	}
 	free(orig);
+	if (!e)
+		e = check_from(&p);
 	if (!e)
 		e = check_conflicts(env, err);
 	if (!e && env->output)
@@ -849,6 +963,9 @@ void cli__release(struct profile_env *env)
 {
 	free(env->pids);
 	free(env->tids);
+	free(env->from);
+	env->from = NULL;
+	env->nr_from = 0;
 	free(env->debug_dirs);
 	env->debug_dirs = NULL;
 	free(env->cgroups);

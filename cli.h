@@ -75,6 +75,9 @@ struct profile_env {
 	long unwind_storage_size;	/* rows of unwind tables the BPF side holds */
 	const char *unwind_cache_dir;	/* tables kept between runs; NULL: none */
 	long unwind_cache_size;		/* MiB the cache's entries may take at most */
+	/* --from FILE...: write these profiles again instead of sampling */
+	const char **from;
+	size_t nr_from;
 	/* output */
 	enum output_format format;	/* folded == (format == FORMAT_FOLDED) */
 	const char *output;	/* -o FILE (may hold strftime patterns), NULL: stdout */

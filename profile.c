@@ -31,6 +31,7 @@
 #include "debuginfod_child.h"
 #include "debuginfod_fetch.h"
 #include "escape.h"
+#include "from_input.h"
 #include "loss_report.h"
 #include "outfile.h"
 #include "progress.h"
@@ -293,6 +294,94 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 	if (!err)
 		run->printed += printed;
 	return err;
+}
+
+/* "profile: 'FILE' line N: why", control characters defused. */
+static void say_read_error(const char *path, const struct pf_read_error *e)
+{
+	fputs("profile: '", stderr);
+	escape__text(stderr, path);
+	if (e->line)
+		fprintf(stderr, "' line %llu: ", (unsigned long long)e->line);
+	else
+		fputs("': ", stderr);
+	escape__text(stderr, e->why);
+	fputc('\n', stderr);
+}
+
+/* The title of a profile read from files: "profile --from a.folded (+2 more)". */
+static void from_title(const struct profile_env *env, char *buf, size_t size)
+{
+	if (env->nr_from > 1)
+		snprintf(buf, size, "profile --from %s (+%zu more)", env->from[0], env->nr_from - 1);
+	else
+		snprintf(buf, size, "profile --from %s", env->from[0]);
+}
+
+/*
+ * --from: read every file into one profile, then write it as a sampled
+ * one is written (-o FILE atomically, --keep). Exit status: 2 for input
+ * that cannot be read or is refused, 1 for a failed write.
+ */
+static int convert(const struct profile_env *env)
+{
+	struct pf_limits limits = PF_LIMITS_DEFAULT_INIT;
+	struct from_output o = { env->format, env->delimited, env->annotations };
+	struct pf_build *b = pf_build__new(&limits);
+	struct pf_read_error rerr;
+	struct outfile_diag diag;
+	struct outfile *of = NULL;
+	struct pf_profile prof;
+	char title[512], path[4096];
+	FILE *out = stdout;
+	int err = 0, dirfd = -1;
+
+	if (!b) {
+		fprintf(stderr, "profile: out of memory\n");
+		return 1;
+	}
+	for (size_t i = 0; i < env->nr_from && !err; i++) {
+		err = from_input__read(b, env->from[i], &rerr);
+		if (err)
+			say_read_error(env->from[i], &rerr);
+	}
+	if (err) {
+		pf_build__free(b);
+		return EXIT_USAGE;
+	}
+	from_title(env, title, sizeof(title));
+	err = pf_build__profile(b, title, &prof);
+	if (!err && env->output) {
+		err = outfile__expand_path(env->output, time(NULL), path, sizeof(path));
+		if (err)
+			fprintf(stderr, "profile: cannot write '%s': %s\n", env->output, strerror(-err));
+		else if ((err = outfile__open(path, &of, &diag)))
+			cli__print_outfile_error(stderr, &diag);
+		else
+			out = outfile__stream(of);
+	}
+	if (!err) {
+		err = from_input__write(&prof, &o, out);
+		if (of && err) {
+			outfile__abort(of);
+		} else if (of) {
+			dirfd = env->keep ? outfile__dup_dir(of) : -1;
+			err = outfile__commit(of);
+		}
+		if (err && err != -EPIPE)
+			fprintf(stderr, "profile: cannot write '%s': %s\n", of ? path : "the profile",
+				strerror(-err));
+		if (!err && env->keep)
+			keep_newest(env, dirfd);
+		if (dirfd >= 0)
+			close(dirfd);
+	}
+	if (!err && !env->quiet)
+		fprintf(stderr, "profile: %llu samples in %zu stacks from %zu file%s\n",
+			(unsigned long long)pf_build__total(b), pf_build__nr_stacks(b), env->nr_from,
+			env->nr_from > 1 ? "s" : "");
+	pf_build__free(b);
+	return err && err != -EPIPE ? 1 : 0;
 }
 
 struct gen_ref {
@@ -924,6 +1013,11 @@ int main(int argc, char **argv)
 	if (cli__validate(&env, "/proc", "/sys", stderr)) {
 		cli__release(&env);
 		return EXIT_USAGE;
+	}
+	if (env.nr_from) {
+		err = convert(&env);
+		cli__release(&env);
+		return err;
 	}
 	if (env.command) {
 		err = spawn_command(&env, &cmd);

@@ -73,6 +73,21 @@ static int keymap__grow_slots(struct keymap *m)
 	return 0;
 }
 
+int keymap__find(const struct keymap *m, const void *key, size_t len, size_t *idx)
+{
+	uint64_t h = fnv64_bytes(key, len);
+
+	for (size_t s = h & (m->nr_slots - 1); m->slots[s]; s = (s + 1) & (m->nr_slots - 1)) {
+		const struct keymap_entry *e = &m->entries[m->slots[s] - 1];
+
+		if (e->hash == h && e->len == len && !memcmp(e->key, key, len)) {
+			*idx = m->slots[s] - 1;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 int keymap__intern(struct keymap *m, const void *key, size_t len, size_t *idx)
 {
 	/* FNV-1a: keys are short and this is not exposed to hostile input rates */

@@ -27,6 +27,8 @@ void keymap__free(struct keymap *m);
  * was added, 0 when it was already there, -ENOMEM.
  */
 int keymap__intern(struct keymap *m, const void *key, size_t len, size_t *idx);
+/* The index of key in *idx when it is there: 0, or -ENOENT (nothing added). */
+int keymap__find(const struct keymap *m, const void *key, size_t len, size_t *idx);
 size_t keymap__count(const struct keymap *m);
 /* The bytes of key idx (< keymap__count()); NUL-terminated, len not counting it. */
 const char *keymap__key(const struct keymap *m, size_t idx, size_t *len);

@@ -284,6 +284,7 @@ static int builder__sample(struct pprof_builder *b, const struct pf_profile *p,
 			   const struct pf_sample *s, uint64_t weight)
 {
 	int64_t values[2] = { to_int64(s->count), to_int64(pf_weigh(s->count, weight)) };
+	size_t nr_values = pf_profile__counts_only(p) ? 1 : 2;
 	size_t start;
 	int err;
 
@@ -296,7 +297,7 @@ static int builder__sample(struct pprof_builder *b, const struct pf_profile *p,
 	}
 	start = pb_begin(&b->pb);
 	pb_put_packed_uint64(&b->pb, SAMPLE_LOCATION_ID, b->ids, s->nr_frames);
-	pb_put_packed_int64(&b->pb, SAMPLE_VALUE, values, 2);
+	pb_put_packed_int64(&b->pb, SAMPLE_VALUE, values, nr_values);
 	if ((err = builder__label(b, "pid", NULL, s->pid)))
 		return err;
 	if (p->per_thread && (err = builder__label(b, "tid", NULL, s->tid)))
@@ -376,8 +377,12 @@ static int builder__profile(struct pprof_builder *b, const struct pf_profile *p)
 	if ((err = pf_profile__sample_weight(p, &weight, &in_ns)))
 		return err;
 	sample_type(p, in_ns, &type, &unit);
+	if (pf_profile__counts_only(p)) {
+		type = "samples";
+		unit = "count";
+	}
 	if ((err = builder__value_type(b, PROFILE_SAMPLE_TYPE, "samples", "count")) ||
-	    (err = builder__value_type(b, PROFILE_SAMPLE_TYPE, type, unit)))
+	    (!pf_profile__counts_only(p) && (err = builder__value_type(b, PROFILE_SAMPLE_TYPE, type, unit))))
 		return err;
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		if ((err = builder__sample(b, p, &p->samples[i], weight)))

@@ -10,7 +10,8 @@
  *    with -c N either [samples/count, cpu/nanoseconds] for the cpu-clock
  *    event (its count is nanoseconds) or [samples/count, <event>/count]
  *    (e.g. cycles/count) for a hardware event, each sample weighing N;
- *    period_type and period say the same;
+ *    period_type and period say the same; a profile that counts samples
+ *    only (pf_profile__counts_only()) has [samples/count] alone;
  *  - one Sample per pf_sample, locations leaf first (pprof's order),
  *    values [count, count * period], labels pid and comm, and tid when the
  *    profile is per thread;
@@ -29,8 +30,7 @@
 #include "profile_data.h"
 
 /*
- * Write p to out. Returns 0, -EINVAL when p says neither frequency nor
- * period, -ENOMEM, or -errno of a failed write.
+ * Write p to out. Returns 0, -ENOMEM, or -errno of a failed write.
  */
 int pprof__write(const struct pf_profile *p, FILE *out);
 

@@ -73,10 +73,20 @@ static inline const char *pf_frame__file(const struct pf_frame *f)
 }
 
 /*
+ * A profile that says neither frequency nor period (read from folded
+ * stacks, or merged from inputs sampled at different rates) counts
+ * samples and nothing else.
+ */
+static inline bool pf_profile__counts_only(const struct pf_profile *p)
+{
+	return p->frequency <= 0 && p->period <= 0;
+}
+
+/*
  * What one sample of p weighs: 1e9 / frequency nanoseconds (at least 1),
  * or the period, in nanoseconds for the cpu-clock event (it counts them)
- * and in events for any other (*in_ns false). -EINVAL when p says neither
- * frequency nor period.
+ * and in events for any other (*in_ns false); 1, not in nanoseconds,
+ * when p counts samples only.
  */
 static inline int pf_profile__sample_weight(const struct pf_profile *p, uint64_t *weight,
 					    bool *in_ns)
@@ -90,7 +100,8 @@ static inline int pf_profile__sample_weight(const struct pf_profile *p, uint64_t
 		*weight = (uint64_t)p->period;
 		*in_ns = p->event && !strcmp(p->event, "cpu-clock");
 	} else {
-		return -EINVAL;
+		*weight = 1;
+		*in_ns = false;
 	}
 	return 0;
 }

@@ -10,7 +10,8 @@
  * (pid/tid)"), heaviest first; each distinct stack is one sample, root
  * first, weighed by time when the samples measure time — count * 1e9 /
  * frequency, or count * period for the cpu-clock event, unit
- * "nanoseconds" — and otherwise by events, count * period, unit "none".
+ * "nanoseconds" — and otherwise by events, count * period, unit "none" (by samples when
+ * the profile counts them only).
  */
 #ifndef SPEEDSCOPE_H
 #define SPEEDSCOPE_H
@@ -20,8 +21,7 @@
 #include "profile_data.h"
 
 /*
- * Write p to out. Returns 0, -EINVAL when p says neither frequency nor
- * period, -ENOMEM, or -errno of a failed write.
+ * Write p to out. Returns 0, -ENOMEM, or -errno of a failed write.
  */
 int speedscope__write(const struct pf_profile *p, FILE *out);
 

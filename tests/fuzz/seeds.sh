@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 for h in elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi gopclntab \
-	py_elf py_names container_id; do
+	py_elf py_names container_id from_input; do
 	mkdir -p "$corpus/$h"
 done
 
@@ -250,4 +250,44 @@ open(d + "/ascii", "wb").write(rec(1, 1, 7, 10, "Worker.run", 1, "/srv/app/hot.p
 open(d + "/kinds", "wb").write(rec(1, 1, 8, 1, "caf\xe9", 1, "\u043b.py", 2) +
                                rec(1, 1, 9, 2, "\U0001f600", 4, "x" * 300, 1))
 open(d + "/short", "wb").write(rec(2, 1, 1, 1, "f", 1, "g.py", 1)[:100])
+PY
+
+# --- --from: the first byte picks the reader (even folded, odd pprof) and
+# the limits; folded lines as profile -f -d -a, BCC and stackcollapse-perf
+# write them, and a small pprof profile, gzip'd and not ---
+{ printf '\376'; printf 'app;main;hot_a 5\ncat;read;-;do_syscall_64_[k];vfs_read_[k] 2\n'
+  printf 'perl;main_[j];inl_[i] 1\r\n\napp;main;hot_a 7\n'; } > "$corpus/from_input/folded"
+{ printf '\000'; printf 'a;b 1\na;;b 2\na;b 1.5\na;b 1 2\n'; } > "$corpus/from_input/malformed"
+python3 - "$corpus/from_input" <<'PY'
+import gzip, sys
+d = sys.argv[1]
+def varint(v):
+    out = b""
+    while True:
+        b = v & 0x7f
+        v >>= 7
+        out += bytes([b | (0x80 if v else 0)])
+        if not v:
+            return out
+def field(n, v):
+    if isinstance(v, bytes):
+        return varint(n << 3 | 2) + varint(len(v)) + v
+    return varint(n << 3) + varint(v)
+strs = ["", "samples", "count", "cpu", "nanoseconds", "main", "hot_a", "/bin/app",
+        "[kernel.kallsyms]", "do_syscall_64", "comm", "app", "pid", "work", "/srv/a.py"]
+p = field(1, field(1, 1) + field(2, 2)) + field(1, field(1, 3) + field(2, 4))
+p += field(2, field(1, varint(2) + varint(1)) + field(2, varint(5) + varint(50)) +
+           field(3, field(1, 10) + field(2, 11)) + field(3, field(1, 12) + field(3, 42)))
+p += field(2, field(1, varint(3) + varint(4)) + field(2, varint(2) + varint(20)))
+p += field(3, field(1, 1) + field(5, 7) + field(6, 6)) + field(3, field(1, 2) + field(5, 8))
+p += field(4, field(1, 1) + field(2, 1) + field(3, 0x1000) + field(4, field(1, 1)))
+p += field(4, field(1, 2) + field(2, 1) + field(3, 0x1100) + field(4, field(1, 2)) + field(4, field(1, 1)))
+p += field(4, field(1, 3) + field(2, 2) + field(3, 0xffffffff81000000) + field(4, field(1, 3)))
+p += field(4, field(1, 4) + field(4, field(1, 4) + field(2, 12)))
+p += field(5, field(1, 1) + field(2, 5) + field(4, 7)) + field(5, field(1, 2) + field(2, 6))
+p += field(5, field(1, 3) + field(2, 9) + field(4, 8)) + field(5, field(1, 4) + field(2, 13) + field(4, 14) + field(5, 10))
+p += field(9, 1700000000000000000) + field(10, 2000000000) + field(11, field(1, 3) + field(2, 4)) + field(12, 10000000)
+p += b"".join(field(6, s.encode()) for s in strs)
+open(d + "/pprof", "wb").write(b"\xff" + p)
+open(d + "/pprof.gz", "wb").write(b"\xff" + gzip.compress(p))
 PY

@@ -317,6 +317,101 @@ t_output_formats() {
 	grep -q '^hotspots;.*;hot_a [0-9]*$' "$TMP/p.folded" || fail "folded file" || return 1
 }
 
+# pprof_top FILE [OPTION...]: go tool pprof -top of FILE into $TMP/top.txt, or fail.
+pprof_top() {
+	f=$1
+	shift
+	go tool pprof -top "$@" "$f" > "$TMP/top.txt" 2>&1 || fail "go tool pprof $f: $(cat "$TMP/top.txt")"
+}
+
+# pprof_total: the "of N total" of the last pprof_top.
+pprof_total() {
+	sed -n 's/.* of \([0-9]*\) total.*/\1/p' "$TMP/top.txt" | head -1
+}
+
+# --from: a folded file and a pprof file from one workload, each written
+# again as SVG, pprof and speedscope, checked in the clients; folded in,
+# folded out the same lines; two inputs merged sum their counts; a
+# malformed line is one line naming file and line, exit 2.
+t_from_inputs() {
+	start $W/hotspots 30
+	sleep 0.3
+	{ $PROFILE -F 499 -p "$LAST" -o "$TMP/in.folded" 2 2> "$TMP/f.err"; echo $? > "$TMP/f.rc"; } &
+	a=$!
+	{ $PROFILE -F 499 -p "$LAST" -o "$TMP/in.pb.gz" 2 2> "$TMP/p.err"; echo $? > "$TMP/p.rc"; } &
+	b=$!
+	wait $a $b
+	kill "$LAST"
+	[ "$(cat "$TMP/f.rc")$(cat "$TMP/p.rc")" = 00 ] ||
+		fail "profile exited: $(cat "$TMP/f.err" "$TMP/p.err")" || return 1
+	folded_total=$(sum_matching '.' "$TMP/in.folded")
+	pprof_top "$TMP/in.pb.gz" -sample_index=samples || return 1
+	pprof_total=$(pprof_total)
+	echo "  inputs: $folded_total samples folded, $pprof_total in pprof"
+	[ "$folded_total" -gt 100 ] && [ "${pprof_total:-0}" -gt 100 ] || fail "too few samples" || return 1
+	for in in in.folded in.pb.gz; do
+		for out in svg pb.gz json; do
+			$PROFILE --from "$TMP/$in" -o "$TMP/$in.$out" 2> "$TMP/from.err" ||
+				fail "--from $in -o .$out exited $?: $(cat "$TMP/from.err")" || return 1
+		done
+		# pprof: the 5:3:2 order, and every sample of the input
+		pprof_top "$TMP/$in.pb.gz" -sample_index=samples || return 1
+		order=$(grep -Eo 'hot_[abc]$' "$TMP/top.txt" | tr '\n' ' ')
+		[ "$order" = "hot_a hot_b hot_c " ] || fail "$in -> pprof: -top order '$order'" || return 1
+		want=$folded_total
+		[ $in = in.pb.gz ] && want=$pprof_total
+		[ "$(pprof_total)" = "$want" ] || fail "$in -> pprof: $(pprof_total) samples, not $want" || return 1
+		xmllint --noout "$TMP/$in.svg" || fail "$in -> SVG not well-formed" || return 1
+		python3 -m json.tool "$TMP/$in.json" > /dev/null || fail "$in -> JSON not valid" || return 1
+		for h in hot_a hot_b hot_c; do
+			grep -q ">$h (" "$TMP/$in.svg" || fail "$in -> no $h frame in the SVG" || return 1
+			grep -q "\"$h\"" "$TMP/$in.json" || fail "$in -> no $h in the JSON" || return 1
+		done
+		# speedscope: the weights of hot_a's stacks are what the input counted
+		got=$(jq --arg h hot_a '.shared.frames | map(.name) | index($h) as $i |
+			[input.profiles[] as $p | range($p.samples | length) |
+			 select(any($p.samples[.][]; . == $i)) | $p.weights[.]] | add' \
+			"$TMP/$in.json" "$TMP/$in.json")
+		# hot_a's samples: what go tool pprof says of the input (cum), and -f of it
+		$PROFILE --from "$TMP/$in" -f > "$TMP/$in.folded" 2> "$TMP/from.err" ||
+			fail "--from $in -f exited $?: $(cat "$TMP/from.err")" || return 1
+		n=$(sum_matching ';hot_a(;| )' "$TMP/$in.folded")
+		if [ $in = in.folded ]; then
+			want=$(sum_matching ';hot_a(;| )' "$TMP/in.folded")
+		else
+			pprof_top "$TMP/in.pb.gz" -sample_index=samples || return 1
+			want=$(awk '$NF == "hot_a" { print $4 }' "$TMP/top.txt")
+		fi
+		[ "$n" = "$want" ] || fail "$in -> folded: hot_a in $n samples, the input $want" || return 1
+		# by time from pprof: each sample 1e9 / 499 ns, as the input says; folded: by samples
+		[ $in = in.pb.gz ] && want=$((want * (1000000000 / 499)))
+		[ "$got" = "$want" ] || fail "$in -> speedscope: hot_a weighs $got, the input $want" || return 1
+	done
+	# folded in, folded out: the very same lines
+	$PROFILE --from "$TMP/in.folded" -f > "$TMP/again.folded" 2> "$TMP/from.err" ||
+		fail "--from -f exited $?: $(cat "$TMP/from.err")" || return 1
+	cmp -s "$TMP/in.folded" "$TMP/again.folded" || fail "folded in and out differ: $(diff "$TMP/in.folded" "$TMP/again.folded" | head -5)" || return 1
+	# merged: a folded file twice (the second as flamegraph.pl takes files), every
+	# count doubled; folded and pprof, the sum
+	$PROFILE --from "$TMP/in.folded" "$TMP/in.folded" -f > "$TMP/twice.folded" 2> "$TMP/from.err" ||
+		fail "--from twice exited $?: $(cat "$TMP/from.err")" || return 1
+	awk '{ $NF *= 2; print }' "$TMP/in.folded" | cmp -s - "$TMP/twice.folded" ||
+		fail "a file twice: not every count doubled: $(head -3 "$TMP/twice.folded")" || return 1
+	$PROFILE --from "$TMP/in.folded" --from "$TMP/in.pb.gz" -o "$TMP/both.pb.gz" 2> "$TMP/from.err" ||
+		fail "--from both exited $?: $(cat "$TMP/from.err")" || return 1
+	pprof_top "$TMP/both.pb.gz" || return 1
+	[ "$(pprof_total)" = $((folded_total + pprof_total)) ] ||
+		fail "merged: $(pprof_total) samples, not $folded_total + $pprof_total: $(head -5 "$TMP/top.txt")" || return 1
+	# a malformed line: one line naming the file and the line, exit 2, nothing written
+	{ head -3 "$TMP/in.folded"; echo 'hotspots;main;run_round 1.5'; } > "$TMP/bad.folded"
+	$PROFILE --from "$TMP/bad.folded" -o "$TMP/bad.svg" 2> "$TMP/bad.err"
+	rc=$?
+	[ $rc = 2 ] || fail "malformed line: exit $rc" || return 1
+	[ "$(wc -l < "$TMP/bad.err")" = 1 ] && grep -q "'$TMP/bad.folded' line 4: count '1.5' is not a whole number" "$TMP/bad.err" ||
+		fail "malformed line: '$(cat "$TMP/bad.err")'" || return 1
+	[ ! -e "$TMP/bad.svg" ] || fail "malformed line: an SVG written anyway" || return 1
+}
+
 # The SVG flame graph renders in a real browser: headless Chromium's
 # screenshot is mostly coloured frames, and its DOM has the hot functions.
 chromium_headless() {
@@ -721,6 +816,7 @@ run_test "tiny stack map: overflow map keeps every stack" t_stack_map_overflow
 run_test "short-lived processes keep their symbols" t_short_lived
 run_test "-i interval snapshots add up" t_interval
 run_test "-o in every format loads in its client" t_output_formats
+run_test "--from folded and pprof: every format in its client, merged inputs sum" t_from_inputs
 run_shipped_test "SVG flame graph renders in Chromium" t_svg_renders
 run_shipped_test "speedscope JSON opens in the speedscope app: hot functions and weights" t_speedscope_renders
 run_test "-o on a full disk keeps the previous file" t_output_atomic

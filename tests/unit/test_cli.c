@@ -362,7 +362,7 @@ Test(cli_parse, every_long_option_in_the_help_is_known)
 	help = strdup(r.out);
 	cr_assert_not_null(help);
 	n = try_long_options(help, "  --") + try_long_options(help, ", --");
-	cr_assert_eq(n, 40, "%zu long options in the help", n);
+	cr_assert_eq(n, 41, "%zu long options in the help", n);
 	free(help);
 }
 
@@ -495,6 +495,41 @@ Test(cli_parse, extension_contradicting_the_format)
 	} while (0)
 
 /* -- CMD ARGS: the command as given, its options untouched; a duration before "--". */
+/* --from: files in the order given; output options apply, sampling ones conflict. */
+Test(cli_parse, from_files)
+{
+	PARSE_OK("--from", "a.folded", "--from=b.pb.gz", "-o", "x.svg", "-q");
+	cr_assert_eq(r.env.nr_from, 2);
+	cr_assert_str_eq(r.env.from[0], "a.folded");
+	cr_assert_str_eq(r.env.from[1], "b.pb.gz");
+	cr_assert_eq(r.env.format, FORMAT_SVG);
+	PARSE_OK("--from", "a.folded", "-f", "-d", "-a");
+	cr_assert_eq(r.env.format, FORMAT_FOLDED);
+	PARSE("--from", "");
+	assert_usage("empty --from file name");
+	PARSE("--from", "a.folded", "-F", "99");
+	assert_usage("--from and -F/--frequency conflict");
+	PARSE("-p", "1", "--from", "a.folded");
+	assert_usage("--from and -p/--pid conflict");
+	PARSE("--from", "a.folded", "--call-graph", "fp");
+	assert_usage("--from and --call-graph conflict");
+	PARSE("--from", "a.folded", "--lines");
+	assert_usage("--from and --lines conflict");
+	PARSE("--from", "a.folded", "-i", "5");
+	assert_usage("--from and -i/--interval conflict");
+	PARSE("--from", "a.folded", "10");
+	assert_usage("--from and a duration (10) conflict");
+	/* more operands are more files, as flamegraph.pl FILE... takes them */
+	PARSE_OK("b.folded", "--from", "a.folded", "c.pb.gz", "-o", "x.svg", "./10");
+	cr_assert_eq(r.env.nr_from, 4);
+	cr_assert_str_eq(r.env.from[0], "a.folded");
+	cr_assert_str_eq(r.env.from[1], "b.folded");
+	cr_assert_str_eq(r.env.from[2], "c.pb.gz");
+	cr_assert_str_eq(r.env.from[3], "./10");
+	PARSE("--from", "a.folded", "--", "ls");
+	assert_usage("--from and a command after '--' conflict");
+}
+
 Test(cli_parse, command_after_double_dash)
 {
 	char *a[] = { "profile", "-F", "99", "--", "./cmd", "-F", "5", "--", "x", NULL };

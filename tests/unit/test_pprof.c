@@ -692,15 +692,25 @@ Test(pprof, empty_profile)
 	free_profile(&d);
 }
 
-Test(pprof, neither_frequency_nor_period)
+/* Neither frequency nor period (folded stacks read back): samples counted, nothing else. */
+Test(pprof, neither_frequency_nor_period_counts_samples_only)
 {
 	struct pf_profile p = test_profile();
-	struct memout m;
+	struct d_profile *d = calloc(1, sizeof(*d));
 
+	cr_assert_not_null(d);
 	p.frequency = 0;
-	cr_assert_eq(pprof__write(&p, memout__open(&m)), -EINVAL);
-	free(memout__text(&m));
-	cr_assert_eq(m.len, 0, "wrote something for an invalid profile");
+	round_trip(&p, d);
+	cr_assert_eq(d->nr_sample_types, 1);
+	cr_assert_str_eq(str(d, d->sample_type[0][0]), "samples");
+	cr_assert_str_eq(str(d, d->sample_type[0][1]), "count");
+	cr_assert_eq(d->nr_samples, ARRAY_SIZE(samples));
+	for (size_t i = 0; i < d->nr_samples; i++) {
+		cr_assert_eq(d->samples[i].nr_values, 1);
+		cr_assert_eq(d->samples[i].values[0], samples[i].count);
+	}
+	free_profile(d);
+	free(d);
 }
 
 Test(pprof, write_error_is_returned)
