@@ -531,9 +531,9 @@ static __always_inline bool user_regs(struct bpf_perf_event_data *ctx, struct un
 }
 
 /*
- * Walk the user stack of pid with its tables into unwind_frames (zero-
- * filled to stack_depth, as the overflow hash compares whole buffers).
- * Returns the number of frames, or -1 when the process has no tables
+ * Walk the user stack of pid with its tables into unwind_frames (what
+ * lies past the frames is the last walk's: count() clears it when it
+ * keeps the stack). Returns the number of frames, or -1 when the process has no tables
  * (yet): then its stack is walked by frame pointers. How it was walked
  * goes into *flags (KEY_*). With py, the thread's Python frames take the
  * place of the C frames of the eval loop that run them (python.bpf.h).
@@ -569,11 +569,6 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 		return 0;
 	/* another thread's bytes, or this one's at another sample */
 	block->len = 0;
-	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
-		if (i >= stack_depth)
-			break;
-		frames[i] = 0;
-	}
 	/* one step more than frames: it tells a stack cut at the depth */
 	bpf_loop(stack_depth + 1, unwind_step, &st, 0);
 	stat_inc(STAT_UNWIND_TABLES);
