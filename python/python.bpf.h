@@ -59,10 +59,42 @@ struct {
 	__type(value, __u8);
 } py_seen SEC(".maps");
 
+/*
+ * In front of py_seen, per CPU: the words this CPU found there or sent,
+ * by a tag of (pid, gen, word) in a slot that tag picks, the last one
+ * to take it kept. A hit costs a look at memory the CPU keeps warm, where
+ * py_seen's are misses at every frame of a sample (most of the Python
+ * walk's cost). A tag taken for another's would leave a word unnamed,
+ * never named wrong: words are digests under py_seed, not aimed.
+ */
+#define PY_SENT_SLOTS 512
+
+struct py_sent {
+	__u64 tag[PY_SENT_SLOTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct py_sent);
+} py_sent SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1024 * 1024);		/* set */
 } py_names SEC(".maps");
+
+/*
+ * A thread's frames are read a block at a time: a read of the process's
+ * memory costs far more than copying what it read (~100 ns to miss its
+ * page and lines, against ~10 to copy a frame), and a thread's frames lie
+ * one below the other in its data stack, each caller's before its
+ * callee's. The block of a frame ends where the frame's bytes do and
+ * starts PY_FRAME_BLOCK bytes lower, or at its page if that is nearer:
+ * the frame's page can be read, another might not.
+ */
+#define PY_FRAME_BLOCK 2048
 
 /* One sample's walk, per CPU. */
 struct py_walk {
@@ -80,6 +112,9 @@ struct py_walk {
 	__u32 placed;
 	__u8 ts[PY_TS_READ];
 	__u8 fr[PY_FRAME_READ];
+	/* the bytes of the thread's memory read last for its frames (py_read_frame) */
+	__u64 blk_start, blk_len;
+	__u8 blk[PY_FRAME_BLOCK + PY_FRAME_READ];	/* + PY_FRAME_READ: a masked copy stays within */
 	__u8 co[PY_CODE_READ];
 	__u8 str[PY_STR_HDR];
 	__u8 data[PY_FILE_BYTES];
@@ -131,6 +166,41 @@ static __always_inline __u64 py_bound(__u64 len, const __u64 max)
 static __always_inline bool py_read_ptr(__u64 *v, __u64 addr)
 {
 	return addr && !bpf_probe_read_user(v, sizeof(*v), (const void *)addr);
+}
+
+/*
+ * The n bytes (the layout's fr_read) of the frame at addr into w->fr:
+ * from the block read last, else from the block of addr, read now (or
+ * the frame's bytes alone when the block cannot be read). 1: read, 0:
+ * it faulted. A global function: verified once.
+ */
+__noinline int py_read_frame(__u64 addr, __u32 n)
+{
+	struct py_walk *w = py_walk_buf();
+	__u64 off, lo, len, end = addr + n;
+
+	if (!w || !n || n > PY_FRAME_READ || end < addr)
+		return 0;
+	off = addr - w->blk_start;
+	if (w->blk_len < n || off > w->blk_len - n) {
+		lo = end - PY_FRAME_BLOCK;
+		if (lo < (addr & ~4095ull) || lo > addr)
+			lo = addr & ~4095ull;
+		len = end - lo;
+		/* the verifier's bound on the size: len is n..PY_FRAME_BLOCK */
+		barrier_var(len);
+		if (len > PY_FRAME_BLOCK)
+			return 0;
+		w->blk_len = 0;
+		if (bpf_probe_read_user(w->blk, len, (const void *)lo))
+			return PY_READ(w->fr, n, addr);
+		w->blk_start = lo;
+		w->blk_len = len;
+		off = addr - lo;
+	}
+	/* a whole PY_FRAME_READ: past the frame's n bytes, what is there */
+	__builtin_memcpy(w->fr, w->blk + (off & (PY_FRAME_BLOCK - 1)), PY_FRAME_READ);
+	return 1;
 }
 
 /* Looking for a thread's state in the interpreters' lists. */
@@ -309,14 +379,21 @@ static __always_inline void py_send_names(const struct py_read *r, const struct 
 					  __u64 name, const struct py_str_info *ni, __u64 table)
 {
 	struct py_seen_key k = { .pid = r->pid, .gen = r->gen, .id = id };
+	__u64 tag = fnv64_step(fnv64_step(id, r->pid), r->gen) | 1;
+	__u32 zero = 0, slot = (tag >> 1) & (PY_SENT_SLOTS - 1);
+	struct py_sent *sent = bpf_map_lookup_elem(&py_sent, &zero);
 	struct py_name_record *rec;
 	struct py_name_event *e;
 	static const __u8 one = 1;
-	__u32 zero = 0;
 	__u64 n;
 
-	if (bpf_map_lookup_elem(&py_seen, &k))
+	if (sent && sent->tag[slot] == tag)
 		return;
+	if (bpf_map_lookup_elem(&py_seen, &k)) {
+		if (sent)
+			sent->tag[slot] = tag;
+		return;
+	}
 	rec = bpf_map_lookup_elem(&py_records, &zero);
 	if (!rec)
 		return;
@@ -342,6 +419,8 @@ static __always_inline void py_send_names(const struct py_read *r, const struct 
 		return;
 	}
 	bpf_map_update_elem(&py_seen, &k, &one, BPF_ANY);
+	if (sent)
+		sent->tag[slot] = tag;
 }
 
 /*
@@ -421,7 +500,7 @@ static long py_frame_step(__u32 i, void *ctx)
 	n = w->nr;
 	if (n >= PY_MAX_FRAMES || w->runs >= PY_MAX_RUNS)
 		return 1;	/* the caller marks the cut */
-	if (!PY_READ(w->fr, l->fr_read, r->frame)) {
+	if (!py_read_frame(r->frame, l->fr_read)) {
 		r->failed = 1;
 		return 1;
 	}
@@ -476,6 +555,8 @@ static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid)
 		return NULL;
 	__builtin_memcpy(&w->proc, p, sizeof(w->proc));
 	w->nr = w->runs = w->placed = 0;
+	/* another thread's bytes, or this one's at another sample */
+	w->blk_len = 0;
 	w->cut_run = PY_MAX_RUNS;
 	l = &w->proc.l;
 	r.gen = w->proc.gen;
