@@ -416,7 +416,6 @@ static long unwind_step(__u32 i, void *ctx)
 	const struct unwind_map *m;
 	__u64 cfa, ra = 0, bp = st->bp;
 	bool go;
-	int idx;
 
 	if (!frames || !p)
 		return 1;
@@ -441,12 +440,8 @@ static long unwind_step(__u32 i, void *ctx)
 		}
 	}
 	/* a return address is looked up at the call: it may end the function */
-	if (m && m->nr_rows) {
-		idx = unwind_find_row(m->first_row, m->nr_rows,
-				      (__u32)(st->ip - m->bias - (st->ret ? 1 : 0)));
-		if (idx >= 0)
-			r = bpf_map_lookup_elem(&unwind_rows, &idx);
-	}
+	if (m && m->nr_rows)
+		r = find_row(m->first_row, m->nr_rows, (__u32)(st->ip - m->bias - (st->ret ? 1 : 0)));
 	go = m && (m->flags & UNWIND_MAP_GO);
 	if (go)
 		r = go_row(st, r);
