@@ -51,6 +51,30 @@ struct {
 	__type(value, struct py_thread);
 } py_threads SEC(".maps");
 
+/*
+ * In front of py_threads, per CPU: the thread states found last, by
+ * thread, in a slot its tid picks. A hit spares a lookup that misses
+ * memory at every sample; either way the state is read and its thread id
+ * checked before it is used.
+ */
+#define PY_TSTATE_SLOTS 64
+
+struct py_tstate_slot {
+	__u32 tid, pid;
+	__u64 tstate;
+};
+
+struct py_tstates {
+	struct py_tstate_slot s[PY_TSTATE_SLOTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct py_tstates);
+} py_tstates SEC(".maps");
+
 /* The words whose names were sent; one forgotten is sent again. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -244,14 +268,26 @@ static long py_find_step(__u32 i, void *ctx)
 static __always_inline __u64 py_thread_state(struct py_walk *w, __u32 pid, __u32 tid)
 {
 	const struct py_layout *l = &w->proc.l;
-	struct py_thread *t = bpf_map_lookup_elem(&py_threads, &tid), fresh = { .pid = pid };
+	struct py_thread *t, fresh = { .pid = pid };
 	struct py_find f = { .w = w, .tid = tid };
+	struct py_tstate_slot *slot = NULL;
+	struct py_tstates *c;
+	__u32 zero = 0;
 	__u64 now;
 
+	c = bpf_map_lookup_elem(&py_tstates, &zero);
+	if (c) {
+		slot = &c->s[tid & (PY_TSTATE_SLOTS - 1)];
+		if (slot->tid == tid && slot->pid == pid && slot->tstate &&
+		    PY_READ(w->ts, l->ts_read, slot->tstate) &&
+		    (__u32)PY_FIELD(__u64, w->ts, l->ts_tid) == tid)
+			return slot->tstate;
+	}
+	t = bpf_map_lookup_elem(&py_threads, &tid);
 	if (t && t->pid == pid) {
 		if (t->tstate && PY_READ(w->ts, l->ts_read, t->tstate) &&
 		    (__u32)PY_FIELD(__u64, w->ts, l->ts_tid) == tid)
-			return t->tstate;
+			goto found;
 		if (!t->tstate && bpf_ktime_get_ns() < t->retry_ns)
 			return 0;
 	}
@@ -262,7 +298,17 @@ static __always_inline __u64 py_thread_state(struct py_walk *w, __u32 pid, __u32
 	fresh.tstate = f.found;
 	fresh.retry_ns = now + PY_THREAD_RETRY_NS;
 	bpf_map_update_elem(&py_threads, &tid, &fresh, BPF_ANY);
-	return f.found;
+	if (!f.found)
+		return 0;
+	/* f found it in w->ts */
+	t = &fresh;
+found:
+	if (slot) {
+		slot->tid = tid;
+		slot->pid = pid;
+		slot->tstate = t->tstate;
+	}
+	return t->tstate;
 }
 
 /* A str digested (py_str), and how to copy its first characters. */
