@@ -120,6 +120,20 @@ struct {
  */
 #define PY_FRAME_BLOCK 2048
 
+/*
+ * The words of the code objects one sample's walk met, in a slot the
+ * code's address picks, valid for the sample they were made in (stamp):
+ * a recursive function's frames are read once. Within the sample the
+ * code is alive (the sampled thread's frames hold it, and the thread is
+ * where the sample interrupted it), so its address names it.
+ */
+#define PY_MEMO_SLOTS 8
+
+struct py_memo {
+	__u64 code, stamp;
+	__u64 partial;		/* the word's digest but for the instruction */
+};
+
 /* One sample's walk, per CPU. */
 struct py_walk {
 	struct py_proc proc;		/* the entry, copied: one walk reads one version of it */
@@ -134,6 +148,8 @@ struct py_walk {
 	 * by it.
 	 */
 	__u32 placed;
+	__u64 stamp;			/* this sample's, for memo */
+	struct py_memo memo[PY_MEMO_SLOTS];
 	__u8 ts[PY_TS_READ];
 	__u8 fr[PY_FRAME_READ];
 	/* the bytes of the thread's memory read last for its frames (py_read_frame) */
@@ -420,29 +436,49 @@ static __always_inline __u64 py_copy_linetable(struct py_name_record *rec,
  * remembered, so one the ring buffer had no room for is sent at the
  * word's next sample.
  */
-static __always_inline void py_send_names(const struct py_read *r, const struct py_layout *l,
+/* Word id's tag in py_sent, and the slot it picks. */
+static __always_inline __u64 py_sent_tag(const struct py_read *r, __u64 id, __u32 *slot)
+{
+	__u64 tag = fnv64_step(fnv64_step(id, r->pid), r->gen) | 1;
+
+	*slot = (tag >> 1) & (PY_SENT_SLOTS - 1);
+	return tag;
+}
+
+/* Whether this CPU knows the names of word id were sent. */
+static __always_inline bool py_sent_has(const struct py_read *r, __u64 id)
+{
+	__u32 zero = 0, slot;
+	__u64 tag = py_sent_tag(r, id, &slot);
+	struct py_sent *sent = bpf_map_lookup_elem(&py_sent, &zero);
+
+	return sent && sent->tag[slot & (PY_SENT_SLOTS - 1)] == tag;
+}
+
+static __always_inline bool py_send_names(const struct py_read *r, const struct py_layout *l,
 					  __u64 id, __u64 code, __s32 first, __u32 lasti,
 					  __u64 name, const struct py_str_info *ni, __u64 table)
 {
 	struct py_seen_key k = { .pid = r->pid, .gen = r->gen, .id = id };
-	__u64 tag = fnv64_step(fnv64_step(id, r->pid), r->gen) | 1;
-	__u32 zero = 0, slot = (tag >> 1) & (PY_SENT_SLOTS - 1);
+	__u32 zero = 0, slot;
+	__u64 tag = py_sent_tag(r, id, &slot);
 	struct py_sent *sent = bpf_map_lookup_elem(&py_sent, &zero);
 	struct py_name_record *rec;
 	struct py_name_event *e;
 	static const __u8 one = 1;
 	__u64 n;
 
+	slot &= PY_SENT_SLOTS - 1;
 	if (sent && sent->tag[slot] == tag)
-		return;
+		return true;
 	if (bpf_map_lookup_elem(&py_seen, &k)) {
 		if (sent)
 			sent->tag[slot] = tag;
-		return;
+		return true;
 	}
 	rec = bpf_map_lookup_elem(&py_records, &zero);
 	if (!rec)
-		return;
+		return false;
 	e = &rec->e;
 	e->pid = r->pid;
 	e->gen = r->gen;
@@ -462,11 +498,18 @@ static __always_inline void py_send_names(const struct py_read *r, const struct 
 	e->nr_linetable = (__u32)n;
 	if (bpf_ringbuf_output(&py_names, rec, sizeof(*e) + py_bound(n, PY_LINETABLE_BYTES), 0)) {
 		stat_inc(STAT_PY_NAMES_LOST);
-		return;
+		return false;
 	}
 	bpf_map_update_elem(&py_seen, &k, &one, BPF_ANY);
 	if (sent)
 		sent->tag[slot] = tag;
+	return true;
+}
+
+/* A frame's word from the digest of its code object's names and its instruction. */
+static __always_inline __u64 py_word(__u64 partial, __u64 lasti)
+{
+	return fnv64_step(partial, lasti) | PY_FRAME_BIT | PY_FRAME_NAMED;
 }
 
 /*
@@ -479,12 +522,24 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 	struct py_walk *w = py_walk_buf();
 	struct py_str_info ni = {};
 	const struct py_layout *l;
-	__u64 name, file, id, lasti = 0;
+	__u64 name, file, id, partial, lasti = 0;
+	struct py_memo *m;
 	__s32 first;
 
 	if (!w || !r)
 		return PY_FRAME_UNREADABLE;
 	l = &w->proc.l;
+	if (py_lines && instr > code + l->co_code)
+		lasti = (instr - code - l->co_code) / 2;
+	if (lasti > 0xffffffffull)
+		lasti = 0;
+	/* met before in this sample: its names were sent, or are, unless --lines made another word */
+	m = &w->memo[(code >> 4) & (PY_MEMO_SLOTS - 1)];
+	if (m->stamp == w->stamp && m->code == code) {
+		id = py_word(m->partial, lasti);
+		if (!py_lines || py_sent_has(r, id))
+			return id;
+	}
 	if (!PY_READ(w->co, l->co_read, code))
 		return PY_FRAME_UNREADABLE;
 	/* what runs there is no code object (None in an entry frame 3.13 on): no frame */
@@ -502,15 +557,14 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 			return PY_FRAME_UNREADABLE;
 		r->file = file;
 	}
-	if (py_lines && instr > code + l->co_code)
-		lasti = (instr - code - l->co_code) / 2;
-	if (lasti > 0xffffffffull)
-		lasti = 0;
-	id = fnv64_step(fnv64_step(fnv64_step(fnv64_step(py_seed, ni.id), r->file_info.id),
-				   (__u32)first), lasti);
-	id |= PY_FRAME_BIT | PY_FRAME_NAMED;
-	py_send_names(r, l, id, code, first, (__u32)lasti, name, &ni,
-		      PY_FIELD(__u64, w->co, l->co_linetable));
+	partial = fnv64_step(fnv64_step(fnv64_step(py_seed, ni.id), r->file_info.id), (__u32)first);
+	id = py_word(partial, lasti);
+	if (py_send_names(r, l, id, code, first, (__u32)lasti, name, &ni,
+			  PY_FIELD(__u64, w->co, l->co_linetable))) {
+		m->code = code;
+		m->stamp = w->stamp;
+		m->partial = partial;
+	}
 	return id;
 }
 
@@ -603,6 +657,7 @@ static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid)
 	w->nr = w->runs = w->placed = 0;
 	/* another thread's bytes, or this one's at another sample */
 	w->blk_len = 0;
+	w->stamp++;
 	w->cut_run = PY_MAX_RUNS;
 	l = &w->proc.l;
 	r.gen = w->proc.gen;
