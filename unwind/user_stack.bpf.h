@@ -395,7 +395,13 @@ static __always_inline const struct unwind_map *mapping_of(struct unwind_state *
  */
 static __always_inline int python_frames(struct unwind_state *st, __u32 n, __u64 cfa)
 {
-	__u32 m = py_at_frame(n, st->ip - (st->ret ? 1 : 0), st->sp, cfa);
+	struct py_walk *w = py_walk_buf();
+	__u32 m;
+
+	/* every run placed (the frames above the eval loop's): no call */
+	if (w && w->placed >= w->runs)
+		return 0;
+	m = py_at_frame(n, st->ip - (st->ret ? 1 : 0), st->sp, cfa);
 
 	st->n = m & PY_AT_N;
 	if (m <= PY_AT_N)
