@@ -275,25 +275,31 @@ static __always_inline bool same_stack(const __u64 *a, const __u64 *b)
 	return !diff;
 }
 
-/*
- * Keep the n frames in buf (zero-filled to stack_depth) in the overflow
- * hash under a 64-bit FNV-1a hash of its frames, or under one of the next
- * OVERFLOW_PROBES - 1 keys when other stacks hold the first ones: a stack
- * found under a key is reused only if its frames are the same. Returns
- * the key, or 0 (never a key) when the stack was kept nowhere.
- */
-static __always_inline __u64 store_in_overflow(void *overflow, __u64 *buf, __u32 n)
+/* The 64-bit FNV-1a hash of the n frames in buf, made odd: never 0 ("no overflow stack"). */
+static __always_inline __u64 stack_hash(const __u64 *buf, __u32 n)
 {
 	__u64 h = FNV64_OFFSET;
-	__u64 *old;
 
 	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
 		if (i >= stack_depth || i >= n)
 			break;
 		h = fnv64_step(h, buf[i]);
 	}
-	/* odd keys: never 0 ("no overflow stack"), and no branch to verify */
-	h |= 1;
+	return h | 1;
+}
+
+/*
+ * Keep the frames in buf (zero-filled past their end to stack_depth) in the overflow
+ * hash under h, their stack_hash(), or under one of the next
+ * OVERFLOW_PROBES - 1 keys when other stacks hold the first ones: a stack
+ * found under a key is reused only if its frames are the same. Returns
+ * the key, or 0 (never a key) when the stack was kept nowhere.
+ */
+static __always_inline __u64 store_in_overflow(void *overflow, __u64 *buf, __u64 h)
+{
+	__u64 *old;
+
+	/* odd keys, h += 2: no branch to verify */
 	for (__u32 p = 0; p < OVERFLOW_PROBES; p++, h += 2) {
 		old = bpf_map_lookup_elem(overflow, &h);
 		if (!old) {
@@ -340,7 +346,7 @@ static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 f
 	 */
 	if (n < (long)sizeof(__u64))
 		return 0;
-	return store_in_overflow(overflow, buf, n / sizeof(__u64));
+	return store_in_overflow(overflow, buf, stack_hash(buf, n / sizeof(__u64)));
 }
 
 /*
@@ -392,8 +398,8 @@ static __always_inline bool followed(__u32 pid)
 #include "unwind/user_stack.bpf.h"
 
 /*
- * The user stack: the n frames unwind_user() walked (n >= 0), kept in the
- * overflow hash; else (n < 0) by frame pointers (bpf_get_stackid).
+ * The user stack: the n frames unwind_user() walked (n >= 0), by their
+ * hash (see count()); else (n < 0) by frame pointers (bpf_get_stackid).
  */
 static __always_inline __s32 user_stack(struct bpf_perf_event_data *ctx, struct profile_key *key,
 					void *stackmap, void *overflow, int n)
@@ -407,12 +413,43 @@ static __always_inline __s32 user_stack(struct bpf_perf_event_data *ctx, struct 
 	frames = bpf_map_lookup_elem(&unwind_frames, &zero);
 	if (!n || !frames)
 		return -EFAULT;
-	key->user_overflow = store_in_overflow(overflow, frames, n);
-	if (!key->user_overflow) {
-		stat_inc(STAT_USTACK_LOST);
-		return -ENOSPC;
-	}
+	key->user_overflow = stack_hash(frames, n);
 	return STACK_ID_OVERFLOW;
+}
+
+/*
+ * Keep the walked stack of the key (its frames in unwind_frames, the
+ * first n of them set) in set's overflow hash, and set the key to where
+ * it went: its hash, a later probe, or no user stack (-ENOSPC) when it
+ * was kept nowhere. A global function: verified once, not at each state
+ * count() reaches it in.
+ */
+__noinline int keep_walked(struct profile_key *key, int set, int n)
+{
+	__u32 zero = 0;
+	__u64 *frames = bpf_map_lookup_elem(&unwind_frames, &zero);
+
+	if (!key || !frames)
+		return 0;
+	/* what the overflow hash compares and keeps: stack_depth words */
+	for (__u32 k = 0; k < MAX_STACK_DEPTH_LIMIT; k++) {
+		__u64 i = (__u64)(__u32)n + k;
+
+		if (i >= stack_depth || i >= MAX_STACK_DEPTH_LIMIT)
+			break;
+		/* indexed after the test: no pointer walked ahead of it */
+		barrier_var(i);
+		frames[i] = 0;
+	}
+	if (set)
+		key->user_overflow = store_in_overflow(&overflow1, frames, key->user_overflow);
+	else
+		key->user_overflow = store_in_overflow(&overflow0, frames, key->user_overflow);
+	if (!key->user_overflow) {
+		key->user_stack_id = -ENOSPC;
+		stat_inc(STAT_USTACK_LOST);
+	}
+	return 0;
 }
 
 /*
@@ -464,11 +501,24 @@ static __always_inline void announce(__u32 pid, struct pid_gen *g)
 	bpf_ringbuf_submit(e, 0);
 }
 
+/*
+ * Count the sample. A walked user stack (walked >= 0) is known in the key
+ * by the hash of its frames; it is kept in the overflow hash, and its
+ * frames compared with the stack kept under that hash, only when its key
+ * is not counted yet: a key of a process's generation was made by a
+ * stack of that process compared frame by frame, so a later stack of the
+ * same hash that is not the same can only be one the process made to
+ * collide with its own (FNV-1a is easy to invert), which misleads its own
+ * profile only, as its stack's contents can anyway. Without a generation
+ * (0: the pid_gen map was full), pids reused would share keys: compared
+ * every time.
+ */
 static __always_inline void count(struct bpf_perf_event_data *ctx, struct profile_key *key,
-				  void *counts, void *stackmap, void *overflow, int walked)
+				  void *counts, void *stackmap, void *overflow, int set, int walked)
 {
 	static const __u64 one = 1;
 	struct pid_gen *g = NULL;
+	bool kept = walked <= 0;
 	__u64 *val;
 	long err;
 
@@ -483,8 +533,15 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 		if (g)
 			key->gen = g->gen;
 	}
+	if (key->user_stack_id != STACK_ID_OVERFLOW)
+		kept = true;
 
-	val = bpf_map_lookup_elem(counts, key);
+	val = kept || key->gen ? bpf_map_lookup_elem(counts, key) : NULL;
+	if (!val && !kept) {
+		/* a new key, or one under a later probe: compared and kept */
+		keep_walked(key, set, walked);
+		val = bpf_map_lookup_elem(counts, key);
+	}
 	if (val) {
 		__sync_fetch_and_add(val, 1);
 		return;
@@ -516,9 +573,9 @@ __noinline int count_in(struct bpf_perf_event_data *ctx, struct profile_key *key
 	if (!ctx || !key)
 		return 0;
 	if (set)
-		count(ctx, key, &counts1, &stackmap1, &overflow1, walked);
+		count(ctx, key, &counts1, &stackmap1, &overflow1, 1, walked);
 	else
-		count(ctx, key, &counts0, &stackmap0, &overflow0, walked);
+		count(ctx, key, &counts0, &stackmap0, &overflow0, 0, walked);
 	return 0;
 }
 
@@ -595,9 +652,9 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind, 
 		count_in(ctx, &key, walked, active);
 	} else if (active) {
 		/* by frame pointers alone: walked is -1, which count_in() cannot know */
-		count(ctx, &key, &counts1, &stackmap1, &overflow1, walked);
+		count(ctx, &key, &counts1, &stackmap1, &overflow1, 1, walked);
 	} else {
-		count(ctx, &key, &counts0, &stackmap0, &overflow0, walked);
+		count(ctx, &key, &counts0, &stackmap0, &overflow0, 0, walked);
 	}
 	return 0;
 }

@@ -31,8 +31,9 @@ static __always_inline bool py_run_here(const struct py_walk *w, __u32 r, __u64 
 
 /*
  * Put run r's words into the stack at frames[n...): the new n, or -1
- * when they do not all fit (the stack is then cut). A global function:
- * verified once, not at every state of the walks that call it.
+ * when they do not all fit: the innermost of them then fill the stack to
+ * stack_depth, and it is cut there. A global function: verified once,
+ * not at every state of the walks that call it.
  */
 __noinline int py_splice(__u32 n, __u32 r)
 {
@@ -40,8 +41,9 @@ __noinline int py_splice(__u32 n, __u32 r)
 	__u64 *frames = bpf_map_lookup_elem(&unwind_frames, &zero);
 	struct py_walk *w = py_walk_buf();
 
+	/* (cannot happen) no run, none put */
 	if (!frames || !w || r >= PY_MAX_RUNS)
-		return -1;
+		return (int)n;
 	/* the masks stay: the verifier does not know r from the test above */
 	barrier_var(r);
 	start = r ? w->ends[(r - 1) & (PY_MAX_RUNS - 1)] : 0;
@@ -87,7 +89,7 @@ __noinline __u32 py_at_frame(__u32 n, __u64 pc, __u64 sp, __u64 cfa)
 		return n + 1;
 	m = py_splice(n, r);
 	if (m < 0)
-		return (n + 1) | PY_AT_FULL;
+		return stack_depth | PY_AT_FULL;
 	w->placed = r + 1;
 	return r == w->cut_run ? (__u32)m | PY_AT_CUT : (__u32)m;
 }
@@ -111,7 +113,7 @@ static __always_inline __u32 py_rest(const struct py_walk *w, __u32 n, __u32 *fl
 		m = py_splice(n, r);
 		if (m < 0) {
 			*flags |= KEY_USER_TRUNCATED;
-			return n;
+			return stack_depth;
 		}
 		n = (__u32)m;
 		r++;
@@ -161,7 +163,7 @@ static long py_fp_step(__u32 i, void *ctx)
 
 /*
  * The user stack by frame pointers with w's Python frames in it, into
- * unwind_frames (zero-filled to stack_depth): its frames, or -1 when the
+ * unwind_frames (past them, the last walk's: see unwind_user()): its frames, or -1 when the
  * kernel's walk failed.
  */
 static __always_inline int py_fp_stack(struct bpf_perf_event_data *ctx, struct py_walk *w,
@@ -178,11 +180,6 @@ static __always_inline int py_fp_stack(struct bpf_perf_event_data *ctx, struct p
 	got = bpf_get_stack(ctx, pcs, bytes, BPF_F_USER_STACK);
 	if (got < 0)
 		return -1;
-	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
-		if (i >= stack_depth)
-			break;
-		frames[i] = 0;
-	}
 	f.pcs = pcs;
 	f.nr_pcs = got / sizeof(__u64);
 	bpf_loop(f.nr_pcs, py_fp_step, &f, 0);

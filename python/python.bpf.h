@@ -51,6 +51,30 @@ struct {
 	__type(value, struct py_thread);
 } py_threads SEC(".maps");
 
+/*
+ * In front of py_threads, per CPU: the thread states found last, by
+ * thread, in a slot its tid picks. A hit spares a lookup that misses
+ * memory at every sample; either way the state is read and its thread id
+ * checked before it is used.
+ */
+#define PY_TSTATE_SLOTS 64
+
+struct py_tstate_slot {
+	__u32 tid, pid;
+	__u64 tstate;
+};
+
+struct py_tstates {
+	struct py_tstate_slot s[PY_TSTATE_SLOTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct py_tstates);
+} py_tstates SEC(".maps");
+
 /* The words whose names were sent; one forgotten is sent again. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -59,10 +83,56 @@ struct {
 	__type(value, __u8);
 } py_seen SEC(".maps");
 
+/*
+ * In front of py_seen, per CPU: the words this CPU found there or sent,
+ * by a tag of (pid, gen, word) in a slot that tag picks, the last one
+ * to take it kept. A hit costs a look at memory the CPU keeps warm, where
+ * py_seen's are misses at every frame of a sample (most of the Python
+ * walk's cost). A tag taken for another's would leave a word unnamed,
+ * never named wrong: words are digests under py_seed, not aimed.
+ */
+#define PY_SENT_SLOTS 512
+
+struct py_sent {
+	__u64 tag[PY_SENT_SLOTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct py_sent);
+} py_sent SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1024 * 1024);		/* set */
 } py_names SEC(".maps");
+
+/*
+ * A thread's frames are read a block at a time: a read of the process's
+ * memory costs far more than copying what it read (~100 ns to miss its
+ * page and lines, against ~10 to copy a frame), and a thread's frames lie
+ * one below the other in its data stack, each caller's before its
+ * callee's. The block of a frame ends where the frame's bytes do and
+ * starts PY_FRAME_BLOCK bytes lower, or at its page if that is nearer:
+ * the frame's page can be read, another might not.
+ */
+#define PY_FRAME_BLOCK 2048
+
+/*
+ * The words of the code objects one sample's walk met, in a slot the
+ * code's address picks, valid for the sample they were made in (stamp):
+ * a recursive function's frames are read once. Within the sample the
+ * code is alive (the sampled thread's frames hold it, and the thread is
+ * where the sample interrupted it), so its address names it.
+ */
+#define PY_MEMO_SLOTS 8
+
+struct py_memo {
+	__u64 code, stamp;
+	__u64 partial;		/* the word's digest but for the instruction */
+};
 
 /* One sample's walk, per CPU. */
 struct py_walk {
@@ -78,8 +148,13 @@ struct py_walk {
 	 * by it.
 	 */
 	__u32 placed;
+	__u64 stamp;			/* this sample's, for memo */
+	struct py_memo memo[PY_MEMO_SLOTS];
 	__u8 ts[PY_TS_READ];
 	__u8 fr[PY_FRAME_READ];
+	/* the bytes of the thread's memory read last for its frames (py_read_frame) */
+	__u64 blk_start, blk_len;
+	__u8 blk[PY_FRAME_BLOCK + PY_FRAME_READ];	/* + PY_FRAME_READ: a masked copy stays within */
 	__u8 co[PY_CODE_READ];
 	__u8 str[PY_STR_HDR];
 	__u8 data[PY_FILE_BYTES];
@@ -133,6 +208,41 @@ static __always_inline bool py_read_ptr(__u64 *v, __u64 addr)
 	return addr && !bpf_probe_read_user(v, sizeof(*v), (const void *)addr);
 }
 
+/*
+ * The n bytes (the layout's fr_read) of the frame at addr into w->fr:
+ * from the block read last, else from the block of addr, read now (or
+ * the frame's bytes alone when the block cannot be read). 1: read, 0:
+ * it faulted. A global function: verified once.
+ */
+__noinline int py_read_frame(__u64 addr, __u32 n)
+{
+	struct py_walk *w = py_walk_buf();
+	__u64 off, lo, len, end = addr + n;
+
+	if (!w || !n || n > PY_FRAME_READ || end < addr)
+		return 0;
+	off = addr - w->blk_start;
+	if (w->blk_len < n || off > w->blk_len - n) {
+		lo = end - PY_FRAME_BLOCK;
+		if (lo < (addr & ~4095ull) || lo > addr)
+			lo = addr & ~4095ull;
+		len = end - lo;
+		/* the verifier's bound on the size: len is n..PY_FRAME_BLOCK */
+		barrier_var(len);
+		if (len > PY_FRAME_BLOCK)
+			return 0;
+		w->blk_len = 0;
+		if (bpf_probe_read_user(w->blk, len, (const void *)lo))
+			return PY_READ(w->fr, n, addr);
+		w->blk_start = lo;
+		w->blk_len = len;
+		off = addr - lo;
+	}
+	/* a whole PY_FRAME_READ: past the frame's n bytes, what is there */
+	__builtin_memcpy(w->fr, w->blk + (off & (PY_FRAME_BLOCK - 1)), PY_FRAME_READ);
+	return 1;
+}
+
 /* Looking for a thread's state in the interpreters' lists. */
 struct py_find {
 	struct py_walk *w;
@@ -174,14 +284,26 @@ static long py_find_step(__u32 i, void *ctx)
 static __always_inline __u64 py_thread_state(struct py_walk *w, __u32 pid, __u32 tid)
 {
 	const struct py_layout *l = &w->proc.l;
-	struct py_thread *t = bpf_map_lookup_elem(&py_threads, &tid), fresh = { .pid = pid };
+	struct py_thread *t, fresh = { .pid = pid };
 	struct py_find f = { .w = w, .tid = tid };
+	struct py_tstate_slot *slot = NULL;
+	struct py_tstates *c;
+	__u32 zero = 0;
 	__u64 now;
 
+	c = bpf_map_lookup_elem(&py_tstates, &zero);
+	if (c) {
+		slot = &c->s[tid & (PY_TSTATE_SLOTS - 1)];
+		if (slot->tid == tid && slot->pid == pid && slot->tstate &&
+		    PY_READ(w->ts, l->ts_read, slot->tstate) &&
+		    (__u32)PY_FIELD(__u64, w->ts, l->ts_tid) == tid)
+			return slot->tstate;
+	}
+	t = bpf_map_lookup_elem(&py_threads, &tid);
 	if (t && t->pid == pid) {
 		if (t->tstate && PY_READ(w->ts, l->ts_read, t->tstate) &&
 		    (__u32)PY_FIELD(__u64, w->ts, l->ts_tid) == tid)
-			return t->tstate;
+			goto found;
 		if (!t->tstate && bpf_ktime_get_ns() < t->retry_ns)
 			return 0;
 	}
@@ -192,7 +314,17 @@ static __always_inline __u64 py_thread_state(struct py_walk *w, __u32 pid, __u32
 	fresh.tstate = f.found;
 	fresh.retry_ns = now + PY_THREAD_RETRY_NS;
 	bpf_map_update_elem(&py_threads, &tid, &fresh, BPF_ANY);
-	return f.found;
+	if (!f.found)
+		return 0;
+	/* f found it in w->ts */
+	t = &fresh;
+found:
+	if (slot) {
+		slot->tid = tid;
+		slot->pid = pid;
+		slot->tstate = t->tstate;
+	}
+	return t->tstate;
 }
 
 /* A str digested (py_str), and how to copy its first characters. */
@@ -304,22 +436,49 @@ static __always_inline __u64 py_copy_linetable(struct py_name_record *rec,
  * remembered, so one the ring buffer had no room for is sent at the
  * word's next sample.
  */
-static __always_inline void py_send_names(const struct py_read *r, const struct py_layout *l,
+/* Word id's tag in py_sent, and the slot it picks. */
+static __always_inline __u64 py_sent_tag(const struct py_read *r, __u64 id, __u32 *slot)
+{
+	__u64 tag = fnv64_step(fnv64_step(id, r->pid), r->gen) | 1;
+
+	*slot = (tag >> 1) & (PY_SENT_SLOTS - 1);
+	return tag;
+}
+
+/* Whether this CPU knows the names of word id were sent. */
+static __always_inline bool py_sent_has(const struct py_read *r, __u64 id)
+{
+	__u32 zero = 0, slot;
+	__u64 tag = py_sent_tag(r, id, &slot);
+	struct py_sent *sent = bpf_map_lookup_elem(&py_sent, &zero);
+
+	return sent && sent->tag[slot & (PY_SENT_SLOTS - 1)] == tag;
+}
+
+static __always_inline bool py_send_names(const struct py_read *r, const struct py_layout *l,
 					  __u64 id, __u64 code, __s32 first, __u32 lasti,
 					  __u64 name, const struct py_str_info *ni, __u64 table)
 {
 	struct py_seen_key k = { .pid = r->pid, .gen = r->gen, .id = id };
+	__u32 zero = 0, slot;
+	__u64 tag = py_sent_tag(r, id, &slot);
+	struct py_sent *sent = bpf_map_lookup_elem(&py_sent, &zero);
 	struct py_name_record *rec;
 	struct py_name_event *e;
 	static const __u8 one = 1;
-	__u32 zero = 0;
 	__u64 n;
 
-	if (bpf_map_lookup_elem(&py_seen, &k))
-		return;
+	slot &= PY_SENT_SLOTS - 1;
+	if (sent && sent->tag[slot] == tag)
+		return true;
+	if (bpf_map_lookup_elem(&py_seen, &k)) {
+		if (sent)
+			sent->tag[slot] = tag;
+		return true;
+	}
 	rec = bpf_map_lookup_elem(&py_records, &zero);
 	if (!rec)
-		return;
+		return false;
 	e = &rec->e;
 	e->pid = r->pid;
 	e->gen = r->gen;
@@ -339,9 +498,18 @@ static __always_inline void py_send_names(const struct py_read *r, const struct 
 	e->nr_linetable = (__u32)n;
 	if (bpf_ringbuf_output(&py_names, rec, sizeof(*e) + py_bound(n, PY_LINETABLE_BYTES), 0)) {
 		stat_inc(STAT_PY_NAMES_LOST);
-		return;
+		return false;
 	}
 	bpf_map_update_elem(&py_seen, &k, &one, BPF_ANY);
+	if (sent)
+		sent->tag[slot] = tag;
+	return true;
+}
+
+/* A frame's word from the digest of its code object's names and its instruction. */
+static __always_inline __u64 py_word(__u64 partial, __u64 lasti)
+{
+	return fnv64_step(partial, lasti) | PY_FRAME_BIT | PY_FRAME_NAMED;
 }
 
 /*
@@ -354,12 +522,24 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 	struct py_walk *w = py_walk_buf();
 	struct py_str_info ni = {};
 	const struct py_layout *l;
-	__u64 name, file, id, lasti = 0;
+	__u64 name, file, id, partial, lasti = 0;
+	struct py_memo *m;
 	__s32 first;
 
 	if (!w || !r)
 		return PY_FRAME_UNREADABLE;
 	l = &w->proc.l;
+	if (py_lines && instr > code + l->co_code)
+		lasti = (instr - code - l->co_code) / 2;
+	if (lasti > 0xffffffffull)
+		lasti = 0;
+	/* met before in this sample: its names were sent, or are, unless --lines made another word */
+	m = &w->memo[(code >> 4) & (PY_MEMO_SLOTS - 1)];
+	if (m->stamp == w->stamp && m->code == code) {
+		id = py_word(m->partial, lasti);
+		if (!py_lines || py_sent_has(r, id))
+			return id;
+	}
 	if (!PY_READ(w->co, l->co_read, code))
 		return PY_FRAME_UNREADABLE;
 	/* what runs there is no code object (None in an entry frame 3.13 on): no frame */
@@ -377,15 +557,14 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 			return PY_FRAME_UNREADABLE;
 		r->file = file;
 	}
-	if (py_lines && instr > code + l->co_code)
-		lasti = (instr - code - l->co_code) / 2;
-	if (lasti > 0xffffffffull)
-		lasti = 0;
-	id = fnv64_step(fnv64_step(fnv64_step(fnv64_step(py_seed, ni.id), r->file_info.id),
-				   (__u32)first), lasti);
-	id |= PY_FRAME_BIT | PY_FRAME_NAMED;
-	py_send_names(r, l, id, code, first, (__u32)lasti, name, &ni,
-		      PY_FIELD(__u64, w->co, l->co_linetable));
+	partial = fnv64_step(fnv64_step(fnv64_step(py_seed, ni.id), r->file_info.id), (__u32)first);
+	id = py_word(partial, lasti);
+	if (py_send_names(r, l, id, code, first, (__u32)lasti, name, &ni,
+			  PY_FIELD(__u64, w->co, l->co_linetable))) {
+		m->code = code;
+		m->stamp = w->stamp;
+		m->partial = partial;
+	}
 	return id;
 }
 
@@ -421,7 +600,7 @@ static long py_frame_step(__u32 i, void *ctx)
 	n = w->nr;
 	if (n >= PY_MAX_FRAMES || w->runs >= PY_MAX_RUNS)
 		return 1;	/* the caller marks the cut */
-	if (!PY_READ(w->fr, l->fr_read, r->frame)) {
+	if (!py_read_frame(r->frame, l->fr_read)) {
 		r->failed = 1;
 		return 1;
 	}
@@ -476,6 +655,9 @@ static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid)
 		return NULL;
 	__builtin_memcpy(&w->proc, p, sizeof(w->proc));
 	w->nr = w->runs = w->placed = 0;
+	/* another thread's bytes, or this one's at another sample */
+	w->blk_len = 0;
+	w->stamp++;
 	w->cut_run = PY_MAX_RUNS;
 	l = &w->proc.l;
 	r.gen = w->proc.gen;

@@ -55,4 +55,60 @@ __noinline int unwind_find_row(__u32 first, __u32 nr, __u32 pc)
 	return lo == first ? -1 : (int)(lo - 1);
 }
 
+/*
+ * The rows a CPU found last, by file (its table's first row) and pc, in
+ * a slot the two pick; the last one to take a slot keeps it. A profile
+ * samples the same few hundred pcs again and again: a hit reads a line
+ * the CPU keeps warm, where a search reads the table's index and rows
+ * (lines and pages of the 64 MiB array that are misses at every sample),
+ * and makes no call. Rows are only ever appended (unwind_files.c): a
+ * table's first row names it for the whole run.
+ */
+#define ROW_CACHE_BITS 9
+
+struct row_slot {
+	__u64 tag;			/* first_row << 32 | pc */
+	struct unwind_row row;
+	__u32 state;			/* ROW_SLOT_* */
+	__u32 pad;
+};
+
+enum { ROW_SLOT_EMPTY, ROW_SLOT_NONE, ROW_SLOT_ROW };
+
+struct row_cache {
+	struct row_slot s[1 << ROW_CACHE_BITS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct row_cache);
+} row_cache SEC(".maps");
+
+/* The row of pc in the table of nr rows at first, or NULL: from the CPU's cache, else found. */
+static __always_inline const struct unwind_row *find_row(__u32 first, __u32 nr, __u32 pc)
+{
+	__u64 tag = (__u64)first << 32 | pc;
+	const struct unwind_row *r;
+	struct row_cache *c;
+	struct row_slot *s;
+	__u32 zero = 0;
+	int idx;
+
+	c = bpf_map_lookup_elem(&row_cache, &zero);
+	s = c ? &c->s[(tag * 0x9e3779b97f4a7c15ull) >> (64 - ROW_CACHE_BITS)] : NULL;
+	if (s && s->state != ROW_SLOT_EMPTY && s->tag == tag)
+		return s->state == ROW_SLOT_ROW ? &s->row : NULL;
+	idx = unwind_find_row(first, nr, pc);
+	r = idx >= 0 ? bpf_map_lookup_elem(&unwind_rows, &idx) : NULL;
+	if (s) {
+		s->tag = tag;
+		s->state = r ? ROW_SLOT_ROW : ROW_SLOT_NONE;
+		if (r)
+			s->row = *r;
+	}
+	return r;
+}
+
 #endif /* ROW_FIND_BPF_H */

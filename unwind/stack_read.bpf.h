@@ -16,7 +16,7 @@
  * read whole. Per CPU; emptied at each walk (it holds the sampled
  * process's bytes, and only for that walk).
  */
-#define UNWIND_BLOCK 1024
+#define UNWIND_BLOCK 4096
 
 struct stack_block {
 	__u64 start;		/* the user address of buf[0] */

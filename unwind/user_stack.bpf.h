@@ -395,7 +395,13 @@ static __always_inline const struct unwind_map *mapping_of(struct unwind_state *
  */
 static __always_inline int python_frames(struct unwind_state *st, __u32 n, __u64 cfa)
 {
-	__u32 m = py_at_frame(n, st->ip - (st->ret ? 1 : 0), st->sp, cfa);
+	struct py_walk *w = py_walk_buf();
+	__u32 m;
+
+	/* every run placed (the frames above the eval loop's): no call */
+	if (w && w->placed >= w->runs)
+		return 0;
+	m = py_at_frame(n, st->ip - (st->ret ? 1 : 0), st->sp, cfa);
 
 	st->n = m & PY_AT_N;
 	if (m <= PY_AT_N)
@@ -416,7 +422,6 @@ static long unwind_step(__u32 i, void *ctx)
 	const struct unwind_map *m;
 	__u64 cfa, ra = 0, bp = st->bp;
 	bool go;
-	int idx;
 
 	if (!frames || !p)
 		return 1;
@@ -441,12 +446,8 @@ static long unwind_step(__u32 i, void *ctx)
 		}
 	}
 	/* a return address is looked up at the call: it may end the function */
-	if (m && m->nr_rows) {
-		idx = unwind_find_row(m->first_row, m->nr_rows,
-				      (__u32)(st->ip - m->bias - (st->ret ? 1 : 0)));
-		if (idx >= 0)
-			r = bpf_map_lookup_elem(&unwind_rows, &idx);
-	}
+	if (m && m->nr_rows)
+		r = find_row(m->first_row, m->nr_rows, (__u32)(st->ip - m->bias - (st->ret ? 1 : 0)));
 	go = m && (m->flags & UNWIND_MAP_GO);
 	if (go)
 		r = go_row(st, r);
@@ -531,9 +532,9 @@ static __always_inline bool user_regs(struct bpf_perf_event_data *ctx, struct un
 }
 
 /*
- * Walk the user stack of pid with its tables into unwind_frames (zero-
- * filled to stack_depth, as the overflow hash compares whole buffers).
- * Returns the number of frames, or -1 when the process has no tables
+ * Walk the user stack of pid with its tables into unwind_frames (what
+ * lies past the frames is the last walk's: count() clears it when it
+ * keeps the stack). Returns the number of frames, or -1 when the process has no tables
  * (yet): then its stack is walked by frame pointers. How it was walked
  * goes into *flags (KEY_*). With py, the thread's Python frames take the
  * place of the C frames of the eval loop that run them (python.bpf.h).
@@ -569,11 +570,6 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 		return 0;
 	/* another thread's bytes, or this one's at another sample */
 	block->len = 0;
-	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
-		if (i >= stack_depth)
-			break;
-		frames[i] = 0;
-	}
 	/* one step more than frames: it tells a stack cut at the depth */
 	bpf_loop(stack_depth + 1, unwind_step, &st, 0);
 	stat_inc(STAT_UNWIND_TABLES);
