@@ -128,6 +128,10 @@ static int size_maps(struct sampler *s, bool prealloc)
 	if (!err)
 		err = bpf_map__set_max_entries(obj->maps.unwind_rows,
 					       s->dwarf ? s->env->unwind_storage_size : 1);
+	/* written through mmap by the worker (unwind_files.c): no update per row */
+	if (!err && s->dwarf)
+		err = bpf_map__set_map_flags(obj->maps.unwind_rows,
+					     bpf_map__map_flags(obj->maps.unwind_rows) | BPF_F_MMAPABLE);
 	if (!err)
 		err = bpf_map__set_max_entries(obj->maps.unwind_procs, s->dwarf ? UNWIND_MAX_PROCS : 1);
 	if (!err)
