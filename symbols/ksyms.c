@@ -5,12 +5,14 @@
  * string pool (no fixed-size name buffers), symbols sorted by address.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ksyms.h"
 #include "sym_alias.h"
@@ -165,6 +167,36 @@ static int ksym_cmp(const void *a, const void *b)
 	return -sym_alias__name_cmp(x->name, y->name);
 }
 
+/*
+ * Sort by ksym_cmp. The kernel image's lines come sorted, the modules'
+ * and BPF programs' after them do not: only that tail is sorted, then
+ * merged in (a full sort of 120k symbols was a tenth of the reading).
+ */
+static int sort_syms(struct ksyms *ks)
+{
+	size_t k = 1, i, j, o = 0;
+	struct ksym *merged;
+
+	while (k < ks->nr && ksym_cmp(&ks->syms[k - 1], &ks->syms[k]) <= 0)
+		k++;
+	if (k >= ks->nr)
+		return 0;
+	qsort(ks->syms + k, ks->nr - k, sizeof(*ks->syms), ksym_cmp);
+	merged = malloc(ks->nr * sizeof(*merged));
+	if (!merged)
+		return -ENOMEM;
+	for (i = 0, j = k; i < k || j < ks->nr;) {
+		if (j == ks->nr || (i < k && ksym_cmp(&ks->syms[i], &ks->syms[j]) <= 0))
+			merged[o++] = ks->syms[i++];
+		else
+			merged[o++] = ks->syms[j++];
+	}
+	free(ks->syms);
+	ks->syms = merged;
+	ks->cap = ks->nr;
+	return 0;
+}
+
 /* Pool offsets become pointers (the pool no longer moves), then sort. */
 static int finish(struct ksyms *ks)
 {
@@ -179,8 +211,7 @@ static int finish(struct ksyms *ks)
 		ks->syms[i].label = ks->pool + l;
 		ks->syms[i].module = m == POOL_NONE ? NULL : ks->pool + m;
 	}
-	qsort(ks->syms, ks->nr, sizeof(*ks->syms), ksym_cmp);
-	return 0;
+	return sort_syms(ks);
 }
 
 /* The loaded table sorted, or NULL with errno after err or a failed finish. */
@@ -216,35 +247,73 @@ struct ksyms *ksyms__load_buf(const char *buf, size_t len)
 	return finish_or_free(ks, err);
 }
 
-/* Line by line: /proc/kallsyms is megabytes; never hold it whole. */
-struct ksyms *ksyms__load_file(const char *path)
+/*
+ * The complete lines of buf[0, *have) parsed, the partial last one moved
+ * to the front. A line that fills the buffer is no kallsyms line (names
+ * are at most 512 bytes): dropped up to its end, *skipping till then.
+ */
+static int parse_lines(struct ksyms *ks, char *buf, size_t *have, size_t size, bool *skipping,
+		       uintptr_t *last_mod_off)
 {
-	uintptr_t last_mod_off = POOL_NONE;
-	struct ksyms *ks;
-	size_t cap = 0;
-	char *line = NULL;
-	ssize_t n;
-	FILE *f;
+	char *p = buf, *end = buf + *have, *nl;
 	int err = 0;
 
-	f = fopen(path, "re");
-	if (!f)
+	while (!err && (nl = memchr(p, '\n', end - p))) {
+		if (!*skipping)
+			err = parse_line(ks, p, nl - p, last_mod_off);
+		*skipping = false;
+		p = nl + 1;
+	}
+	*have = end - p;
+	memmove(buf, p, *have);
+	if (*have == size) {
+		*have = 0;
+		*skipping = true;
+	}
+	return err;
+}
+
+/*
+ * A buffer at a time: /proc/kallsyms is megabytes, never held whole, and
+ * read in large reads (stdio's 1 KiB ones took 5,000 system calls).
+ */
+struct ksyms *ksyms__load_file(const char *path)
+{
+	enum { BUF = 64 * 1024 };
+	uintptr_t last_mod_off = POOL_NONE;
+	struct ksyms *ks;
+	bool skipping = false;
+	size_t have = 0;
+	char *buf;
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
 	ks = calloc(1, sizeof(*ks));
-	if (!ks) {
-		fclose(f);
+	buf = malloc(BUF);
+	if (!ks || !buf) {
+		free(ks);
+		free(buf);
+		close(fd);
 		errno = ENOMEM;
 		return NULL;
 	}
-	while (!err && (n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] == '\n')
-			n--;
-		err = parse_line(ks, line, n, &last_mod_off);
+	while (!err && (n = read(fd, buf + have, BUF - have)) != 0) {
+		if (n < 0) {
+			if (errno != EINTR)
+				err = -errno;
+			continue;
+		}
+		have += n;
+		err = parse_lines(ks, buf, &have, BUF, &skipping, &last_mod_off);
 	}
-	if (!err && ferror(f))
-		err = -EIO;
-	free(line);
-	fclose(f);
+	/* a last line without its newline */
+	if (!err && have && !skipping)
+		err = parse_line(ks, buf, have, &last_mod_off);
+	free(buf);
+	close(fd);
 	return finish_or_free(ks, err);
 }
 
