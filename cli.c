@@ -476,6 +476,10 @@ static int parse_option(struct parser *p, int opt, char **argv)
 	int err;
 	long v;
 
+	if (opt == OPT_STACK_STORAGE)
+		env->stack_storage_given = true;
+	if (opt == OPT_HASH_STORAGE)
+		env->hash_storage_given = true;
 	err = set_simple(p, opt, optarg);
 	if (err != -ENOENT)
 		return err;

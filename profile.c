@@ -32,6 +32,7 @@
 #include "debuginfod_fetch.h"
 #include "escape.h"
 #include "loss_report.h"
+#include "map_config.h"
 #include "outfile.h"
 #include "progress.h"
 #include "retention.h"
@@ -45,9 +46,6 @@
 #include "usyms.h"
 
 #define EXIT_USAGE 2
-/* Without -i the maps are still drained this often, so their entries
- * are reused and long runs do not fill them. */
-#define DRAIN_SECS 10
 /*
  * After SIGINT/TERM/HUP, symbol files still being read get this long
  * before the profile is printed without them: a signal is answered
@@ -475,7 +473,7 @@ static int run_loop(struct run *run)
 				return err;
 			}
 			sampler__forget_exited(run->sampler);
-			run->next_drain += DRAIN_SECS;
+			run->next_drain += MAP_DRAIN_SECS;
 			continue;
 		}
 		if (now >= run->next_check) {
@@ -801,7 +799,7 @@ static int run__start(struct run *run)
 	run->start_ns = now_wall_ns();
 	run->interval_start_wall = run->start_ns / 1e9;
 	run->start = now_mono();
-	run->next_drain = run->start + DRAIN_SECS;
+	run->next_drain = run->start + MAP_DRAIN_SECS;
 	run->next_interval = run->start + env->interval;
 	run->next_check = run->start + 1;
 	return 0;

@@ -110,12 +110,13 @@ static int size_maps(struct sampler *s, bool prealloc)
 	struct profile_bpf *obj = s->obj;
 	struct bpf_map *shared[] = { obj->maps.pid_gen, obj->maps.pids, obj->maps.tids };
 	__u32 depth = stackmap_depth(s->env);
+	int nr_cpus = libbpf_num_possible_cpus();
 	int err = 0;
 
 	s->sets[0] = (struct map_set){ obj->maps.counts0, obj->maps.stackmap0, obj->maps.overflow0 };
 	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1 };
 	for (int i = 0; i < 2 && !err; i++)
-		err = map_set__size(s->env, &s->sets[i], prealloc, depth);
+		err = map_set__size(s->env, &s->sets[i], nr_cpus, prealloc, depth);
 	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]) && !err && prealloc; i++)
 		err = bpf_map__set_map_flags(shared[i], 0);
 	if (!err)
