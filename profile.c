@@ -167,15 +167,22 @@ static void on_new_pid(pid_t pid, uint32_t gen, void *ctx)
 		py_run__queue(run->py, pid);
 }
 
-/* -v: what the verifier went through to accept the program (bench/verifier.sh reads it) */
-static void tell_verified(const struct sampler *s)
+/*
+ * -v: what the verifier went through to accept the program (bench/oneshot.sh
+ * reads it), and the entries the maps were made with.
+ */
+static void tell_loaded(const struct sampler *s)
 {
+	struct map_set_sizes sz;
 	uint64_t ns;
-	uint32_t insns;
+	uint32_t insns, rows;
 
 	if (!sampler__verified(s, &insns, &ns))
 		fprintf(stderr, "profile: BPF program %s: %u instructions verified; loaded in %.3f s\n",
 			bpf_program__name(sampler__prog(s)), insns, ns / 1e9);
+	sampler__map_entries(s, &sz, &rows);
+	fprintf(stderr, "profile: BPF maps: two sets of %u stacks, %u counts and %u overflow stacks; %u unwind rows\n",
+		sz.stacks, sz.counts, sz.overflow, rows);
 }
 
 static uint32_t current_gen(pid_t pid, void *ctx)
@@ -763,7 +770,7 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 	if (!run->sampler)
 		return -EINVAL;
 	if (env->verbose)
-		tell_verified(run->sampler);
+		tell_loaded(run->sampler);
 	usyms__set_gen_fn(run->usyms, current_gen, run->sampler);
 	err = setup_events(run, sigs);
 	if (err) {

@@ -354,6 +354,14 @@ int sampler__verified(const struct sampler *s, uint32_t *insns, uint64_t *load_n
 	return 0;
 }
 
+void sampler__map_entries(const struct sampler *s, struct map_set_sizes *sz, uint32_t *rows)
+{
+	sz->stacks = bpf_map__max_entries(s->sets[0].stackmap);
+	sz->counts = bpf_map__max_entries(s->sets[0].counts);
+	sz->overflow = bpf_map__max_entries(s->sets[0].overflow);
+	*rows = bpf_map__max_entries(s->obj->maps.unwind_rows);
+}
+
 struct bpf_program *sampler__prog(const struct sampler *s)
 {
 	if (s->dwarf)
