@@ -26,11 +26,13 @@
 
 #include "aggregate.h"
 #include "budget.h"
+#include "cache_dir.h"
 #include "cli.h"
 #include "command.h"
 #include "debuginfod_child.h"
 #include "debuginfod_fetch.h"
 #include "escape.h"
+#include "kallsyms_cache.h"
 #include "loss_report.h"
 #include "map_config.h"
 #include "outfile.h"
@@ -589,6 +591,14 @@ static void report_losses(const struct run *run)
 	}
 	if (!sampler__stats(run->sampler, t.stats))
 		loss_report__print(stderr, run->env, &t);
+	if (run->env->verbose && !run->env->user_only) {
+		bool cached;
+		unsigned int reads;
+
+		report__kallsyms_stats(run->report, &cached, &reads);
+		fprintf(stderr, "profile: kernel symbols: the image's from %s; /proc/kallsyms read %u times\n",
+			cached ? "the cache of this boot" : "/proc/kallsyms", reads);
+	}
 	if (!usyms__fetch_stats(run->usyms, &fetched))
 		loss_report__fetches(stderr, run->env, &fetched);
 }
@@ -782,6 +792,26 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 	return 0;
 }
 
+/*
+ * The kernel image's symbols kept in the unwind cache's directory for the
+ * rest of the boot (kallsyms_cache.h), made as the table cache makes it:
+ * a snapshot from cron then names kernel frames without /proc/kallsyms.
+ * A directory that is not safe (the table cache says why) keeps none.
+ */
+static void setup_kallsyms_cache(struct run *run)
+{
+	const struct profile_env *env = run->env;
+	char why[256], boot_id[KALLSYMS_BOOT_ID_LEN];
+
+	if (!env->unwind_cache_dir || env->user_only)
+		return;
+	if (cache_dir__check(env->unwind_cache_dir, geteuid(), why, sizeof(why)) ||
+	    cache_dir__make(env->unwind_cache_dir, 0755, 0700) ||
+	    kallsyms_cache__boot_id("/proc", boot_id, sizeof(boot_id)))
+		return;
+	(void)report__cache_kallsyms(run->report, env->unwind_cache_dir, boot_id);
+}
+
 /* Attach, and set the clocks the run loop goes by. */
 static int run__start(struct run *run)
 {
@@ -791,8 +821,10 @@ static int run__start(struct run *run)
 	err = sampler__attach(run->sampler);
 	if (err)
 		return err;
-	if (!env->user_only)
+	if (!env->user_only) {
+		setup_kallsyms_cache(run);
 		report__prefetch_kernel_symbols(run->report);
+	}
 	report__print_header(env, stdout);
 	if (run->cmd) {
 		err = command__start(run->cmd);

@@ -97,6 +97,17 @@ int report__use_kallsyms(struct report *r, const char *path)
 	return 0;
 }
 
+int report__cache_kallsyms(struct report *r, const char *dir, const char *boot_id)
+{
+	return kallsyms__set_cache(r->kallsyms, dir, boot_id);
+}
+
+void report__kallsyms_stats(const struct report *r, bool *cached, unsigned int *reads)
+{
+	*cached = kallsyms__image_cached(r->kallsyms);
+	*reads = kallsyms__nr_reads(r->kallsyms);
+}
+
 /*
  * Why kernel frames go unnamed, in one line. Every address reading 0 is
  * the kernel hiding them (kptr_restrict): from all but CAP_SYSLOG at 0 or

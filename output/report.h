@@ -7,6 +7,7 @@
 #define REPORT_H
 
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "aggregate.h"
@@ -34,6 +35,15 @@ void report__set_python(struct report *r, const struct py_names *py);
 
 /* Kernel symbols from a file in the format of /proc/kallsyms (tests). Returns 0 or -ENOMEM. */
 int report__use_kallsyms(struct report *r, const char *path);
+
+/*
+ * The kernel image's symbols kept in dir for boot_id between runs
+ * (kallsyms_cache.h), before the prefetch. 0 or -errno.
+ */
+int report__cache_kallsyms(struct report *r, const char *dir, const char *boot_id);
+
+/* -v: whether the image's symbols came from the cache, and how often the file was read. */
+void report__kallsyms_stats(const struct report *r, bool *cached, unsigned int *reads);
 
 /*
  * Start reading kernel symbols in the background (when kernel stacks are

@@ -273,11 +273,7 @@ static int parse_lines(struct ksyms *ks, char *buf, size_t *have, size_t size, b
 	return err;
 }
 
-/*
- * A buffer at a time: /proc/kallsyms is megabytes, never held whole, and
- * read in large reads (stdio's 1 KiB ones took 5,000 system calls).
- */
-struct ksyms *ksyms__load_file(const char *path)
+struct ksyms *ksyms__load_fd(int fd)
 {
 	enum { BUF = 64 * 1024 };
 	uintptr_t last_mod_off = POOL_NONE;
@@ -286,17 +282,13 @@ struct ksyms *ksyms__load_file(const char *path)
 	size_t have = 0;
 	char *buf;
 	ssize_t n;
-	int fd, err = 0;
+	int err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
 	ks = calloc(1, sizeof(*ks));
 	buf = malloc(BUF);
 	if (!ks || !buf) {
 		free(ks);
 		free(buf);
-		close(fd);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -313,8 +305,32 @@ struct ksyms *ksyms__load_file(const char *path)
 	if (!err && have && !skipping)
 		err = parse_line(ks, buf, have, &last_mod_off);
 	free(buf);
-	close(fd);
 	return finish_or_free(ks, err);
+}
+
+struct ksyms *ksyms__load_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct ksyms *ks;
+	int err;
+
+	if (fd < 0)
+		return NULL;
+	ks = ksyms__load_fd(fd);
+	err = errno;
+	close(fd);
+	errno = err;
+	return ks;
+}
+
+int ksyms__write_image(const struct ksyms *ks, FILE *f)
+{
+	for (size_t i = 0; i < ks->nr; i++) {
+		if (!ks->syms[i].module &&
+		    fprintf(f, "%016lx t %s\n", ks->syms[i].addr, ks->syms[i].name) < 0)
+			return -EIO;
+	}
+	return 0;
 }
 
 struct ksyms *ksyms__load(void)
@@ -386,6 +402,11 @@ const struct ksym *ksyms__find(const struct ksyms *ks, unsigned long addr)
 size_t ksyms__count(const struct ksyms *ks)
 {
 	return ks ? ks->nr : 0;
+}
+
+const struct ksym *ksyms__at(const struct ksyms *ks, size_t i)
+{
+	return &ks->syms[i];
 }
 
 void ksyms__free(struct ksyms *ks)

@@ -277,6 +277,37 @@ t_maps_sized_by_need() {
 	[ "$all" -gt 300 ] || fail "only $all samples of hotspots" || return 1
 }
 
+# The kernel image's symbols are kept in the cache directory for the boot
+# (kallsyms_cache.h): the first run reads /proc/kallsyms and writes them,
+# mode 0600, under this boot's id; the next names the image's frames from
+# them, reading /proc/kallsyms at most once (for a module's frame), and
+# names as many frames.
+t_kallsyms_cached_for_the_boot() {
+	start $W/syscalls 30
+	sleep 0.3
+	for run in 1 2; do
+		$PROFILE -v -K -F 499 -f --unwind-cache-dir "$TMP/kc" -p "$LAST" 1 \
+			> "$TMP/kc$run.folded" 2> "$TMP/kc$run.err" || fail "run $run: exit $?" || return 1
+		grep '^profile: kernel symbols:' "$TMP/kc$run.err" | sed "s/^/  run $run: /"
+	done
+	stop "$LAST"
+	grep -q "from /proc/kallsyms; /proc/kallsyms read 1 times" "$TMP/kc1.err" ||
+		fail "run 1 did not read /proc/kallsyms" || return 1
+	[ "$(stat -c '%a %u' "$TMP/kc/kallsyms")" = "600 0" ] ||
+		fail "cache file: $(stat -c '%a %u' "$TMP/kc/kallsyms")" || return 1
+	[ "$(head -n 1 "$TMP/kc/kallsyms")" = "# profile kallsyms 1 $(cat /proc/sys/kernel/random/boot_id)" ] ||
+		fail "header: $(head -n 1 "$TMP/kc/kallsyms")" || return 1
+	grep -Eq "from the cache of this boot; /proc/kallsyms read [01] times" "$TMP/kc2.err" ||
+		fail "run 2: $(grep 'kernel symbols' "$TMP/kc2.err")" || return 1
+	for run in 1 2; do
+		all=$(sum_matching '^syscalls;' "$TMP/kc$run.folded")
+		named=$(sum_matching '^syscalls;.*(ksys_read|entry_SYSCALL)' "$TMP/kc$run.folded")
+		echo "  run $run: $named of $all samples through ksys_read or entry_SYSCALL"
+		[ "$all" -gt 50 ] && [ "$(pct "$named" "$all")" -ge 90 ] ||
+			fail "run $run: kernel frames not named" || return 1
+	done
+}
+
 # Processes that burn CPU for 100 ms and exit long before the profile ends
 # still have named frames: their mappings are read when first sampled.
 t_short_lived() {
@@ -755,6 +786,7 @@ run_test "closed pipe between intervals: exit 0" t_closed_pipe_intervals
 run_test "losses reported with the fixing option" t_losses_reported
 run_test "tiny stack map: overflow map keeps every stack" t_stack_map_overflow
 run_test "a short run's maps sized by what it can sample; sizes given kept" t_maps_sized_by_need
+run_test "the kernel image's symbols kept for the boot, read back" t_kallsyms_cached_for_the_boot
 run_test "short-lived processes keep their symbols" t_short_lived
 run_test "-i interval snapshots add up" t_interval
 run_test "-o in every format loads in its client" t_output_formats
