@@ -576,6 +576,12 @@ static void report_losses(const struct run *run)
 	struct py_procs_stats py;
 	struct py_names_stats names;
 
+	struct map_set_sizes sz;
+	uint32_t rows;
+
+	sampler__map_entries(run->sampler, &sz, &rows);
+	t.stack_entries = sz.stacks;
+	t.count_entries = sz.counts;
 	usyms__held(run->usyms, &t.held);
 	if (run->unwind) {
 		unwind_jobs__stats(run->unwind, &unwind, &t.unwind_dropped);
