@@ -26,6 +26,9 @@ struct ksyms {
 	size_t nr_hidden;	/* text symbols read with address 0 */
 };
 
+/* The file loader reads this much at a time (ksyms__load_fd). */
+#define LOAD_BUF (64 * 1024)
+
 /* Offsets into the pool while loading; turned into pointers at the end
  * because the pool moves as it grows. */
 #define POOL_NONE ((uintptr_t)-1)
@@ -117,6 +120,13 @@ static int add_label(struct ksyms *ks, const struct kline *k, uintptr_t *off)
 	return pool_add(ks, label, n, off);
 }
 
+/*
+ * The longest line read: the file loader's buffer less its newline. Names
+ * are at most 512 bytes; what is longer is no kallsyms line, and the
+ * buffer and file loaders skip it alike.
+ */
+#define MAX_LINE (LOAD_BUF - 1)
+
 /* One line -> one symbol; lines that are not text symbols are skipped. */
 static int parse_line(struct ksyms *ks, const char *line, size_t len, uintptr_t *last_mod_off)
 {
@@ -124,7 +134,7 @@ static int parse_line(struct ksyms *ks, const char *line, size_t len, uintptr_t 
 	struct kline k;
 	int err;
 
-	if (kline__parse(&k, line, len) || !is_text_type(k.type))
+	if (len > MAX_LINE || kline__parse(&k, line, len) || !is_text_type(k.type))
 		return 0;
 	if (!k.addr) {
 		/* kptr_restrict: the kernel shows this reader no address */
@@ -275,7 +285,7 @@ static int parse_lines(struct ksyms *ks, char *buf, size_t *have, size_t size, b
 
 struct ksyms *ksyms__load_fd(int fd)
 {
-	enum { BUF = 64 * 1024 };
+	enum { BUF = LOAD_BUF };
 	uintptr_t last_mod_off = POOL_NONE;
 	struct ksyms *ks;
 	bool skipping = false;

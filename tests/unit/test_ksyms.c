@@ -387,8 +387,8 @@ Test(ksyms_load, sorted_image_then_unsorted_modules)
 /* A line longer than the read buffer is no symbol: dropped, its neighbours kept. */
 Test(ksyms_load, a_line_longer_than_the_buffer_is_dropped)
 {
-	const size_t len = 200 * 1024;
-	char *dir = make_tmpdir(), *path = path_in(dir, "kallsyms"), *name = malloc(len + 1);
+	size_t len = 200 * 1024;
+	char *dir = make_tmpdir(), *path = path_in(dir, "kallsyms"), *name = malloc(len + 1), *text;
 	struct ksyms *k;
 	FILE *f;
 
@@ -405,6 +405,13 @@ Test(ksyms_load, a_line_longer_than_the_buffer_is_dropped)
 	cr_assert_str_eq(ksyms__find(k, 0xffffffff81000000)->name, "before");
 	cr_assert_str_eq(ksyms__find(k, 0xffffffff81002000)->name, "after");
 	ksyms__free(k);
+	/* and from a buffer alike (fuzz_ksyms checks the two agree) */
+	text = read_whole(path, &len);
+	k = ksyms__load_buf(text, len);
+	cr_assert_not_null(k);
+	cr_assert_eq(ksyms__count(k), 2);
+	ksyms__free(k);
+	free(text);
 	free(name);
 	free(path);
 	rm_rf(dir);
