@@ -29,17 +29,23 @@ static __u64 pow2_at_least(__u64 n)
 	return p;
 }
 
-/* The samples one set can take at most, or 0 where the rate is not known. */
+/*
+ * The samples one set can take at most, or 0 where the rate is not known.
+ * Without -i a set is drained every MAP_DRAIN_SECS, or at the end of a
+ * shorter run; with -i only at each interval, whose printing may wait on
+ * symbol files while the other set fills: then never less than
+ * MAP_DRAIN_SECS either.
+ */
 static __u64 samples_per_set(const struct profile_env *env, int nr_cpus)
 {
 	__u64 secs = MAP_DRAIN_SECS;
 
 	if (env->period || env->frequency <= 0)
 		return 0;
-	if (env->duration && env->duration < (long)secs)
-		secs = env->duration;
-	if (env->interval && env->interval < (long)secs)
+	if (env->interval && env->interval > (long)secs)
 		secs = env->interval;
+	else if (!env->interval && env->duration && env->duration < (long)secs)
+		secs = env->duration;
 	/* and a second for a drain that comes late */
 	return (__u64)env->frequency * (nr_cpus > 0 ? nr_cpus : 1) * (secs + 1);
 }
@@ -64,7 +70,7 @@ void map_set__sizes(const struct profile_env *env, int nr_cpus, bool prealloc,
 		sz->stacks = by_need(pow2_at_least(16 * stacks_per_sample * samples),
 				     env->stack_storage_size);
 	if (samples && !env->hash_storage_given)
-		sz->counts = by_need(2 * samples, env->hash_storage_size);
+		sz->counts = by_need(4 * samples, env->hash_storage_size);
 	/*
 	 * Two stacks per count-hash entry is more than the counts can
 	 * reference, so the overflow map never fills before the count hash.

@@ -39,9 +39,10 @@ struct map_set_sizes {
  * What a set of env's run needs, for nr_cpus CPUs. Unless their sizes are
  * given, the stack map and the count hash are sized from the samples a
  * set can take where that is fewer: -F's rate x the CPUs x the seconds
- * until the set is drained (the run, -i, MAP_DRAIN_SECS), with room to
- * spare (twice the samples for the counts; sixteen times the stacks, so
- * that stack ids rarely collide and go to the overflow map). Sizes given,
+ * until the set is drained (a run shorter than MAP_DRAIN_SECS, else that,
+ * or -i's interval if longer), and a second, with room to spare (four
+ * count entries a sample; sixteen stack-map entries a stack, so that stack
+ * ids rarely collide and go to the overflow map). Sizes given,
  * and runs of -c, whose rate is not known, take the sizes of env. prealloc:
  * the hashes preallocated, for kernels before 6.1.
  */

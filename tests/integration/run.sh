@@ -245,7 +245,7 @@ t_stack_map_overflow() {
 # A short run's maps are sized from what it can sample (map_config.h): at
 # 49 Hz for 1 s on every possible CPU (and a second's slack), two stacks a
 # sample, sixteen times as many stack-map entries, a power of two within
-# [1024, 16384]; counts twice the samples, at least 1024. Sizes given are
+# [1024, 16384]; counts four times the samples, at least 1024. Sizes given are
 # kept. At 999 Hz on a busy CPU, the smaller maps lose nothing.
 t_maps_sized_by_need() {
 	ncpu=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { k = split($i, r, "-");
@@ -253,7 +253,8 @@ t_maps_sized_by_need() {
 	samples=$((49 * ncpu * 2))
 	want=1024
 	while [ "$want" -lt $((16 * 2 * samples)) ] && [ "$want" -lt 16384 ]; do want=$((want * 2)); done
-	counts=$((2 * samples < 1024 ? 1024 : 2 * samples))
+	counts=$((4 * samples < 1024 ? 1024 : 4 * samples))
+	[ "$counts" -le 40960 ] || counts=40960
 	$PROFILE -v -F 49 1 > /dev/null 2> "$TMP/maps.err" || fail "profile exited $?" || return 1
 	line=$(grep '^profile: BPF maps: ' "$TMP/maps.err")
 	echo "  $ncpu CPUs: $line"
