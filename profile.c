@@ -26,13 +26,11 @@
 
 #include "aggregate.h"
 #include "budget.h"
-#include "cache_dir.h"
 #include "cli.h"
 #include "command.h"
 #include "debuginfod_child.h"
 #include "debuginfod_fetch.h"
 #include "escape.h"
-#include "kallsyms_cache.h"
 #include "loss_report.h"
 #include "map_config.h"
 #include "outfile.h"
@@ -798,26 +796,6 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 	return 0;
 }
 
-/*
- * The kernel image's symbols kept in the unwind cache's directory for the
- * rest of the boot (kallsyms_cache.h), made as the table cache makes it:
- * a snapshot from cron then names kernel frames without /proc/kallsyms.
- * A directory that is not safe (the table cache says why) keeps none.
- */
-static void setup_kallsyms_cache(struct run *run)
-{
-	const struct profile_env *env = run->env;
-	char why[256], boot_id[KALLSYMS_BOOT_ID_LEN];
-
-	if (!env->unwind_cache_dir || env->user_only)
-		return;
-	if (cache_dir__check(env->unwind_cache_dir, geteuid(), why, sizeof(why)) ||
-	    cache_dir__make(env->unwind_cache_dir, 0755, 0700) ||
-	    kallsyms_cache__boot_id("/proc", boot_id, sizeof(boot_id)))
-		return;
-	(void)report__cache_kallsyms(run->report, env->unwind_cache_dir, boot_id);
-}
-
 /* Attach, and set the clocks the run loop goes by. */
 static int run__start(struct run *run)
 {
@@ -828,7 +806,9 @@ static int run__start(struct run *run)
 	if (err)
 		return err;
 	if (!env->user_only) {
-		setup_kallsyms_cache(run);
+		/* a directory that is not safe keeps none (the table cache says why) */
+		if (env->unwind_cache_dir)
+			(void)report__cache_kallsyms(run->report, env->unwind_cache_dir);
 		report__prefetch_kernel_symbols(run->report);
 	}
 	report__print_header(env, stdout);

@@ -10,9 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cache_dir.h"
 #include "diagnose.h"
 #include "flamegraph.h"
 #include "kallsyms.h"
+#include "kallsyms_cache.h"
 #include "pprof.h"
 #include <linux/types.h>
 
@@ -97,9 +99,17 @@ int report__use_kallsyms(struct report *r, const char *path)
 	return 0;
 }
 
-int report__cache_kallsyms(struct report *r, const char *dir, const char *boot_id)
+int report__cache_kallsyms(struct report *r, const char *dir)
 {
-	return kallsyms__set_cache(r->kallsyms, dir, boot_id);
+	char why[256], boot_id[KALLSYMS_BOOT_ID_LEN];
+	int err;
+
+	err = cache_dir__check(dir, geteuid(), why, sizeof(why));
+	if (!err)
+		err = cache_dir__make(dir, 0755, 0700);
+	if (!err)
+		err = kallsyms_cache__boot_id("/proc", boot_id, sizeof(boot_id));
+	return err ? err : kallsyms__set_cache(r->kallsyms, dir, boot_id);
 }
 
 void report__kallsyms_stats(const struct report *r, bool *cached, unsigned int *reads)

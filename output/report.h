@@ -37,10 +37,12 @@ void report__set_python(struct report *r, const struct py_names *py);
 int report__use_kallsyms(struct report *r, const char *path);
 
 /*
- * The kernel image's symbols kept in dir for boot_id between runs
- * (kallsyms_cache.h), before the prefetch. 0 or -errno.
+ * The kernel image's symbols kept in dir for the rest of the boot
+ * (kallsyms_cache.h), before the prefetch: a snapshot from cron then names
+ * kernel frames without /proc/kallsyms. dir must be safe as root's cache
+ * (cache_dir.h) and is made as the table cache makes it. 0 or -errno.
  */
-int report__cache_kallsyms(struct report *r, const char *dir, const char *boot_id);
+int report__cache_kallsyms(struct report *r, const char *dir);
 
 /* -v: whether the image's symbols came from the cache, and how often the file was read. */
 void report__kallsyms_stats(const struct report *r, bool *cached, unsigned int *reads);
