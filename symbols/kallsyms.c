@@ -65,24 +65,31 @@ int kallsyms__set_cache(struct kallsyms *k, const char *dir, const char *boot_id
 }
 
 /*
- * Whether the file's first page agrees with cached, the image's symbols
- * kept: the file shows us addresses (the cache must not name for a reader
+ * Whether the file's head agrees with cached, the image's symbols kept:
+ * the file shows us addresses (the cache must not name for a reader
  * without CAP_SYSLOG what the kernel hides from it), and at the addresses
- * it starts with, the cache has symbols too. The kernel formats a page of
- * the file, not all of it.
+ * of the text symbols it starts with, the cache has symbols too. HEAD
+ * bytes, past the absolute per-CPU symbols some kernels list first: the
+ * kernel formats 1% of the file, not all of it.
  */
+#define HEAD (32 * 1024)
+
 static bool head_agrees(const struct kallsyms *k, const struct ksyms *cached)
 {
-	char buf[4096];
+	char *buf = malloc(HEAD);
 	struct ksyms *head;
-	ssize_t n = -1;
+	ssize_t n = 0, r;
 	bool ok;
-	int fd = open(k->path, O_RDONLY | O_CLOEXEC);
+	int fd = buf ? open(k->path, O_RDONLY | O_CLOEXEC) : -1;
 
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf));
-		close(fd);
+	if (fd < 0) {
+		free(buf);
+		return false;
 	}
+	/* /proc gives a page a read */
+	while (n < HEAD && ((r = read(fd, buf + n, HEAD - n)) > 0 || (r < 0 && errno == EINTR)))
+		n += r > 0 ? r : 0;
+	close(fd);
 	/* the last line may be cut: parse the whole ones */
 	while (n > 0 && buf[n - 1] != '\n')
 		n--;
@@ -97,6 +104,7 @@ static bool head_agrees(const struct kallsyms *k, const struct ksyms *cached)
 		ok = c && c->addr == s->addr;
 	}
 	ksyms__free(head);
+	free(buf);
 	return ok;
 }
 

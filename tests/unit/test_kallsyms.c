@@ -335,3 +335,30 @@ Test(kallsyms, the_cache_only_where_the_file_agrees)
 	kallsyms__free(k);
 	free(cache);
 }
+
+/* Kernels that list their absolute per-CPU symbols first: pages of them, then the text. */
+Test(kallsyms, the_cache_past_absolute_per_cpu_symbols)
+{
+	char *cache = path_in(dir, "cache"), *text;
+	struct kallsyms *k;
+	FILE *f;
+	size_t len;
+
+	f = open_memstream(&text, &len);
+	cr_assert_not_null(f);
+	for (int i = 0; i < 500; i++)
+		fprintf(f, "%016x A per_cpu_symbol_%d\n", 8 * i, i);
+	fputs(first, f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_gt(len, 16384);
+	write_text(path, text);
+	cr_assert_eq(mkdir(cache, 0700), 0);
+	kallsyms__free(cached("1111-aaaa", cache));
+	k = cached("1111-aaaa", cache);
+	cr_assert(kallsyms__image_cached(k), "not used");
+	cr_assert_eq(kallsyms__nr_reads(k), 0);
+	assert_name(k, 0xffffffff81001010, "do_syscall_64");
+	kallsyms__free(k);
+	free(text);
+	free(cache);
+}
