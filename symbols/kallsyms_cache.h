@@ -19,7 +19,8 @@
  * directory only root can write. It is used only when it is a regular
  * file reached without a symlink, owned by the caller's euid, writable by
  * nobody else, and its first line names this boot; a file of an earlier
- * boot (or torn by a crash, which is a reboot) is replaced.
+ * boot (or torn by a crash, which is a reboot) is replaced. kallsyms.c
+ * also checks it against the head of /proc/kallsyms before use.
  */
 #ifndef KALLSYMS_CACHE_H
 #define KALLSYMS_CACHE_H
