@@ -62,7 +62,7 @@ COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
 	collect/bpf_features.c collect/pid_worker.c collect/command.c \
 	collect/cgroups.c collect/cgroup_names.c
-SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c \
+SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c symbols/kallsyms_cache.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
 	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c \
 	symbols/sym_nest.c symbols/usyms.c \

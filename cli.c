@@ -77,8 +77,10 @@ static const char usage[] =
 "  -d, --delimited           insert a delimiter between kernel and user stacks\n"
 "  -a, --annotations         add _[k] annotations to kernel frames\n"
 "  -f, --folded              folded output, one line per stack (for flame graphs)\n"
-"      --stack-storage-size=N  stack traces the stack map holds (default 16384)\n"
-"      --hash-storage-size=N   distinct stacks the count hash holds (default 40960)\n"
+"      --stack-storage-size=N  stack traces the stack map holds (default 16384,\n"
+"                            or less where the run's rate and length need less)\n"
+"      --hash-storage-size=N   distinct stacks the count hash holds (default 40960,\n"
+"                            or less likewise)\n"
 "      --perf-max-stack-depth=N  frames kept per stack (default 127)\n"
 "      --call-graph=MODE     user stacks by dwarf (.eh_frame unwind tables, the\n"
 "                            default) or fp (frame pointers only)\n"
@@ -88,7 +90,8 @@ static const char usage[] =
 "                            (default /var/cache/profile/unwind)\n"
 "      --unwind-cache-size=MIB  evict the least recently used tables past MIB\n"
 "                            (default 256)\n"
-"      --no-unwind-cache     build every unwind table afresh, keep none\n"
+"      --no-unwind-cache     build every unwind table afresh, keep none (nor the\n"
+"                            kernel's symbols, kept there for the boot)\n"
 "      --from=FILE           read a profile from FILE instead of sampling: folded\n"
 "                            stacks or pprof (.pb.gz/.pb/.pprof); more files, after\n"
 "                            it or as more --from, are merged\n"
@@ -591,6 +594,10 @@ static int parse_option(struct parser *p, int opt, char **argv)
 	int err;
 	long v;
 
+	if (opt == OPT_STACK_STORAGE)
+		env->stack_storage_given = true;
+	if (opt == OPT_HASH_STORAGE)
+		env->hash_storage_given = true;
 	err = set_simple(p, opt, optarg);
 	if (err != -ENOENT)
 		return err;

@@ -71,6 +71,8 @@ struct profile_env {
 	bool user_only, kernel_only, include_idle;
 	bool delimited, annotations, folded, verbose;
 	long stack_storage_size, hash_storage_size, max_stack_depth;
+	/* --stack-storage-size, --hash-storage-size given: those sizes, not the run's need */
+	bool stack_storage_given, hash_storage_given;
 	bool dwarf;		/* --call-graph dwarf (default): user stacks by unwind tables */
 	long unwind_storage_size;	/* rows of unwind tables the BPF side holds */
 	const char *unwind_cache_dir;	/* tables kept between runs; NULL: none */

@@ -33,6 +33,7 @@
 #include "escape.h"
 #include "from_input.h"
 #include "loss_report.h"
+#include "map_config.h"
 #include "outfile.h"
 #include "progress.h"
 #include "retention.h"
@@ -46,9 +47,6 @@
 #include "usyms.h"
 
 #define EXIT_USAGE 2
-/* Without -i the maps are still drained this often, so their entries
- * are reused and long runs do not fill them. */
-#define DRAIN_SECS 10
 /*
  * After SIGINT/TERM/HUP, symbol files still being read get this long
  * before the profile is printed without them: a signal is answered
@@ -170,15 +168,22 @@ static void on_new_pid(pid_t pid, uint32_t gen, void *ctx)
 		py_run__queue(run->py, pid);
 }
 
-/* -v: what the verifier went through to accept the program (bench/verifier.sh reads it) */
-static void tell_verified(const struct sampler *s)
+/*
+ * -v: what the verifier went through to accept the program (bench/oneshot.sh
+ * reads it), and the entries the maps were made with.
+ */
+static void tell_loaded(const struct sampler *s)
 {
+	struct map_set_sizes sz;
 	uint64_t ns;
-	uint32_t insns;
+	uint32_t insns, rows;
 
 	if (!sampler__verified(s, &insns, &ns))
 		fprintf(stderr, "profile: BPF program %s: %u instructions verified; loaded in %.3f s\n",
 			bpf_program__name(sampler__prog(s)), insns, ns / 1e9);
+	sampler__map_entries(s, &sz, &rows);
+	fprintf(stderr, "profile: BPF maps: two sets of %u stacks, %u counts and %u overflow stacks; %u unwind rows\n",
+		sz.stacks, sz.counts, sz.overflow, rows);
 }
 
 static uint32_t current_gen(pid_t pid, void *ctx)
@@ -566,7 +571,7 @@ static int run_loop(struct run *run)
 			sampler__forget_exited(run->sampler);
 			/* while the cgroups are there to be named: containers come and go */
 			report__note_cgroups(run->report, run->agg);
-			run->next_drain += DRAIN_SECS;
+			run->next_drain += MAP_DRAIN_SECS;
 			continue;
 		}
 		if (now >= run->next_check) {
@@ -660,6 +665,12 @@ static void report_losses(const struct run *run)
 	struct py_procs_stats py;
 	struct py_names_stats names;
 
+	struct map_set_sizes sz;
+	uint32_t rows;
+
+	sampler__map_entries(run->sampler, &sz, &rows);
+	t.stack_entries = sz.stacks;
+	t.count_entries = sz.counts;
 	usyms__held(run->usyms, &t.held);
 	if (run->unwind) {
 		unwind_jobs__stats(run->unwind, &unwind, &t.unwind_dropped);
@@ -675,6 +686,14 @@ static void report_losses(const struct run *run)
 	}
 	if (!sampler__stats(run->sampler, t.stats))
 		loss_report__print(stderr, run->env, &t);
+	if (run->env->verbose && !run->env->user_only) {
+		bool cached;
+		unsigned int reads;
+
+		report__kallsyms_stats(run->report, &cached, &reads);
+		fprintf(stderr, "profile: kernel symbols: the image's from %s; /proc/kallsyms read %u times\n",
+			cached ? "the cache of this boot" : "/proc/kallsyms", reads);
+	}
 	if (!usyms__fetch_stats(run->usyms, &fetched))
 		loss_report__fetches(stderr, run->env, &fetched);
 }
@@ -856,7 +875,7 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 	if (!run->sampler)
 		return -EINVAL;
 	if (env->verbose)
-		tell_verified(run->sampler);
+		tell_loaded(run->sampler);
 	usyms__set_gen_fn(run->usyms, current_gen, run->sampler);
 	err = setup_events(run, sigs);
 	if (err) {
@@ -877,8 +896,12 @@ static int run__start(struct run *run)
 	err = sampler__attach(run->sampler);
 	if (err)
 		return err;
-	if (!env->user_only)
+	if (!env->user_only) {
+		/* a directory that is not safe keeps none (the table cache says why) */
+		if (env->unwind_cache_dir)
+			(void)report__cache_kallsyms(run->report, env->unwind_cache_dir);
 		report__prefetch_kernel_symbols(run->report);
+	}
 	report__print_header(env, stdout);
 	if (run->cmd) {
 		err = command__start(run->cmd);
@@ -892,7 +915,7 @@ static int run__start(struct run *run)
 	run->start_ns = now_wall_ns();
 	run->interval_start_wall = run->start_ns / 1e9;
 	run->start = now_mono();
-	run->next_drain = run->start + DRAIN_SECS;
+	run->next_drain = run->start + MAP_DRAIN_SECS;
 	run->next_interval = run->start + env->interval;
 	run->next_check = run->start + 1;
 	return 0;

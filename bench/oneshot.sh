@@ -15,12 +15,16 @@
 # [min-max]. For profile, also the instructions the kernel's verifier went
 # through to accept the program, from -v. A markdown table to stdout.
 #
+# With BASE=path/to/another/profile, also that build as base and base-fp,
+# in the same rounds: a change's effect under the same load.
+#
 #   REPS=5 bash bench/oneshot.sh      PROFILERS="profile bpftrace" (a subset)
 # Needs root; installs bpftrace and perf from Debian when missing.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 REPS=${REPS:-5}
-PROFILERS=${PROFILERS:-profile profile-fp profile-fp-nopy bpftrace perf}
+BASE=${BASE:-}
+PROFILERS=${PROFILERS:-profile profile-fp profile-fp-nopy ${BASE:+base base-fp} bpftrace perf}
 PROFILE=${PROFILE:-$PWD/profile}
 
 log() { printf 'bench: %s\n' "$*" >&2; }
@@ -30,6 +34,7 @@ die() { log "$*"; exit 1; }
 [ -x "$PROFILE" ] || die "no $PROFILE: run make first"
 for p in $PROFILERS; do
 	case $p in profile | profile-fp | profile-fp-nopy | bpftrace | perf) ;;
+	base | base-fp) [ -x "$BASE" ] || die "$p: no BASE build" ;;
 	*) die "unknown profiler '$p'" ;; esac
 done
 for t in bpftrace perf; do
@@ -46,6 +51,7 @@ TMP=$(mktemp -d /tmp/profile-oneshot.XXXXXX) || die "mktemp failed"
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM
 cp "$PROFILE" "$TMP/profile" || die "cannot copy $PROFILE"
+[ -z "$BASE" ] || cp "$BASE" "$TMP/base" || die "cannot copy $BASE"
 
 # one PROF REP: "prof cpu_s wall_s rss_kib insns" to $TMP/runs
 one() {
@@ -54,12 +60,14 @@ one() {
 	profile) set -- "$TMP/profile" -v -q -F 49 -o "$r.pb.gz" 1 ;;
 	profile-fp) set -- "$TMP/profile" -v -q -F 49 --call-graph fp -o "$r.pb.gz" 1 ;;
 	profile-fp-nopy) set -- "$TMP/profile" -v -q -F 49 --call-graph fp --no-python -o "$r.pb.gz" 1 ;;
+	base) set -- "$TMP/base" -v -q -F 49 -o "$r.pb.gz" 1 ;;
+	base-fp) set -- "$TMP/base" -v -q -F 49 --call-graph fp -o "$r.pb.gz" 1 ;;
 	bpftrace) set -- bpftrace -e 'profile:hz:49 { @[kstack, ustack, comm] = count(); } interval:s:1 { exit(); }' ;;
 	perf) set -- perf record -q -a -g -F 49 -o "$r.data" -- sleep 1 ;;
 	esac
 	/usr/bin/time -f "%U %S %e %M" -o "$r.time" "$@" > "$r.out" 2> "$r.err" ||
 		{ log "$prof failed: $(tail -n 2 "$r.err" | tr '\n' ' ')"; return; }
-	case $prof in profile*)
+	case $prof in profile* | base*)
 		insns=$(sed -n 's/.* \([0-9]*\) instructions verified.*/\1/p' "$r.err") ;;
 	esac
 	awk -v p="$prof" -v i="${insns:--}" '{ printf "%s %.2f %.2f %d %s\n", p, $1 + $2, $3, $4, i }' \

@@ -19,23 +19,79 @@ static int map_size(struct bpf_map *map, __u32 max_entries, __u32 value_size)
 	return err;
 }
 
-int map_set__size(const struct profile_env *env, const struct map_set *set, bool prealloc,
-		  __u32 stackmap_depth)
+/* The smallest power of two >= n, at most 1U << 31. */
+static __u64 pow2_at_least(__u64 n)
 {
-	__u32 stack_bytes = env->max_stack_depth * sizeof(__u64);
+	__u64 p = 1;
+
+	while (p < n && p < (1ULL << 31))
+		p <<= 1;
+	return p;
+}
+
+/*
+ * The samples one set can take at most, or 0 where the rate is not known.
+ * Without -i a set is drained every MAP_DRAIN_SECS, or at the end of a
+ * shorter run; with -i only at each interval, whose printing may wait on
+ * symbol files while the other set fills: then never less than
+ * MAP_DRAIN_SECS either.
+ */
+static __u64 samples_per_set(const struct profile_env *env, int nr_cpus)
+{
+	__u64 secs = MAP_DRAIN_SECS;
+
+	if (env->period || env->frequency <= 0)
+		return 0;
+	if (env->interval && env->interval > (long)secs)
+		secs = env->interval;
+	else if (!env->interval && env->duration && env->duration < (long)secs)
+		secs = env->duration;
+	/* and a second for a drain that comes late */
+	return (__u64)env->frequency * (nr_cpus > 0 ? nr_cpus : 1) * (secs + 1);
+}
+
+/* need with room, within [MAP_SET_MIN_ENTRIES, given] */
+static __u32 by_need(__u64 need, long given)
+{
+	if (need < MAP_SET_MIN_ENTRIES)
+		need = MAP_SET_MIN_ENTRIES;
+	return need < (__u64)given ? (__u32)need : (__u32)given;
+}
+
+void map_set__sizes(const struct profile_env *env, int nr_cpus, bool prealloc,
+		    struct map_set_sizes *sz)
+{
+	__u64 samples = samples_per_set(env, env->cpu >= 0 ? 1 : nr_cpus);
+	__u64 stacks_per_sample = env->user_only || env->kernel_only ? 1 : 2;
+
+	sz->stacks = (__u32)env->stack_storage_size;
+	sz->counts = (__u32)env->hash_storage_size;
+	if (samples && !env->stack_storage_given)
+		sz->stacks = by_need(pow2_at_least(16 * stacks_per_sample * samples),
+				     env->stack_storage_size);
+	if (samples && !env->hash_storage_given)
+		sz->counts = by_need(4 * samples, env->hash_storage_size);
 	/*
 	 * Two stacks per count-hash entry is more than the counts can
 	 * reference, so the overflow map never fills before the count hash.
 	 * Preallocated, it costs its full size: smaller then.
 	 */
-	__u32 overflow = prealloc ? env->stack_storage_size / 4 + 1 : 2 * env->hash_storage_size;
+	sz->overflow = prealloc ? sz->stacks / 4 + 1 : 2 * sz->counts;
+}
+
+int map_set__size(const struct profile_env *env, const struct map_set *set, int nr_cpus,
+		  bool prealloc, __u32 stackmap_depth)
+{
+	__u32 stack_bytes = env->max_stack_depth * sizeof(__u64);
+	struct map_set_sizes sz;
 	int err;
 
-	err = map_size(set->stackmap, env->stack_storage_size, stackmap_depth * sizeof(__u64));
+	map_set__sizes(env, nr_cpus, prealloc, &sz);
+	err = map_size(set->stackmap, sz.stacks, stackmap_depth * sizeof(__u64));
 	if (!err)
-		err = map_size(set->overflow, overflow, stack_bytes);
+		err = map_size(set->overflow, sz.overflow, stack_bytes);
 	if (!err)
-		err = map_size(set->counts, env->hash_storage_size, 0);
+		err = map_size(set->counts, sz.counts, 0);
 	if (!err && prealloc)
 		err = bpf_map__set_map_flags(set->counts, 0);
 	if (!err && prealloc)

@@ -115,12 +115,13 @@ static int size_maps(struct sampler *s, bool prealloc)
 	struct profile_bpf *obj = s->obj;
 	struct bpf_map *shared[] = { obj->maps.pid_gen, obj->maps.pids, obj->maps.tids };
 	__u32 depth = stackmap_depth(s->env);
+	int nr_cpus = libbpf_num_possible_cpus();
 	int err = 0;
 
 	s->sets[0] = (struct map_set){ obj->maps.counts0, obj->maps.stackmap0, obj->maps.overflow0 };
 	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1 };
 	for (int i = 0; i < 2 && !err; i++)
-		err = map_set__size(s->env, &s->sets[i], prealloc, depth);
+		err = map_set__size(s->env, &s->sets[i], nr_cpus, prealloc, depth);
 	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]) && !err && prealloc; i++)
 		err = bpf_map__set_map_flags(shared[i], 0);
 	if (!err)
@@ -133,6 +134,10 @@ static int size_maps(struct sampler *s, bool prealloc)
 	if (!err)
 		err = bpf_map__set_max_entries(obj->maps.unwind_rows,
 					       s->dwarf ? s->env->unwind_storage_size : 1);
+	/* written through mmap by the worker (unwind_files.c): no update per row */
+	if (!err && s->dwarf)
+		err = bpf_map__set_map_flags(obj->maps.unwind_rows,
+					     bpf_map__map_flags(obj->maps.unwind_rows) | BPF_F_MMAPABLE);
 	if (!err)
 		err = bpf_map__set_max_entries(obj->maps.unwind_procs, s->dwarf ? UNWIND_MAX_PROCS : 1);
 	if (!err)
@@ -392,6 +397,14 @@ int sampler__verified(const struct sampler *s, uint32_t *insns, uint64_t *load_n
 		return -errno;
 	*insns = info.verified_insns;
 	return 0;
+}
+
+void sampler__map_entries(const struct sampler *s, struct map_set_sizes *sz, uint32_t *rows)
+{
+	sz->stacks = bpf_map__max_entries(s->sets[0].stackmap);
+	sz->counts = bpf_map__max_entries(s->sets[0].counts);
+	sz->overflow = bpf_map__max_entries(s->sets[0].overflow);
+	*rows = bpf_map__max_entries(s->obj->maps.unwind_rows);
 }
 
 struct bpf_program *sampler__prog(const struct sampler *s)

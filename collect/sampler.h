@@ -14,6 +14,8 @@
 #include "cli.h"
 #include "profile.h"
 
+struct map_set_sizes;
+
 struct sampler;
 struct bpf_program;
 
@@ -53,6 +55,8 @@ void sampler__on_py_names(struct sampler *s, int (*fn)(const void *data, size_t 
  * object took, in ns. 0 or -errno.
  */
 int sampler__verified(const struct sampler *s, uint32_t *insns, uint64_t *load_ns);
+/* The entries of one map set as loaded, and of the unwind rows array (1: none). */
+void sampler__map_entries(const struct sampler *s, struct map_set_sizes *sz, uint32_t *rows);
 /* The program that takes the samples: the one loaded of the three. */
 struct bpf_program *sampler__prog(const struct sampler *s);
 

@@ -103,6 +103,9 @@ static void print_python(FILE *f, const struct profile_env *env, const struct ru
 void loss_report__print(FILE *f, const struct profile_env *env, const struct run_totals *rt)
 {
 	const uint64_t *t = rt->stats;
+	/* the sizes the maps had: by default, what the run's rate and length need */
+	long stacks = rt->stack_entries ? (long)rt->stack_entries : env->stack_storage_size;
+	long counts = rt->count_entries ? (long)rt->count_entries : env->hash_storage_size;
 
 	if (rt->python)
 		print_python(f, env, rt);
@@ -110,10 +113,10 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 	if (t[STAT_KSTACK_LOST] || t[STAT_USTACK_LOST])
 		fprintf(f, "profile: %llu kernel and %llu user stacks lost, stack map and overflow map full; raise --stack-storage-size (now %ld) or --hash-storage-size (now %ld)\n",
 			(unsigned long long)t[STAT_KSTACK_LOST], (unsigned long long)t[STAT_USTACK_LOST],
-			env->stack_storage_size, env->hash_storage_size);
+			stacks, counts);
 	if (t[STAT_HASH_FULL])
 		fprintf(f, "profile: %llu samples dropped, count hash full; raise --hash-storage-size (now %ld)\n",
-			(unsigned long long)t[STAT_HASH_FULL], env->hash_storage_size);
+			(unsigned long long)t[STAT_HASH_FULL], counts);
 	if (t[STAT_NEW_PID_LOST] && env->verbose)
 		fprintf(f, "profile: %llu new-process notices lost (ring buffer full); their mappings were read at the end\n",
 			(unsigned long long)t[STAT_NEW_PID_LOST]);

@@ -11,12 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cache_dir.h"
 #include "cgroup_names.h"
 #include "cgroups.h"
 #include "containers.h"
 #include "diagnose.h"
 #include "flamegraph.h"
 #include "kallsyms.h"
+#include "kallsyms_cache.h"
 #include "pprof.h"
 #include <linux/types.h>
 
@@ -132,6 +134,25 @@ int report__use_kallsyms(struct report *r, const char *path)
 	r->kallsyms = k;
 	r->kallsyms_waited = false;
 	return 0;
+}
+
+int report__cache_kallsyms(struct report *r, const char *dir)
+{
+	char why[256], boot_id[KALLSYMS_BOOT_ID_LEN];
+	int err;
+
+	err = cache_dir__check(dir, geteuid(), why, sizeof(why));
+	if (!err)
+		err = cache_dir__make(dir, 0755, 0700);
+	if (!err)
+		err = kallsyms_cache__boot_id("/proc", boot_id, sizeof(boot_id));
+	return err ? err : kallsyms__set_cache(r->kallsyms, dir, boot_id);
+}
+
+void report__kallsyms_stats(const struct report *r, bool *cached, unsigned int *reads)
+{
+	*cached = kallsyms__image_cached(r->kallsyms);
+	*reads = kallsyms__nr_reads(r->kallsyms);
 }
 
 /*

@@ -7,6 +7,7 @@
 #define REPORT_H
 
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "aggregate.h"
@@ -41,6 +42,17 @@ int report__note_cgroups(struct report *r, const struct agg *agg);
 
 /* Kernel symbols from a file in the format of /proc/kallsyms (tests). Returns 0 or -ENOMEM. */
 int report__use_kallsyms(struct report *r, const char *path);
+
+/*
+ * The kernel image's symbols kept in dir for the rest of the boot
+ * (kallsyms_cache.h), before the prefetch: a snapshot from cron then names
+ * kernel frames without /proc/kallsyms. dir must be safe as root's cache
+ * (cache_dir.h) and is made as the table cache makes it. 0 or -errno.
+ */
+int report__cache_kallsyms(struct report *r, const char *dir);
+
+/* -v: whether the image's symbols came from the cache, and how often the file was read. */
+void report__kallsyms_stats(const struct report *r, bool *cached, unsigned int *reads);
 
 /*
  * Start reading kernel symbols in the background (when kernel stacks are

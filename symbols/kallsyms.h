@@ -6,6 +6,7 @@
  * last reading does, at most once per kallsyms__allow_reread().
  *
  *	k = kallsyms__new(NULL);
+ *	kallsyms__set_cache(k, dir, boot_id);	   optional
  *	kallsyms__prefetch(k);		   sampling starts
  *	err = kallsyms__wait(k);	   before the first report: 0 or why not
  *	kallsyms__allow_reread(k);	   at the start of each report
@@ -15,6 +16,8 @@
 #ifndef KALLSYMS_H
 #define KALLSYMS_H
 
+#include <stdbool.h>
+
 #include "ksyms.h"
 
 struct kallsyms;
@@ -22,6 +25,14 @@ struct kallsyms;
 /* path NULL: /proc/kallsyms. Returns NULL with errno set. */
 struct kallsyms *kallsyms__new(const char *path);
 void kallsyms__free(struct kallsyms *k);
+
+/*
+ * Before the first reading: take the kernel image's symbols from dir's
+ * cache of this boot (kallsyms_cache.h) instead of reading the whole file,
+ * and keep them there after a whole reading. A lookup the image cannot
+ * answer then reads the whole file, once. 0 or -errno.
+ */
+int kallsyms__set_cache(struct kallsyms *k, const char *dir, const char *boot_id);
 
 /* Start the first reading on a thread; without one it happens in kallsyms__wait(). */
 void kallsyms__prefetch(struct kallsyms *k);
@@ -44,5 +55,8 @@ const struct ksym *kallsyms__find(struct kallsyms *k, unsigned long addr);
 
 /* How many times the file was read: the first reading and the re-reads. */
 unsigned int kallsyms__nr_reads(const struct kallsyms *k);
+
+/* Whether the image's symbols came from the cache. */
+bool kallsyms__image_cached(const struct kallsyms *k);
 
 #endif /* KALLSYMS_H */

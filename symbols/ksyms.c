@@ -5,12 +5,14 @@
  * string pool (no fixed-size name buffers), symbols sorted by address.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ksyms.h"
 #include "sym_alias.h"
@@ -23,6 +25,9 @@ struct ksyms {
 	size_t pool_len, pool_cap;
 	size_t nr_hidden;	/* text symbols read with address 0 */
 };
+
+/* The file loader reads this much at a time (ksyms__load_fd). */
+#define LOAD_BUF (64 * 1024)
 
 /* Offsets into the pool while loading; turned into pointers at the end
  * because the pool moves as it grows. */
@@ -115,6 +120,13 @@ static int add_label(struct ksyms *ks, const struct kline *k, uintptr_t *off)
 	return pool_add(ks, label, n, off);
 }
 
+/*
+ * The longest line read: the file loader's buffer less its newline. Names
+ * are at most 512 bytes; what is longer is no kallsyms line, and the
+ * buffer and file loaders skip it alike.
+ */
+#define MAX_LINE (LOAD_BUF - 1)
+
 /* One line -> one symbol; lines that are not text symbols are skipped. */
 static int parse_line(struct ksyms *ks, const char *line, size_t len, uintptr_t *last_mod_off)
 {
@@ -122,7 +134,7 @@ static int parse_line(struct ksyms *ks, const char *line, size_t len, uintptr_t 
 	struct kline k;
 	int err;
 
-	if (kline__parse(&k, line, len) || !is_text_type(k.type))
+	if (len > MAX_LINE || kline__parse(&k, line, len) || !is_text_type(k.type))
 		return 0;
 	if (!k.addr) {
 		/* kptr_restrict: the kernel shows this reader no address */
@@ -165,6 +177,36 @@ static int ksym_cmp(const void *a, const void *b)
 	return -sym_alias__name_cmp(x->name, y->name);
 }
 
+/*
+ * Sort by ksym_cmp. The kernel image's lines come sorted, the modules'
+ * and BPF programs' after them do not: only that tail is sorted, then
+ * merged in (a full sort of 120k symbols was a tenth of the reading).
+ */
+static int sort_syms(struct ksyms *ks)
+{
+	size_t k = 1, i, j, o = 0;
+	struct ksym *merged;
+
+	while (k < ks->nr && ksym_cmp(&ks->syms[k - 1], &ks->syms[k]) <= 0)
+		k++;
+	if (k >= ks->nr)
+		return 0;
+	qsort(ks->syms + k, ks->nr - k, sizeof(*ks->syms), ksym_cmp);
+	merged = malloc(ks->nr * sizeof(*merged));
+	if (!merged)
+		return -ENOMEM;
+	for (i = 0, j = k; i < k || j < ks->nr;) {
+		if (j == ks->nr || (i < k && ksym_cmp(&ks->syms[i], &ks->syms[j]) <= 0))
+			merged[o++] = ks->syms[i++];
+		else
+			merged[o++] = ks->syms[j++];
+	}
+	free(ks->syms);
+	ks->syms = merged;
+	ks->cap = ks->nr;
+	return 0;
+}
+
 /* Pool offsets become pointers (the pool no longer moves), then sort. */
 static int finish(struct ksyms *ks)
 {
@@ -179,8 +221,7 @@ static int finish(struct ksyms *ks)
 		ks->syms[i].label = ks->pool + l;
 		ks->syms[i].module = m == POOL_NONE ? NULL : ks->pool + m;
 	}
-	qsort(ks->syms, ks->nr, sizeof(*ks->syms), ksym_cmp);
-	return 0;
+	return sort_syms(ks);
 }
 
 /* The loaded table sorted, or NULL with errno after err or a failed finish. */
@@ -216,36 +257,90 @@ struct ksyms *ksyms__load_buf(const char *buf, size_t len)
 	return finish_or_free(ks, err);
 }
 
-/* Line by line: /proc/kallsyms is megabytes; never hold it whole. */
-struct ksyms *ksyms__load_file(const char *path)
+/*
+ * The complete lines of buf[0, *have) parsed, the partial last one moved
+ * to the front. A line that fills the buffer is no kallsyms line (names
+ * are at most 512 bytes): dropped up to its end, *skipping till then.
+ */
+static int parse_lines(struct ksyms *ks, char *buf, size_t *have, size_t size, bool *skipping,
+		       uintptr_t *last_mod_off)
 {
-	uintptr_t last_mod_off = POOL_NONE;
-	struct ksyms *ks;
-	size_t cap = 0;
-	char *line = NULL;
-	ssize_t n;
-	FILE *f;
+	char *p = buf, *end = buf + *have, *nl;
 	int err = 0;
 
-	f = fopen(path, "re");
-	if (!f)
-		return NULL;
+	while (!err && (nl = memchr(p, '\n', end - p))) {
+		if (!*skipping)
+			err = parse_line(ks, p, nl - p, last_mod_off);
+		*skipping = false;
+		p = nl + 1;
+	}
+	*have = end - p;
+	memmove(buf, p, *have);
+	if (*have == size) {
+		*have = 0;
+		*skipping = true;
+	}
+	return err;
+}
+
+struct ksyms *ksyms__load_fd(int fd)
+{
+	enum { BUF = LOAD_BUF };
+	uintptr_t last_mod_off = POOL_NONE;
+	struct ksyms *ks;
+	bool skipping = false;
+	size_t have = 0;
+	char *buf;
+	ssize_t n;
+	int err = 0;
+
 	ks = calloc(1, sizeof(*ks));
-	if (!ks) {
-		fclose(f);
+	buf = malloc(BUF);
+	if (!ks || !buf) {
+		free(ks);
+		free(buf);
 		errno = ENOMEM;
 		return NULL;
 	}
-	while (!err && (n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] == '\n')
-			n--;
-		err = parse_line(ks, line, n, &last_mod_off);
+	while (!err && (n = read(fd, buf + have, BUF - have)) != 0) {
+		if (n < 0) {
+			if (errno != EINTR)
+				err = -errno;
+			continue;
+		}
+		have += n;
+		err = parse_lines(ks, buf, &have, BUF, &skipping, &last_mod_off);
 	}
-	if (!err && ferror(f))
-		err = -EIO;
-	free(line);
-	fclose(f);
+	/* a last line without its newline */
+	if (!err && have && !skipping)
+		err = parse_line(ks, buf, have, &last_mod_off);
+	free(buf);
 	return finish_or_free(ks, err);
+}
+
+struct ksyms *ksyms__load_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct ksyms *ks;
+	int err;
+
+	if (fd < 0)
+		return NULL;
+	ks = ksyms__load_fd(fd);
+	err = errno;
+	close(fd);
+	errno = err;
+	return ks;
+}
+
+int ksyms__write_image(const struct ksyms *ks, FILE *f)
+{
+	for (size_t i = 0; i < ks->nr; i++) {
+		if (!ks->syms[i].module &&
+		    fprintf(f, "%016lx t %s\n", ks->syms[i].addr, ks->syms[i].name) < 0)
+			return -EIO;
+	}
+	return 0;
 }
 
 struct ksyms *ksyms__load(void)
@@ -317,6 +412,11 @@ const struct ksym *ksyms__find(const struct ksyms *ks, unsigned long addr)
 size_t ksyms__count(const struct ksyms *ks)
 {
 	return ks ? ks->nr : 0;
+}
+
+const struct ksym *ksyms__at(const struct ksyms *ks, size_t i)
+{
+	return &ks->syms[i];
 }
 
 void ksyms__free(struct ksyms *ks)

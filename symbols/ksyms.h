@@ -7,6 +7,7 @@
 #define KSYMS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct ksym {
 	unsigned long addr;
@@ -32,6 +33,12 @@ struct ksyms;
  */
 struct ksyms *ksyms__load(void);
 struct ksyms *ksyms__load_file(const char *path);
+/*
+ * From fd's offset on, a buffer at a time: /proc/kallsyms is megabytes,
+ * never held whole, and read in large reads (stdio's 1 KiB ones took
+ * 5,000 system calls).
+ */
+struct ksyms *ksyms__load_fd(int fd);
 struct ksyms *ksyms__load_buf(const char *buf, size_t len);
 
 /*
@@ -43,7 +50,15 @@ struct ksyms *ksyms__load_buf(const char *buf, size_t len);
  * no code at all).
  */
 const struct ksym *ksyms__find(const struct ksyms *ks, unsigned long addr);
+
+/*
+ * The kernel image's symbols (not modules', not BPF programs') to f, in
+ * kallsyms format, sorted: what the loaders read back. 0 or -EIO.
+ */
+int ksyms__write_image(const struct ksyms *ks, FILE *f);
 size_t ksyms__count(const struct ksyms *ks);
+/* The i-th symbol by address, i < ksyms__count(). */
+const struct ksym *ksyms__at(const struct ksyms *ks, size_t i);
 void ksyms__free(struct ksyms *ks);
 
 #endif /* KSYMS_H */

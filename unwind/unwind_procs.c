@@ -56,6 +56,8 @@ struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const c
 	if (!u)
 		return NULL;
 	u->rows_fd = rows_fd;
+	u->rows_mmap = info.map_flags & BPF_F_MMAPABLE;
+	u->rows_window = ROWS_WINDOW;
 	u->procs_fd = fds->procs;
 	u->big_fd = fds->big;
 	u->max_rows = u->stats.max_rows = info.max_entries;
@@ -83,6 +85,11 @@ void unwind_procs__set_vdso(struct unwind_procs *u, const void *image, size_t si
 {
 	u->vdso_file.status = vdso_image__of(&u->vdso, image, size);
 	u->vdso_tried = false;
+}
+
+void unwind_procs__set_rows_window(struct unwind_procs *u, size_t bytes)
+{
+	u->rows_window = bytes;
 }
 
 /* Which file a kept mapping is of: its copies are counted. */

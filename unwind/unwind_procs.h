@@ -2,7 +2,8 @@
 /*
  * unwind_procs.h - unwind tables loaded into the BPF side for the
  * processes that are sampled: each executable file's table (cfi_table.h)
- * copied once into the shared "unwind_rows" array, and each process's
+ * copied once into the shared "unwind_rows" array (through mmap where the
+ * array is BPF_F_MMAPABLE), and each process's
  * mappings pointing at them in "unwind_procs" (profile.h).
  *
  * A Go executable's table has its stack roots as END rows, and rows from
@@ -119,6 +120,13 @@ void unwind_procs__set_debug_dirs(struct unwind_procs *u, const char *const *dir
  * must outlive u.
  */
 void unwind_procs__set_vdso(struct unwind_procs *u, const void *image, size_t size);
+
+/*
+ * The most of a BPF_F_MMAPABLE rows array mapped here at once while rows
+ * are copied in, bytes, a multiple of the page size (tests cross windows
+ * with small tables; by default 1 MiB). Other arrays take batch updates.
+ */
+void unwind_procs__set_rows_window(struct unwind_procs *u, size_t bytes);
 
 /* Whether pid has a published entry (exec and exit delete it). */
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid);

@@ -22,6 +22,8 @@
 #include "vdso_image.h"
 
 #define MAX_EXEC_SEGS 4
+/* Of a BPF_F_MMAPABLE rows array, bytes mapped at once while rows are copied in */
+#define ROWS_WINDOW (1 << 20)
 
 struct map_entry;
 
@@ -39,6 +41,8 @@ struct unwind_file {
 
 struct unwind_procs {
 	int rows_fd, procs_fd, big_fd;
+	bool rows_mmap;			/* the rows array is BPF_F_MMAPABLE: written through mmap */
+	size_t rows_window;		/* bytes of it mapped at once (unwind_files.c) */
 	void *recs;			/* tsearch tree of struct proc_rec */
 	uint64_t max_rows, next_row;
 	void *files;			/* tsearch tree of struct unwind_file */

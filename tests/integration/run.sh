@@ -242,6 +242,73 @@ t_stack_map_overflow() {
 	[ "$leaf" -gt 1000 ] || fail "only $leaf samples resolved" || return 1
 }
 
+# A short run's maps are sized from what it can sample (map_config.h): at
+# 49 Hz for 1 s on every possible CPU (and a second's slack), two stacks a
+# sample, sixteen times as many stack-map entries, a power of two within
+# [1024, 16384]; counts four times the samples, at least 1024. Sizes given are
+# kept. At 999 Hz on a busy CPU, the smaller maps lose nothing.
+t_maps_sized_by_need() {
+	ncpu=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { k = split($i, r, "-");
+		n += k == 2 ? r[2] - r[1] + 1 : 1 } print n }' /sys/devices/system/cpu/possible)
+	samples=$((49 * ncpu * 2))
+	want=1024
+	while [ "$want" -lt $((16 * 2 * samples)) ] && [ "$want" -lt 16384 ]; do want=$((want * 2)); done
+	counts=$((4 * samples < 1024 ? 1024 : 4 * samples))
+	[ "$counts" -le 40960 ] || counts=40960
+	$PROFILE -v -F 49 1 > /dev/null 2> "$TMP/maps.err" || fail "profile exited $?" || return 1
+	line=$(grep '^profile: BPF maps: ' "$TMP/maps.err")
+	echo "  $ncpu CPUs: $line"
+	echo "$line" | grep -q "two sets of $want stacks, $counts counts and $((2 * counts)) overflow stacks" ||
+		fail "want $want stacks and $counts counts" || return 1
+	$PROFILE -v -F 49 --stack-storage-size 16384 --hash-storage-size 40960 1 > /dev/null 2> "$TMP/given.err" ||
+		fail "profile exited $?" || return 1
+	grep -q 'two sets of 16384 stacks, 40960 counts' "$TMP/given.err" ||
+		fail "sizes given not kept: $(grep 'BPF maps' "$TMP/given.err")" || return 1
+	start $W/hotspots 30
+	sleep 0.3
+	$PROFILE -v -F 999 -f 2 > "$TMP/fast.folded" 2> "$TMP/fast.err" || fail "profile exited $?" || return 1
+	kill "$LAST"
+	grep -e 'BPF maps' -e '^profile: event ' "$TMP/fast.err" | sed 's/^/  /'
+	! grep -E 'stacks lost|samples dropped|Missed' "$TMP/fast.err" "$TMP/fast.folded" ||
+		fail "lost with maps sized by need" || return 1
+	grep -Eq '^profile: event [a-z-]+, ([0-9]+) samples, \1 printed, 0 dropped' "$TMP/fast.err" ||
+		fail "not every sample printed" || return 1
+	# the machine is shared: the workload gets at least a fair part of a CPU
+	all=$(sum_matching '^hotspots;' "$TMP/fast.folded")
+	[ "$all" -gt 300 ] || fail "only $all samples of hotspots" || return 1
+}
+
+# The kernel image's symbols are kept in the cache directory for the boot
+# (kallsyms_cache.h): the first run reads /proc/kallsyms and writes them,
+# mode 0600, under this boot's id; the next names the image's frames from
+# them, reading /proc/kallsyms at most once (for a module's frame), and
+# names as many frames.
+t_kallsyms_cached_for_the_boot() {
+	start $W/syscalls 30
+	sleep 0.3
+	for run in 1 2; do
+		$PROFILE -v -K -F 499 -f --unwind-cache-dir "$TMP/kc" -p "$LAST" 1 \
+			> "$TMP/kc$run.folded" 2> "$TMP/kc$run.err" || fail "run $run: exit $?" || return 1
+		grep '^profile: kernel symbols:' "$TMP/kc$run.err" | sed "s/^/  run $run: /"
+	done
+	stop "$LAST"
+	grep -q "from /proc/kallsyms; /proc/kallsyms read 1 times" "$TMP/kc1.err" ||
+		fail "run 1 did not read /proc/kallsyms" || return 1
+	[ "$(stat -c '%a %u' "$TMP/kc/kallsyms")" = "600 0" ] ||
+		fail "cache file: $(stat -c '%a %u' "$TMP/kc/kallsyms")" || return 1
+	[ "$(head -n 1 "$TMP/kc/kallsyms")" = "# profile kallsyms 1 $(cat /proc/sys/kernel/random/boot_id)" ] ||
+		fail "header: $(head -n 1 "$TMP/kc/kallsyms")" || return 1
+	grep -Eq "from the cache of this boot; /proc/kallsyms read [01] times" "$TMP/kc2.err" ||
+		fail "run 2: $(grep 'kernel symbols' "$TMP/kc2.err")" || return 1
+	for run in 1 2; do
+		all=$(sum_matching '^syscalls;' "$TMP/kc$run.folded")
+		named=$(sum_matching '^syscalls;.*(ksys_read|entry_SYSCALL)' "$TMP/kc$run.folded")
+		echo "  run $run: $named of $all samples through ksys_read or entry_SYSCALL"
+		[ "$all" -gt 50 ] && [ "$(pct "$named" "$all")" -ge 90 ] ||
+			fail "run $run: kernel frames not named" || return 1
+	done
+}
+
 # Processes that burn CPU for 100 ms and exit long before the profile ends
 # still have named frames: their mappings are read when first sampled.
 t_short_lived() {
@@ -782,8 +849,9 @@ t_event() {
 		fail "default event: $(grep 'event' "$TMP/ev.err")" || return 1
 	$PROFILE -v -e cycles -F 49 1 > "$TMP/cyc.out" 2> "$TMP/cyc.all"
 	rc=$?
-	# -v: libbpf's own log, and what verifying the program took
-	grep -v -e '^libbpf: ' -e ' instructions verified; loaded in ' "$TMP/cyc.all" > "$TMP/cyc.err"
+	# -v: libbpf's own log, what verifying the program took, the maps' sizes
+	grep -v -e '^libbpf: ' -e ' instructions verified; loaded in ' -e '^profile: BPF maps: ' \
+		"$TMP/cyc.all" > "$TMP/cyc.err"
 	if [ "$rc" -eq 0 ]; then
 		grep -q '^profile: event cycles,' "$TMP/cyc.err" ||
 			fail "-e cycles ran as: $(grep 'event' "$TMP/cyc.err")" || return 1
@@ -813,6 +881,8 @@ run_test "closed pipe is quiet" t_closed_pipe
 run_test "closed pipe between intervals: exit 0" t_closed_pipe_intervals
 run_test "losses reported with the fixing option" t_losses_reported
 run_test "tiny stack map: overflow map keeps every stack" t_stack_map_overflow
+run_test "a short run's maps sized by what it can sample; sizes given kept" t_maps_sized_by_need
+run_test "the kernel image's symbols kept for the boot, read back" t_kallsyms_cached_for_the_boot
 run_test "short-lived processes keep their symbols" t_short_lived
 run_test "-i interval snapshots add up" t_interval
 run_test "-o in every format loads in its client" t_output_formats

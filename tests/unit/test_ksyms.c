@@ -331,6 +331,92 @@ Test(ksyms_load, large_file_read_past_the_first_buffer)
 	rm_rf(dir);
 }
 
+/*
+ * /proc/kallsyms's shape: the kernel image's symbols sorted, then modules'
+ * and BPF programs' that are not, some below the image and some between
+ * its symbols: every one is found at its address after the merge.
+ */
+Test(ksyms_load, sorted_image_then_unsorted_modules)
+{
+	const int n = 3000, m = 500;
+	char *dir = make_tmpdir(), *path = path_in(dir, "kallsyms");
+	struct ksyms *k;
+	FILE *f;
+
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	/* the image: every 64 bytes from 0xffffffff81000000 */
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%016lx T img_%d\n", 0xffffffff81000000UL + 64UL * i, i);
+	/* modules: between the image's symbols (+32), and below it, in no order */
+	for (int j = 0; j < m; j++) {
+		int i = (j * 7919) % n;
+
+		if (j % 2)
+			fprintf(f, "%016lx t mod_%d\t[m]\n", 0xffffffff81000000UL + 64UL * i + 32, i);
+		else
+			fprintf(f, "%016lx t low_%d\t[bpf]\n", 0xffffffff80000000UL + 64UL * i, i);
+	}
+	cr_assert_eq(fclose(f), 0);
+	k = ksyms__load_file(path);
+	cr_assert_not_null(k, "load: %s", strerror(errno));
+	cr_assert_eq(ksyms__count(k), (size_t)(n + m));
+	for (int i = 0; i < n; i++) {
+		const struct ksym *s = ksyms__find(k, 0xffffffff81000000UL + 64UL * i + 31);
+		char want[32];
+
+		snprintf(want, sizeof(want), "img_%d", i);
+		cr_assert_not_null(s, "%s", want);
+		cr_assert_str_eq(s->name, want);
+	}
+	for (int j = 0; j < m; j++) {
+		int i = (j * 7919) % n;
+		unsigned long a = j % 2 ? 0xffffffff81000000UL + 64UL * i + 32 : 0xffffffff80000000UL + 64UL * i;
+		const struct ksym *s = ksyms__find(k, a);
+		char want[32];
+
+		snprintf(want, sizeof(want), j % 2 ? "mod_%d" : "low_%d", i);
+		cr_assert_not_null(s, "%s", want);
+		cr_assert_str_eq(s->name, want);
+	}
+	ksyms__free(k);
+	free(path);
+	rm_rf(dir);
+}
+
+/* A line longer than the read buffer is no symbol: dropped, its neighbours kept. */
+Test(ksyms_load, a_line_longer_than_the_buffer_is_dropped)
+{
+	size_t len = 200 * 1024;
+	char *dir = make_tmpdir(), *path = path_in(dir, "kallsyms"), *name = malloc(len + 1), *text;
+	struct ksyms *k;
+	FILE *f;
+
+	cr_assert_not_null(name);
+	memset(name, 'x', len);
+	name[len] = '\0';
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "ffffffff81000000 T before\nffffffff81001000 T %s\nffffffff81002000 T after\n", name);
+	cr_assert_eq(fclose(f), 0);
+	k = ksyms__load_file(path);
+	cr_assert_not_null(k, "load: %s", strerror(errno));
+	cr_assert_eq(ksyms__count(k), 2);
+	cr_assert_str_eq(ksyms__find(k, 0xffffffff81000000)->name, "before");
+	cr_assert_str_eq(ksyms__find(k, 0xffffffff81002000)->name, "after");
+	ksyms__free(k);
+	/* and from a buffer alike (fuzz_ksyms checks the two agree) */
+	text = read_whole(path, &len);
+	k = ksyms__load_buf(text, len);
+	cr_assert_not_null(k);
+	cr_assert_eq(ksyms__count(k), 2);
+	ksyms__free(k);
+	free(text);
+	free(name);
+	free(path);
+	rm_rf(dir);
+}
+
 Test(ksyms_load, this_machine)
 {
 	struct ksyms *k = ksyms__load();

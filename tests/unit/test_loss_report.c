@@ -49,6 +49,22 @@ Test(loss_report, each_loss_names_its_option)
 	free(text);
 }
 
+/* The maps sized from the run's rate and length: the sizes they had. */
+Test(loss_report, losses_name_the_sizes_the_maps_had)
+{
+	struct run_totals t = { .event = "cpu-clock", .stack_entries = 8192, .count_entries = 1024 };
+	char *text;
+
+	t.stats[STAT_SAMPLES] = 100;
+	t.stats[STAT_KSTACK_LOST] = 1;
+	t.stats[STAT_HASH_FULL] = 2;
+	text = print(&t);
+	cr_assert_str_eq(text,
+		"profile: 1 kernel and 0 user stacks lost, stack map and overflow map full; raise --stack-storage-size (now 8192) or --hash-storage-size (now 1024)\n"
+		"profile: 2 samples dropped, count hash full; raise --hash-storage-size (now 1024)\n");
+	free(text);
+}
+
 Test(loss_report, no_samples_is_said)
 {
 	struct run_totals t = { .event = "cpu-clock" };

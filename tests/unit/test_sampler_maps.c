@@ -224,3 +224,87 @@ Test(sampler_maps, drain_moves_a_set_into_the_aggregate)
 	close(set.stackmap);
 	close(set.overflow);
 }
+
+#define SIZES(sz, cpus, ...)                                                  \
+	do {                                                                  \
+		char *argv_[] = { "profile", __VA_ARGS__, NULL };             \
+		sizes_of(sz, cpus, ARRAY_SIZE(argv_) - 1, argv_);             \
+	} while (0)
+
+/* The set sizes of the run argv asks for, on cpus CPUs, hashes not preallocated. */
+static void sizes_of(struct map_set_sizes *sz, int cpus, int argc, char **argv)
+{
+	FILE *null = fopen("/dev/null", "w");
+	struct profile_env env;
+
+	cr_assert_not_null(null);
+	cr_assert_eq(cli__parse(argc, argv, &env, null, null), 0, "options refused");
+	fclose(null);
+	map_set__sizes(&env, cpus, false, sz);
+	cli__release(&env);
+}
+
+/*
+ * A one-shot run's maps are sized from what it can sample: 49 Hz on 2
+ * CPUs for 1 s (and a second's slack) is 196 samples, 392 stacks; sixteen
+ * times that in the stack map, a power of two, and four times the samples
+ * in the count hash, but never under 1024.
+ */
+Test(map_sizes, a_short_run_takes_what_its_samples_need)
+{
+	struct map_set_sizes sz;
+
+	SIZES(&sz, 2, "-F", "49", "1");
+	cr_assert_eq(sz.stacks, 8192);
+	cr_assert_eq(sz.counts, MAP_SET_MIN_ENTRIES);
+	cr_assert_eq(sz.overflow, 2 * MAP_SET_MIN_ENTRIES);
+	/* one stack a sample: half */
+	SIZES(&sz, 2, "-U", "-F", "49", "1");
+	cr_assert_eq(sz.stacks, 4096);
+	/* one CPU of -C */
+	SIZES(&sz, 2, "-C", "0", "-F", "49", "1");
+	cr_assert_eq(sz.stacks, 4096);
+	/* 999 Hz on 4 CPUs for 2 s: 11,988 samples */
+	SIZES(&sz, 4, "-F", "999", "2");
+	cr_assert_eq(sz.stacks, DEFAULT_STACK_STORAGE);
+	cr_assert_eq(sz.counts, DEFAULT_HASH_STORAGE);
+	/* 99 Hz: 1,188 samples */
+	SIZES(&sz, 4, "-F", "99", "2");
+	cr_assert_eq(sz.counts, 4 * 1188);
+	cr_assert_eq(sz.overflow, 8 * 1188);
+}
+
+/*
+ * Long runs are drained every MAP_DRAIN_SECS: a set takes no more. With
+ * -i only at each interval, which may wait on symbols: the longer of the
+ * two.
+ */
+Test(map_sizes, a_set_holds_samples_until_its_drain)
+{
+	struct map_set_sizes sz, forever;
+
+	SIZES(&sz, 2, "-F", "49", "3600");
+	SIZES(&forever, 2, "-F", "49");
+	cr_assert_eq(sz.counts, 4 * 49 * 2 * (MAP_DRAIN_SECS + 1));
+	cr_assert_eq(forever.counts, sz.counts);
+	SIZES(&sz, 2, "-F", "49", "-i", "1", "3600");
+	cr_assert_eq(sz.counts, forever.counts);
+	SIZES(&sz, 2, "-F", "49", "-i", "60", "3600");
+	cr_assert_eq(sz.counts, 4 * 49 * 2 * 61);
+	SIZES(&sz, 2, "-F", "49", "-i", "60", "5");
+	cr_assert_eq(sz.counts, 4 * 49 * 2 * 61, "-i: the interval, however short the run");
+}
+
+/* Sizes given are kept; -c's rate is not known: the defaults. */
+Test(map_sizes, given_sizes_and_event_counts_are_kept)
+{
+	struct map_set_sizes sz;
+
+	SIZES(&sz, 2, "--stack-storage-size", "16384", "--hash-storage-size", "40960", "-F", "49", "1");
+	cr_assert_eq(sz.stacks, 16384);
+	cr_assert_eq(sz.counts, 40960);
+	SIZES(&sz, 2, "-c", "1000000", "1");
+	cr_assert_eq(sz.stacks, DEFAULT_STACK_STORAGE);
+	cr_assert_eq(sz.counts, DEFAULT_HASH_STORAGE);
+	cr_assert_eq(sz.overflow, 2 * DEFAULT_HASH_STORAGE);
+}

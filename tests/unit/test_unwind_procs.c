@@ -49,10 +49,13 @@ static void teardown(void)
 
 TestSuite(unwind_procs, .init = fake_proc_setup, .fini = teardown);
 
-/* The three maps as profile.bpf.c has them, rows of max_rows, bigs big entries; and u over them. */
-static void start_big(unsigned int max_rows, unsigned int bigs)
+/*
+ * The three maps as profile.bpf.c has them, rows of max_rows (map_flags:
+ * the rows array's), bigs big entries; and u over them.
+ */
+static void start_flags(unsigned int max_rows, unsigned int bigs, __u32 map_flags)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = map_flags);
 	struct unwind_map_fds fds;
 
 	if (geteuid() != 0)
@@ -70,6 +73,11 @@ static void start_big(unsigned int max_rows, unsigned int bigs)
 	fds = (struct unwind_map_fds){ .rows = rows_fd, .procs = procs_fd, .big = big_fd };
 	u = unwind_procs__new(&fds, proc_root, NULL);
 	cr_assert_not_null(u, "unwind_procs__new: %s", strerror(errno));
+}
+
+static void start_big(unsigned int max_rows, unsigned int bigs)
+{
+	start_flags(max_rows, bigs, 0);
 }
 
 static void start(unsigned int max_rows)
@@ -247,6 +255,70 @@ Test(unwind_procs, binary_and_library)
 	cr_assert_eq(st.max_rows, 1 << 16);
 	free(p);
 	free(maps);
+}
+
+/*
+ * The rows one process's files take, read back from the array: a small
+ * table, a Go one of thousands of rows, a library's, in that order; map_flags
+ * and window (0: the default) as the rows array is made and written.
+ */
+static struct unwind_row *rows_of_three_files(__u32 map_flags, size_t window, size_t *nr)
+{
+	struct unwind_procs_stats st;
+	struct unwind_row *rows;
+	char *maps = NULL;
+
+	start_flags(1 << 16, 4, map_flags);
+	if (window)
+		unwind_procs__set_rows_window(u, window);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	map_file(&maps, 100, FIXTURE_DIR "/fixture_go_stripped", 0);
+	map_file(&maps, 100, FIXTURE_LIB, LIB_BIAS);
+	add_process(100, maps);
+	free(maps);
+	free(must_entry(100));
+	unwind_procs__stats(u, &st);
+	rows = calloc(st.rows, sizeof(*rows));
+	cr_assert_not_null(rows);
+	for (__u32 i = 0; i < st.rows; i++)
+		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &i, &rows[i]), 0);
+	*nr = st.rows;
+	unwind_procs__free(u);
+	u = NULL;
+	close(rows_fd);
+	close(procs_fd);
+	close(big_fd);
+	rows_fd = procs_fd = big_fd = -1;
+	return rows;
+}
+
+/*
+ * An mmapable rows array (what profile makes) takes the very rows batch
+ * updates write, through windows of it mapped in turn: with a one-page
+ * window the Go table crosses many, and starts and ends inside a page.
+ */
+Test(unwind_procs, rows_through_mmap_windows_are_the_batch_rows)
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct unwind_row *batch, *mapped;
+	size_t nr_batch, nr_mapped, small = rows_taken(FIXTURE_UNWIND);
+
+	cr_assert_neq(small * sizeof(struct unwind_row) % page, 0,
+		      "the Go table must start inside a page");
+	batch = rows_of_three_files(0, 0, &nr_batch);
+	cr_assert_gt((nr_batch - small) * sizeof(struct unwind_row), 4 * page,
+		     "the Go table must cross windows");
+	mapped = rows_of_three_files(BPF_F_MMAPABLE, page, &nr_mapped);
+	cr_assert_eq(nr_mapped, nr_batch);
+	for (size_t i = 0; i < nr_batch; i++)
+		cr_assert_eq(memcmp(&mapped[i], &batch[i], sizeof(batch[i])), 0, "row %zu differs", i);
+	free(mapped);
+	/* and the default window, larger than the whole */
+	mapped = rows_of_three_files(BPF_F_MMAPABLE, 0, &nr_mapped);
+	cr_assert_eq(nr_mapped, nr_batch);
+	cr_assert_eq(memcmp(mapped, batch, nr_batch * sizeof(*batch)), 0);
+	free(mapped);
+	free(batch);
 }
 
 /* Another process of the same files, and a copy of the binary: no new rows. */
