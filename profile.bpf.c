@@ -81,6 +81,17 @@ OVERFLOW_MAP(overflow1);
 COUNT_MAP(counts0);
 COUNT_MAP(counts1);
 
+#define PENDING_MAP(name)						\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);		\
+		__uint(max_entries, 1);					\
+		__type(key, __u32);					\
+		__type(value, struct count_cache);			\
+	} name SEC(".maps")
+
+PENDING_MAP(pending0);
+PENDING_MAP(pending1);
+
 /* A stack_depth * 8 buffer per CPU (value_size set by userspace). */
 #define FRAME_BUFFER(name)						\
 	struct {							\
@@ -240,12 +251,17 @@ struct {
 	.values = { &barrier_inner },
 };
 
-static __always_inline void stat_inc(__u32 idx)
+static __always_inline void stat_add(__u32 idx, __u64 n)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
 
 	if (v)
-		(*v)++;	/* per-CPU slot: no atomics needed */
+		*v += n;	/* per-CPU slot: no atomics needed */
+}
+
+static __always_inline void stat_inc(__u32 idx)
+{
+	stat_add(idx, 1);
 }
 
 /*
@@ -513,12 +529,59 @@ static __always_inline void announce(__u32 pid, struct pid_gen *g)
  * (0: the pid_gen map was full), pids reused would share keys: compared
  * every time.
  */
+/* The slot of key in a count cache (profile.h): its words but comm's, hashed. */
+static __always_inline __u32 count_slot_of(const struct profile_key *key)
+{
+	const __u64 *w = (const void *)key;
+	__u64 h = FNV64_OFFSET;
+
+	for (int i = 0; i < 6; i++)
+		h = fnv64_step(h, w[i]);
+	return (h >> 32) & (COUNT_CACHE_SLOTS - 1);
+}
+
+static __always_inline bool same_key(const struct profile_key *a, const struct profile_key *b)
+{
+	const __u64 *x = (const void *)a, *y = (const void *)b;
+	__u64 diff = 0;
+
+	for (int i = 0; i < sizeof(*a) / 8; i++)
+		diff |= x[i] ^ y[i];
+	return !diff;
+}
+
+/* Add n samples of key to the count hash. 0, or -errno when it is full. */
+static __always_inline long add_count(void *counts, const struct profile_key *key, __u64 n)
+{
+	__u64 *val = bpf_map_lookup_elem(counts, key);
+	long err;
+
+	if (val) {
+		__sync_fetch_and_add(val, n);
+		return 0;
+	}
+	err = bpf_map_update_elem(counts, key, &n, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		/* another CPU inserted the same key first */
+		val = bpf_map_lookup_elem(counts, key);
+		if (val) {
+			__sync_fetch_and_add(val, n);
+			return 0;
+		}
+	}
+	return err;
+}
+
 static __always_inline void count(struct bpf_perf_event_data *ctx, struct profile_key *key,
-				  void *counts, void *stackmap, void *overflow, int set, int walked)
+				  void *counts, void *stackmap, void *overflow, void *pending,
+				  int set, int walked)
 {
 	static const __u64 one = 1;
 	struct pid_gen *g = NULL;
 	bool kept = walked <= 0;
+	struct count_cache *cache;
+	struct count_slot *slot;
+	__u32 zero = 0;
 	__u64 *val;
 	long err;
 
@@ -536,6 +599,14 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 	if (key->user_stack_id != STACK_ID_OVERFLOW)
 		kept = true;
 
+	/* a key in its slot: its stack was kept when it went there */
+	cache = kept || key->gen ? bpf_map_lookup_elem(pending, &zero) : NULL;
+	slot = cache ? &cache->s[count_slot_of(key)] : NULL;
+	if (slot && slot->used && same_key(&slot->key, key)) {
+		slot->n++;	/* per CPU: no atomics */
+		return;
+	}
+
 	val = kept || key->gen ? bpf_map_lookup_elem(counts, key) : NULL;
 	if (!val && !kept) {
 		/* a new key, or one under a later probe: compared and kept */
@@ -544,22 +615,25 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 	}
 	if (val) {
 		__sync_fetch_and_add(val, 1);
-		return;
-	}
-	/* a new key: the only time a new generation can show up */
-	if (g)
-		announce(key->pid, g);
-	err = bpf_map_update_elem(counts, key, &one, BPF_NOEXIST);
-	if (err == -EEXIST) {
-		/* another CPU inserted the same key first */
-		val = bpf_map_lookup_elem(counts, key);
-		if (val) {
-			__sync_fetch_and_add(val, 1);
+	} else {
+		/* a new key: the only time a new generation can show up */
+		if (g)
+			announce(key->pid, g);
+		err = add_count(counts, key, one);
+		if (err) {
+			stat_inc(STAT_HASH_FULL);
 			return;
 		}
 	}
-	if (err)
-		stat_inc(STAT_HASH_FULL);
+	/* without a generation a walked stack is compared at every sample: no slot */
+	if (!slot)
+		return;
+	/* the key in the slot goes to the count hash, this one takes its place */
+	if (slot->used && slot->n && add_count(counts, &slot->key, slot->n))
+		stat_add(STAT_HASH_FULL, slot->n);
+	__builtin_memcpy(&slot->key, key, sizeof(*key));
+	slot->n = 0;
+	slot->used = 1;
 }
 
 /*
@@ -573,9 +647,9 @@ __noinline int count_in(struct bpf_perf_event_data *ctx, struct profile_key *key
 	if (!ctx || !key)
 		return 0;
 	if (set)
-		count(ctx, key, &counts1, &stackmap1, &overflow1, 1, walked);
+		count(ctx, key, &counts1, &stackmap1, &overflow1, &pending1, 1, walked);
 	else
-		count(ctx, key, &counts0, &stackmap0, &overflow0, 0, walked);
+		count(ctx, key, &counts0, &stackmap0, &overflow0, &pending0, 0, walked);
 	return 0;
 }
 
@@ -652,9 +726,9 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind, 
 		count_in(ctx, &key, walked, active);
 	} else if (active) {
 		/* by frame pointers alone: walked is -1, which count_in() cannot know */
-		count(ctx, &key, &counts1, &stackmap1, &overflow1, 1, walked);
+		count(ctx, &key, &counts1, &stackmap1, &overflow1, &pending1, 1, walked);
 	} else {
-		count(ctx, &key, &counts0, &stackmap0, &overflow0, 0, walked);
+		count(ctx, &key, &counts0, &stackmap0, &overflow0, &pending0, 0, walked);
 	}
 	return 0;
 }

@@ -117,8 +117,10 @@ static int size_maps(struct sampler *s, bool prealloc)
 	__u32 depth = stackmap_depth(s->env);
 	int err = 0;
 
-	s->sets[0] = (struct map_set){ obj->maps.counts0, obj->maps.stackmap0, obj->maps.overflow0 };
-	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1 };
+	s->sets[0] = (struct map_set){ obj->maps.counts0, obj->maps.stackmap0, obj->maps.overflow0,
+				       obj->maps.pending0 };
+	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1,
+				       obj->maps.pending1 };
 	for (int i = 0; i < 2 && !err; i++)
 		err = map_set__size(s->env, &s->sets[i], prealloc, depth);
 	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]) && !err && prealloc; i++)
@@ -504,6 +506,7 @@ static int drain_set(struct sampler *s, int i, struct agg *agg)
 		.counts = bpf_map__fd(set->counts),
 		.stackmap = bpf_map__fd(set->stackmap),
 		.overflow = bpf_map__fd(set->overflow),
+		.pending = bpf_map__fd(set->pending),
 	};
 
 	return map_drain__set(&s->drain, &fds, agg);
