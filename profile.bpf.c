@@ -47,6 +47,12 @@ const volatile __u32 nr_cgroup_filters = 0;	/* --cgroup: the entries of cgroup_f
 
 /* Written by userspace while running: which set samples go to. */
 volatile __u32 active = 0;
+/*
+ * Moved on at every change to an entry of pid_gen but its making (exec,
+ * exit, userspace's sweep), after it: a CPU's copy of an entry (gen_cache)
+ * is good while it has not moved since the copy's lookup.
+ */
+volatile __u64 gen_epoch = 0;
 
 /* Sizes of everything below marked "set" are set by userspace before load. */
 #define STACK_MAP(name)							\
@@ -489,6 +495,54 @@ static __always_inline struct pid_gen *gen_of(__u32 pid)
 }
 
 /*
+ * The generations this CPU looked up last, by pid, in a slot the pid
+ * picks: most samples' need no lookup in pid_gen (misses at every
+ * sample). A copy is used only while gen_epoch is what it was before the
+ * copy's lookup.
+ */
+#define GEN_CACHE_SLOTS 64
+
+struct gen_slot {
+	__u32 pid, gen;
+	__u64 epoch;
+};
+
+struct gen_cache {
+	struct gen_slot s[GEN_CACHE_SLOTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct gen_cache);
+} gen_cache SEC(".maps");
+
+/* The generation of pid (gen_of()), from this CPU's copy where it is good; 0: none. */
+static __always_inline __u32 gen_number(__u32 pid)
+{
+	__u64 epoch = gen_epoch;
+	struct gen_cache *c;
+	struct gen_slot *s;
+	struct pid_gen *g;
+	__u32 zero = 0;
+
+	c = bpf_map_lookup_elem(&gen_cache, &zero);
+	s = c ? &c->s[pid & (GEN_CACHE_SLOTS - 1)] : NULL;
+	if (s && s->gen && s->pid == pid && s->epoch == epoch)
+		return s->gen;
+	g = gen_of(pid);
+	if (!g)
+		return 0;
+	if (s) {
+		s->pid = pid;
+		s->gen = g->gen;
+		s->epoch = epoch;
+	}
+	return g->gen;
+}
+
+/*
  * Tell userspace about a generation at its first sample, and again at new
  * stacks after a delay that grows x4 each time (profile.h). Two CPUs may
  * both announce it: reading the mappings twice is harmless.
@@ -591,11 +645,8 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 		user_stack(ctx, key, stackmap, overflow, walked);
 	/* without a user stack (a kernel thread, -K) there are no mappings */
 	if (track_gens && key->pid &&
-	    (key->user_stack_id >= 0 || key->user_stack_id == STACK_ID_OVERFLOW)) {
-		g = gen_of(key->pid);
-		if (g)
-			key->gen = g->gen;
-	}
+	    (key->user_stack_id >= 0 || key->user_stack_id == STACK_ID_OVERFLOW))
+		key->gen = gen_number(key->pid);
 	if (key->user_stack_id != STACK_ID_OVERFLOW)
 		kept = true;
 
@@ -617,7 +668,8 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 		__sync_fetch_and_add(val, 1);
 	} else {
 		/* a new key: the only time a new generation can show up */
-		if (g)
+		g = key->gen ? bpf_map_lookup_elem(&pid_gen, &key->pid) : NULL;
+		if (g && g->gen == key->gen)
 			announce(key->pid, g);
 		err = add_count(counts, key, one);
 		if (err) {
@@ -777,6 +829,7 @@ int on_exec(void *ctx)
 	/* replaced whole: a sample elsewhere sees the old entry or the new one */
 	if (!bpf_map_update_elem(&pid_gen, &pid, &fresh, BPF_EXIST))
 		stat_inc(STAT_EXECS);
+	__sync_fetch_and_add(&gen_epoch, 1);
 	return 0;
 }
 
@@ -801,7 +854,8 @@ int on_exit(void *ctx)
 			bpf_map_delete_elem(&pids, &pid);
 	}
 	if (pid == (__u32)id) {
-		bpf_map_delete_elem(&pid_gen, &pid);
+		if (!bpf_map_delete_elem(&pid_gen, &pid))
+			__sync_fetch_and_add(&gen_epoch, 1);
 		/* a process that reuses the pid must not walk with these tables */
 		if (dwarf_unwind) {
 			bpf_map_delete_elem(&unwind_procs, &pid);

@@ -592,6 +592,9 @@ int sampler__forget_exited(struct sampler *s)
 	/* deleted after the walk: a deleted key restarts it from the start */
 	for (size_t i = 0; i < nr; i++)
 		bpf_map_delete_elem(fd, &dead[i]);
+	/* the CPUs' copies of them are stale (gen_cache in profile.bpf.c) */
+	if (nr)
+		__atomic_fetch_add(&s->obj->bss->gen_epoch, 1, __ATOMIC_SEQ_CST);
 	free(dead);
 	return err;
 }
