@@ -821,8 +821,8 @@ int on_exec(void *ctx)
 		bpf_map_delete_elem(&unwind_procs_big, &pid);
 	}
 	/* and its interpreter, if it had one */
-	if (py_enabled)
-		bpf_map_delete_elem(&py_procs, &pid);
+	if (py_enabled && !bpf_map_delete_elem(&py_procs, &pid))
+		__sync_fetch_and_add(&py_epoch, 1);
 	if (!bpf_map_lookup_elem(&pid_gen, &pid))
 		return 0;
 	fresh.gen = next_gen();
@@ -861,8 +861,8 @@ int on_exit(void *ctx)
 			bpf_map_delete_elem(&unwind_procs, &pid);
 			bpf_map_delete_elem(&unwind_procs_big, &pid);
 		}
-		if (py_enabled)
-			bpf_map_delete_elem(&py_procs, &pid);
+		if (py_enabled && !bpf_map_delete_elem(&py_procs, &pid))
+			__sync_fetch_and_add(&py_epoch, 1);
 	}
 	return 0;
 }

@@ -458,11 +458,12 @@ int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd, int *bi
 	return 0;
 }
 
-int sampler__python_maps(struct sampler *s, int *procs_fd)
+int sampler__python_maps(struct sampler *s, int *procs_fd, volatile uint64_t **procs_epoch)
 {
 	if (!s->python)
 		return -ENOTSUP;
 	*procs_fd = bpf_map__fd(s->obj->maps.py_procs);
+	*procs_epoch = (volatile uint64_t *)&s->obj->bss->py_epoch;
 	return 0;
 }
 
