@@ -47,6 +47,12 @@ const volatile __u32 nr_cgroup_filters = 0;	/* --cgroup: the entries of cgroup_f
 
 /* Written by userspace while running: which set samples go to. */
 volatile __u32 active = 0;
+/*
+ * Moved on at every change to an entry of pid_gen but its making (exec,
+ * exit, userspace's sweep), after it: a CPU's copy of an entry (gen_cache)
+ * is good while it has not moved since the copy's lookup.
+ */
+volatile __u64 gen_epoch = 0;
 
 /* Sizes of everything below marked "set" are set by userspace before load. */
 #define STACK_MAP(name)							\
@@ -80,6 +86,17 @@ OVERFLOW_MAP(overflow0);
 OVERFLOW_MAP(overflow1);
 COUNT_MAP(counts0);
 COUNT_MAP(counts1);
+
+#define PENDING_MAP(name)						\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);		\
+		__uint(max_entries, 1);					\
+		__type(key, __u32);					\
+		__type(value, struct count_cache);			\
+	} name SEC(".maps")
+
+PENDING_MAP(pending0);
+PENDING_MAP(pending1);
 
 /* A stack_depth * 8 buffer per CPU (value_size set by userspace). */
 #define FRAME_BUFFER(name)						\
@@ -240,12 +257,17 @@ struct {
 	.values = { &barrier_inner },
 };
 
-static __always_inline void stat_inc(__u32 idx)
+static __always_inline void stat_add(__u32 idx, __u64 n)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
 
 	if (v)
-		(*v)++;	/* per-CPU slot: no atomics needed */
+		*v += n;	/* per-CPU slot: no atomics needed */
+}
+
+static __always_inline void stat_inc(__u32 idx)
+{
+	stat_add(idx, 1);
 }
 
 /*
@@ -473,6 +495,54 @@ static __always_inline struct pid_gen *gen_of(__u32 pid)
 }
 
 /*
+ * The generations this CPU looked up last, by pid, in a slot the pid
+ * picks: most samples' need no lookup in pid_gen (misses at every
+ * sample). A copy is used only while gen_epoch is what it was before the
+ * copy's lookup.
+ */
+#define GEN_CACHE_SLOTS 64
+
+struct gen_slot {
+	__u32 pid, gen;
+	__u64 epoch;
+};
+
+struct gen_cache {
+	struct gen_slot s[GEN_CACHE_SLOTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct gen_cache);
+} gen_cache SEC(".maps");
+
+/* The generation of pid (gen_of()), from this CPU's copy where it is good; 0: none. */
+static __always_inline __u32 gen_number(__u32 pid)
+{
+	__u64 epoch = gen_epoch;
+	struct gen_cache *c;
+	struct gen_slot *s;
+	struct pid_gen *g;
+	__u32 zero = 0;
+
+	c = bpf_map_lookup_elem(&gen_cache, &zero);
+	s = c ? &c->s[pid & (GEN_CACHE_SLOTS - 1)] : NULL;
+	if (s && s->gen && s->pid == pid && s->epoch == epoch)
+		return s->gen;
+	g = gen_of(pid);
+	if (!g)
+		return 0;
+	if (s) {
+		s->pid = pid;
+		s->gen = g->gen;
+		s->epoch = epoch;
+	}
+	return g->gen;
+}
+
+/*
  * Tell userspace about a generation at its first sample, and again at new
  * stacks after a delay that grows x4 each time (profile.h). Two CPUs may
  * both announce it: reading the mappings twice is harmless.
@@ -513,12 +583,59 @@ static __always_inline void announce(__u32 pid, struct pid_gen *g)
  * (0: the pid_gen map was full), pids reused would share keys: compared
  * every time.
  */
+/* The slot of key in a count cache (profile.h): its words but comm's, hashed. */
+static __always_inline __u32 count_slot_of(const struct profile_key *key)
+{
+	const __u64 *w = (const void *)key;
+	__u64 h = FNV64_OFFSET;
+
+	for (int i = 0; i < 6; i++)
+		h = fnv64_step(h, w[i]);
+	return (h >> 32) & (COUNT_CACHE_SLOTS - 1);
+}
+
+static __always_inline bool same_key(const struct profile_key *a, const struct profile_key *b)
+{
+	const __u64 *x = (const void *)a, *y = (const void *)b;
+	__u64 diff = 0;
+
+	for (int i = 0; i < sizeof(*a) / 8; i++)
+		diff |= x[i] ^ y[i];
+	return !diff;
+}
+
+/* Add n samples of key to the count hash. 0, or -errno when it is full. */
+static __always_inline long add_count(void *counts, const struct profile_key *key, __u64 n)
+{
+	__u64 *val = bpf_map_lookup_elem(counts, key);
+	long err;
+
+	if (val) {
+		__sync_fetch_and_add(val, n);
+		return 0;
+	}
+	err = bpf_map_update_elem(counts, key, &n, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		/* another CPU inserted the same key first */
+		val = bpf_map_lookup_elem(counts, key);
+		if (val) {
+			__sync_fetch_and_add(val, n);
+			return 0;
+		}
+	}
+	return err;
+}
+
 static __always_inline void count(struct bpf_perf_event_data *ctx, struct profile_key *key,
-				  void *counts, void *stackmap, void *overflow, int set, int walked)
+				  void *counts, void *stackmap, void *overflow, void *pending,
+				  int set, int walked)
 {
 	static const __u64 one = 1;
 	struct pid_gen *g = NULL;
 	bool kept = walked <= 0;
+	struct count_cache *cache;
+	struct count_slot *slot;
+	__u32 zero = 0;
 	__u64 *val;
 	long err;
 
@@ -528,13 +645,18 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 		user_stack(ctx, key, stackmap, overflow, walked);
 	/* without a user stack (a kernel thread, -K) there are no mappings */
 	if (track_gens && key->pid &&
-	    (key->user_stack_id >= 0 || key->user_stack_id == STACK_ID_OVERFLOW)) {
-		g = gen_of(key->pid);
-		if (g)
-			key->gen = g->gen;
-	}
+	    (key->user_stack_id >= 0 || key->user_stack_id == STACK_ID_OVERFLOW))
+		key->gen = gen_number(key->pid);
 	if (key->user_stack_id != STACK_ID_OVERFLOW)
 		kept = true;
+
+	/* a key in its slot: its stack was kept when it went there */
+	cache = kept || key->gen ? bpf_map_lookup_elem(pending, &zero) : NULL;
+	slot = cache ? &cache->s[count_slot_of(key)] : NULL;
+	if (slot && slot->used && same_key(&slot->key, key)) {
+		slot->n++;	/* per CPU: no atomics */
+		return;
+	}
 
 	val = kept || key->gen ? bpf_map_lookup_elem(counts, key) : NULL;
 	if (!val && !kept) {
@@ -544,22 +666,26 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 	}
 	if (val) {
 		__sync_fetch_and_add(val, 1);
-		return;
-	}
-	/* a new key: the only time a new generation can show up */
-	if (g)
-		announce(key->pid, g);
-	err = bpf_map_update_elem(counts, key, &one, BPF_NOEXIST);
-	if (err == -EEXIST) {
-		/* another CPU inserted the same key first */
-		val = bpf_map_lookup_elem(counts, key);
-		if (val) {
-			__sync_fetch_and_add(val, 1);
+	} else {
+		/* a new key: the only time a new generation can show up */
+		g = key->gen ? bpf_map_lookup_elem(&pid_gen, &key->pid) : NULL;
+		if (g && g->gen == key->gen)
+			announce(key->pid, g);
+		err = add_count(counts, key, one);
+		if (err) {
+			stat_inc(STAT_HASH_FULL);
 			return;
 		}
 	}
-	if (err)
-		stat_inc(STAT_HASH_FULL);
+	/* without a generation a walked stack is compared at every sample: no slot */
+	if (!slot)
+		return;
+	/* the key in the slot goes to the count hash, this one takes its place */
+	if (slot->used && slot->n && add_count(counts, &slot->key, slot->n))
+		stat_add(STAT_HASH_FULL, slot->n);
+	__builtin_memcpy(&slot->key, key, sizeof(*key));
+	slot->n = 0;
+	slot->used = 1;
 }
 
 /*
@@ -573,9 +699,9 @@ __noinline int count_in(struct bpf_perf_event_data *ctx, struct profile_key *key
 	if (!ctx || !key)
 		return 0;
 	if (set)
-		count(ctx, key, &counts1, &stackmap1, &overflow1, 1, walked);
+		count(ctx, key, &counts1, &stackmap1, &overflow1, &pending1, 1, walked);
 	else
-		count(ctx, key, &counts0, &stackmap0, &overflow0, 0, walked);
+		count(ctx, key, &counts0, &stackmap0, &overflow0, &pending0, 0, walked);
 	return 0;
 }
 
@@ -652,9 +778,9 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind, 
 		count_in(ctx, &key, walked, active);
 	} else if (active) {
 		/* by frame pointers alone: walked is -1, which count_in() cannot know */
-		count(ctx, &key, &counts1, &stackmap1, &overflow1, 1, walked);
+		count(ctx, &key, &counts1, &stackmap1, &overflow1, &pending1, 1, walked);
 	} else {
-		count(ctx, &key, &counts0, &stackmap0, &overflow0, 0, walked);
+		count(ctx, &key, &counts0, &stackmap0, &overflow0, &pending0, 0, walked);
 	}
 	return 0;
 }
@@ -695,14 +821,15 @@ int on_exec(void *ctx)
 		bpf_map_delete_elem(&unwind_procs_big, &pid);
 	}
 	/* and its interpreter, if it had one */
-	if (py_enabled)
-		bpf_map_delete_elem(&py_procs, &pid);
+	if (py_enabled && !bpf_map_delete_elem(&py_procs, &pid))
+		__sync_fetch_and_add(&py_epoch, 1);
 	if (!bpf_map_lookup_elem(&pid_gen, &pid))
 		return 0;
 	fresh.gen = next_gen();
 	/* replaced whole: a sample elsewhere sees the old entry or the new one */
 	if (!bpf_map_update_elem(&pid_gen, &pid, &fresh, BPF_EXIST))
 		stat_inc(STAT_EXECS);
+	__sync_fetch_and_add(&gen_epoch, 1);
 	return 0;
 }
 
@@ -727,14 +854,15 @@ int on_exit(void *ctx)
 			bpf_map_delete_elem(&pids, &pid);
 	}
 	if (pid == (__u32)id) {
-		bpf_map_delete_elem(&pid_gen, &pid);
+		if (!bpf_map_delete_elem(&pid_gen, &pid))
+			__sync_fetch_and_add(&gen_epoch, 1);
 		/* a process that reuses the pid must not walk with these tables */
 		if (dwarf_unwind) {
 			bpf_map_delete_elem(&unwind_procs, &pid);
 			bpf_map_delete_elem(&unwind_procs_big, &pid);
 		}
-		if (py_enabled)
-			bpf_map_delete_elem(&py_procs, &pid);
+		if (py_enabled && !bpf_map_delete_elem(&py_procs, &pid))
+			__sync_fetch_and_add(&py_epoch, 1);
 	}
 	return 0;
 }

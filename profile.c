@@ -794,7 +794,7 @@ static void setup_python(struct run *run)
 		.notice = env->verbose ? on_notice : NULL,
 	};
 
-	if (sampler__python_maps(run->sampler, &opts.procs_fd))
+	if (sampler__python_maps(run->sampler, &opts.procs_fd, &opts.procs_epoch))
 		return;
 	run->py = py_run__start(&opts);
 	if (!run->py) {

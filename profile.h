@@ -44,6 +44,28 @@ struct profile_key {
 };
 
 /*
+ * Counts not yet in the count hash, per CPU and map set: the keys a CPU
+ * counted last, each in a slot its hash picks, with the samples counted
+ * since it went there. A sample of a key in its slot is counted there,
+ * in memory only its CPU touches, without a lookup in the count hash
+ * (a few hundred ns of misses at every sample); a key that takes a slot
+ * moves the one there into the count hash. A key goes into a slot only
+ * once it is in the count hash, so the drain adds a slot's samples to a
+ * key it read there (collect/map_drain.c).
+ */
+#define COUNT_CACHE_SLOTS 128	/* a power of 2 */
+
+struct count_slot {
+	struct profile_key key;
+	__u64 n;		/* samples of key not in the count hash */
+	__u64 used;		/* 0: no key here */
+};
+
+struct count_cache {
+	struct count_slot s[COUNT_CACHE_SLOTS];
+};
+
+/*
  * A pid's mappings change at exec, and a pid that exits and is reused is
  * another process: each such state is a generation, numbered from 1 by
  * the BPF side in the order it first samples them (unique within a run).

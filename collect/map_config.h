@@ -16,7 +16,7 @@ struct bpf_map;
 
 /* One of the two sets the BPF program counts into, in turn. */
 struct map_set {
-	struct bpf_map *counts, *stackmap, *overflow;
+	struct bpf_map *counts, *stackmap, *overflow, *pending;
 };
 
 /*

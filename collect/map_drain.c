@@ -4,8 +4,10 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "map_drain.h"
 #include "trace_helpers.h"
@@ -18,7 +20,13 @@ int map_drain__init(struct map_drain *d, size_t depth)
 	d->vals = calloc(d->batch, sizeof(*d->vals));
 	d->kips = calloc(depth, sizeof(*d->kips));
 	d->uips = calloc(depth, sizeof(*d->uips));
-	if (!d->keys || !d->vals || !d->kips || !d->uips) {
+	d->nr_cpus = libbpf_num_possible_cpus();
+	if (d->nr_cpus < 1) {
+		map_drain__release(d);
+		return d->nr_cpus < 0 ? d->nr_cpus : -EINVAL;
+	}
+	d->pending = calloc(d->nr_cpus, sizeof(*d->pending));
+	if (!d->keys || !d->vals || !d->kips || !d->uips || !d->pending) {
 		map_drain__release(d);
 		return -ENOMEM;
 	}
@@ -33,6 +41,8 @@ void map_drain__release(struct map_drain *d)
 	free(d->uips);
 	ovf_index__release(&d->ovf);
 	free(d->stack_ids);
+	free(d->pending);
+	d->pending = NULL;
 	d->keys = NULL;
 	d->vals = NULL;
 	d->kips = d->uips = NULL;
@@ -109,6 +119,35 @@ static void clear_stackmap(struct map_drain *d, int fd)
 		bpf_map_delete_elem(fd, &d->stack_ids[i]);
 }
 
+/*
+ * The samples each CPU counted in its slots and not yet in the count hash
+ * (profile.h): to the aggregate, and the slots emptied. A slot's key was
+ * in the count hash when it went there, so its stacks are in this set.
+ */
+static int drain_pending(struct map_drain *d, const struct map_set_fds *set, struct agg *agg)
+{
+	__u32 zero = 0;
+	int err = 0;
+
+	if (set->pending < 0)
+		return 0;
+	/* struct count_cache is a multiple of 8 bytes: the kernel's per-CPU stride */
+	if (bpf_map_lookup_elem(set->pending, &zero, d->pending))
+		return -errno;
+	for (int c = 0; c < d->nr_cpus && !err; c++) {
+		for (int i = 0; i < COUNT_CACHE_SLOTS && !err; i++) {
+			const struct count_slot *s = &d->pending[c].s[i];
+
+			if (s->used && s->n)
+				err = add_key(d, set, &s->key, s->n, agg);
+		}
+	}
+	memset(d->pending, 0, d->nr_cpus * sizeof(*d->pending));
+	if (bpf_map_update_elem(set->pending, &zero, d->pending, BPF_ANY) && !err)
+		err = -errno;
+	return err;
+}
+
 int map_drain__set(struct map_drain *d, const struct map_set_fds *set, struct agg *agg)
 {
 	__u64 in, out;
@@ -135,6 +174,8 @@ int map_drain__set(struct map_drain *d, const struct map_set_fds *set, struct ag
 		in = out;
 		in_batch = &in;
 	}
+	if (!err)
+		err = drain_pending(d, set, agg);
 	clear_stackmap(d, set->stackmap);
 	return err;
 }

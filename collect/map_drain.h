@@ -16,9 +16,9 @@
 #include "overflow_index.h"
 #include "profile.h"
 
-/* The map fds of one set. */
+/* The map fds of one set; pending: its per-CPU counts not yet in counts (profile.h), or -1. */
 struct map_set_fds {
-	int counts, stackmap, overflow;
+	int counts, stackmap, overflow, pending;
 };
 
 /* Buffers reused from drain to drain. */
@@ -31,6 +31,8 @@ struct map_drain {
 	struct ovf_index ovf;	/* the overflow map of the set being drained */
 	__u32 *stack_ids;	/* clear_stackmap()'s list */
 	size_t cap_stack_ids;
+	struct count_cache *pending;	/* a set's per-CPU counts, every CPU's */
+	int nr_cpus;			/* possible CPUs: the per-CPU values */
 };
 
 /* 0 or -ENOMEM. */

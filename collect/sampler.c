@@ -118,8 +118,10 @@ static int size_maps(struct sampler *s, bool prealloc)
 	int nr_cpus = libbpf_num_possible_cpus();
 	int err = 0;
 
-	s->sets[0] = (struct map_set){ obj->maps.counts0, obj->maps.stackmap0, obj->maps.overflow0 };
-	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1 };
+	s->sets[0] = (struct map_set){ obj->maps.counts0, obj->maps.stackmap0, obj->maps.overflow0,
+				       obj->maps.pending0 };
+	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1,
+				       obj->maps.pending1 };
 	for (int i = 0; i < 2 && !err; i++)
 		err = map_set__size(s->env, &s->sets[i], nr_cpus, prealloc, depth);
 	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]) && !err && prealloc; i++)
@@ -469,11 +471,12 @@ int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd, int *bi
 	return 0;
 }
 
-int sampler__python_maps(struct sampler *s, int *procs_fd)
+int sampler__python_maps(struct sampler *s, int *procs_fd, volatile uint64_t **procs_epoch)
 {
 	if (!s->python)
 		return -ENOTSUP;
 	*procs_fd = bpf_map__fd(s->obj->maps.py_procs);
+	*procs_epoch = (volatile uint64_t *)&s->obj->bss->py_epoch;
 	return 0;
 }
 
@@ -517,6 +520,7 @@ static int drain_set(struct sampler *s, int i, struct agg *agg)
 		.counts = bpf_map__fd(set->counts),
 		.stackmap = bpf_map__fd(set->stackmap),
 		.overflow = bpf_map__fd(set->overflow),
+		.pending = bpf_map__fd(set->pending),
 	};
 
 	return map_drain__set(&s->drain, &fds, agg);
@@ -602,6 +606,9 @@ int sampler__forget_exited(struct sampler *s)
 	/* deleted after the walk: a deleted key restarts it from the start */
 	for (size_t i = 0; i < nr; i++)
 		bpf_map_delete_elem(fd, &dead[i]);
+	/* the CPUs' copies of them are stale (gen_cache in profile.bpf.c) */
+	if (nr)
+		__atomic_fetch_add(&s->obj->bss->gen_epoch, 1, __ATOMIC_SEQ_CST);
 	free(dead);
 	return err;
 }

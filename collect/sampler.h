@@ -42,7 +42,7 @@ int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd, int *bi
  * The map Python processes go to (python/py_procs.h), when user stacks
  * carry Python frames: 0, or -ENOTSUP (-K, an old kernel).
  */
-int sampler__python_maps(struct sampler *s, int *procs_fd);
+int sampler__python_maps(struct sampler *s, int *procs_fd, volatile uint64_t **procs_epoch);
 /*
  * fn(data, size, ctx) for each record of the names of Python frames
  * (python/py_names.h), called from sampler__consume_new_pids().

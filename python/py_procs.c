@@ -65,6 +65,13 @@ static int cmp_rec(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* An entry of the map changed: the BPF side's copies of entries are stale. */
+static void entries_changed(struct py_procs *p)
+{
+	if (p->o.procs_epoch)
+		__atomic_fetch_add(p->o.procs_epoch, 1, __ATOMIC_SEQ_CST);
+}
+
 struct py_procs *py_procs__new(const struct py_procs_opts *opts)
 {
 	struct py_procs *p = calloc(1, sizeof(*p));
@@ -446,12 +453,14 @@ int py_procs__add_pid(struct py_procs *p, pid_t pid)
 	entry.gen = gen;
 	if (!err && bpf_map_update_elem(p->o.procs_fd, &key, &entry, BPF_EXIST))
 		err = errno == ENOENT ? -ESTALE : -errno;
+	entries_changed(p);
 	/* an exit or exec between the first look and the placeholder found nothing to delete */
 	if (!err && (proc_stat__read(p->o.proc_root, pid, &after) || after.ended ||
 		     after.start_time != before.start_time || current_gen(p, pid) != gen))
 		err = -ESRCH;
 	if (err) {
 		bpf_map_delete_elem(p->o.procs_fd, &key);
+		entries_changed(p);
 		if (looked && (err == -ENOENT || err == -ENOTSUP))
 			keep_quiet(p, pid, &before, gen, err);
 		return err;
@@ -562,6 +571,7 @@ size_t py_procs__sweep(struct py_procs *p)
 			stale = r && r->gen && r->start_time != now.start_time;
 		if (stale) {
 			bpf_map_delete_elem(p->o.procs_fd, &keys[i]);
+			entries_changed(p);
 			n++;
 		} else {
 			keys[kept++] = keys[i];

@@ -34,6 +34,11 @@ typedef uint32_t (*py_gen_fn)(pid_t pid, void *ctx);
 struct py_procs_opts {
 	const char *proc_root;	/* where /proc is (tests); NULL: "/proc" */
 	int procs_fd;		/* the "py_procs" map */
+	/*
+	 * Moved on after each change to an entry (the BPF side's copies of
+	 * entries are good while it has not moved); NULL: nobody copies.
+	 */
+	volatile uint64_t *procs_epoch;
 	py_gen_fn gen;
 	void *gen_ctx;
 	py_notice_fn notice;	/* NULL: none */

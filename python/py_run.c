@@ -91,6 +91,7 @@ struct py_run *py_run__start(const struct py_run_opts *opts)
 {
 	struct py_procs_opts popts = {
 		.procs_fd = opts->procs_fd,
+		.procs_epoch = opts->procs_epoch,
 		.gen = opts->gen,
 		.gen_ctx = opts->gen_ctx,
 		.notice = opts->notice,

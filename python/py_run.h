@@ -21,6 +21,7 @@ struct py_run;
 
 struct py_run_opts {
 	int procs_fd;		/* the sampler's "py_procs" map (sampler__python_maps()) */
+	volatile uint64_t *procs_epoch;	/* moved on after each change to it; NULL: none */
 	py_gen_fn gen;		/* the generation a pid runs now (sampler__pid_gen()) */
 	void *gen_ctx;
 	py_notice_fn notice;	/* told of the files and versions skipped; NULL: none */

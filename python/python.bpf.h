@@ -35,6 +35,12 @@
 const volatile bool py_enabled = false;	/* Python frames are walked (bpf_loop is there) */
 const volatile bool py_lines = false;	/* --lines: the instruction is part of a frame's word */
 const volatile __u64 py_seed = 0;	/* random per run: the digests cannot be aimed */
+/*
+ * Moved on after every change to an entry of py_procs (userspace's
+ * publish and sweep, exec, exit): a CPU's copy of an entry, or of its
+ * absence (py_walk.proc), is good while it has not moved since.
+ */
+volatile __u64 py_epoch = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -137,6 +143,8 @@ struct py_memo {
 /* One sample's walk, per CPU. */
 struct py_walk {
 	struct py_proc proc;		/* the entry, copied: one walk reads one version of it */
+	__u32 proc_pid;			/* whose entry proc is (gen 0: none, or a placeholder) */
+	__u64 proc_epoch;		/* py_epoch before proc was copied; 0: nothing copied */
 	__u64 ids[PY_MAX_FRAMES];	/* the frames' words, innermost first */
 	__u64 marks[PY_MAX_RUNS];	/* where each run's activation lies on the C stack; 0: unknown */
 	__u32 ends[PY_MAX_RUNS];	/* ids of runs 0..r end before ends[r] */
@@ -645,15 +653,25 @@ static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid)
 	struct py_walk *w;
 	__u64 ts;
 
+	__u64 epoch = py_epoch;
+
 	if (!py_enabled)
-		return NULL;
-	p = bpf_map_lookup_elem(&py_procs, &pid);
-	if (!p || !p->gen)
 		return NULL;
 	w = py_walk_buf();
 	if (!w)
 		return NULL;
-	__builtin_memcpy(&w->proc, p, sizeof(w->proc));
+	/* this CPU's copy of pid's entry, or of its absence, if none changed since */
+	if (w->proc_pid != pid || w->proc_epoch != epoch + 1) {
+		p = bpf_map_lookup_elem(&py_procs, &pid);
+		if (p)
+			__builtin_memcpy(&w->proc, p, sizeof(w->proc));
+		else
+			w->proc.gen = 0;
+		w->proc_pid = pid;
+		w->proc_epoch = epoch + 1;
+	}
+	if (!w->proc.gen)
+		return NULL;
 	w->nr = w->runs = w->placed = 0;
 	/* another thread's bytes, or this one's at another sample */
 	w->blk_len = 0;

@@ -191,7 +191,7 @@ static int check_entry(const struct agg_entry *e, void *ctx)
 /* A set drained: its counts in the aggregate with their stacks, the set empty. */
 Test(sampler_maps, drain_moves_a_set_into_the_aggregate)
 {
-	struct map_set_fds set = { .overflow = overflow_map() };
+	struct map_set_fds set = { .overflow = overflow_map(), .pending = -1 };
 	struct profile_key k1 = { .pid = 1, .kern_stack_id = STACK_ID_OVERFLOW,
 				  .kern_overflow = 900, .user_stack_id = -1, .comm = "one" };
 	struct profile_key k2 = { .pid = 2, .kern_stack_id = STACK_ID_OVERFLOW,
@@ -307,4 +307,61 @@ Test(map_sizes, given_sizes_and_event_counts_are_kept)
 	cr_assert_eq(sz.stacks, DEFAULT_STACK_STORAGE);
 	cr_assert_eq(sz.counts, DEFAULT_HASH_STORAGE);
 	cr_assert_eq(sz.overflow, 2 * DEFAULT_HASH_STORAGE);
+}
+
+/*
+ * The counts CPUs kept in their slots and not yet in the count hash: added
+ * to the keys' counts, every CPU's, and the slots emptied.
+ */
+Test(sampler_maps, drain_adds_the_cpus_pending_counts)
+{
+	struct map_set_fds set = { .overflow = overflow_map() };
+	struct profile_key k1 = { .pid = 1, .kern_stack_id = STACK_ID_OVERFLOW,
+				  .kern_overflow = 900, .user_stack_id = -1, .comm = "one" };
+	int nr_cpus = libbpf_num_possible_cpus();
+	struct count_cache *caches;
+	struct seen seen = { 0 };
+	struct map_drain d;
+	struct agg *agg = agg__new();
+	__u64 c1 = 5;
+	__u32 zero = 0;
+
+	cr_assert_gt(nr_cpus, 0);
+	caches = calloc(nr_cpus, sizeof(*caches));
+	cr_assert_not_null(caches);
+	set.counts = bpf_hash("test_counts", sizeof(struct profile_key), sizeof(__u64), 64);
+	set.stackmap = bpf_map_create(BPF_MAP_TYPE_STACK_TRACE, "test_stacks", sizeof(__u32),
+				      DEPTH * sizeof(__u64), 16, NULL);
+	set.pending = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "test_pending", sizeof(__u32),
+				     sizeof(struct count_cache), 1, NULL);
+	cr_assert_geq(set.stackmap, 0, "stack map: %s", strerror(errno));
+	cr_assert_geq(set.pending, 0, "pending map: %s", strerror(errno));
+	cr_assert_eq(bpf_map_update_elem(set.counts, &k1, &c1, BPF_ANY), 0);
+	/* 3 samples of k1 on the first CPU, 4 on the last, a used slot with none */
+	caches[0].s[7] = (struct count_slot){ .key = k1, .n = 3, .used = 1 };
+	caches[nr_cpus - 1].s[100].key = k1;
+	caches[nr_cpus - 1].s[100].n += 4;
+	caches[nr_cpus - 1].s[100].used = 1;
+	caches[0].s[9] = (struct count_slot){ .key = k1, .n = 0, .used = 1 };
+	cr_assert_eq(bpf_map_update_elem(set.pending, &zero, caches, BPF_ANY), 0);
+	cr_assert_not_null(agg);
+	cr_assert_eq(map_drain__init(&d, DEPTH), 0);
+
+	cr_assert_eq(map_drain__set(&d, &set, agg), 0);
+	cr_assert_eq(agg__for_each(agg, check_entry, &seen), 0);
+	cr_assert_eq(seen.stacks, 1, "k1's samples in one entry: %d", seen.stacks);
+	cr_assert_eq(seen.total, 5 + 3 + 4);
+	memset(caches, 0xff, nr_cpus * sizeof(*caches));
+	cr_assert_eq(bpf_map_lookup_elem(set.pending, &zero, caches), 0);
+	for (int c = 0; c < nr_cpus; c++)
+		for (int i = 0; i < COUNT_CACHE_SLOTS; i++)
+			cr_assert(!caches[c].s[i].used && !caches[c].s[i].n, "slot %d of CPU %d kept", i, c);
+
+	map_drain__release(&d);
+	agg__free(agg);
+	free(caches);
+	close(set.counts);
+	close(set.stackmap);
+	close(set.overflow);
+	close(set.pending);
 }
