@@ -82,6 +82,7 @@ PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_pr
 	python/py_run.c python/py_names.c python/py_linetable.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
 	$(PYTHON_SRCS)
+LIB_SRCS += cli_suggest.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%.o,$(UNIT_SRCS))

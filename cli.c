@@ -15,6 +15,7 @@
 #include <linux/types.h>
 
 #include "cli.h"
+#include "cli_suggest.h"
 #include "escape.h"
 #include "outfile.h"
 #include "retention.h"
@@ -104,7 +105,8 @@ static const char usage[] =
 "      --no-demangle         print C++ and Rust names as they are in the binary\n"
 "      --lines               add source lines and inlined frames (needs DWARF)\n"
 "      --no-python           native frames only: no Python functions in the stacks\n"
-"  -v, --verbose             print libbpf debug output and statistics\n"
+"  -v, --verbose             print statistics, the files without symbols, the\n"
+"                            offsets of unnamed frames; -vv libbpf's debug output too\n"
 "  -h, --help                give this help and exit\n"
 "      --version             print the version and exit\n"
 "\n"
@@ -239,6 +241,7 @@ struct parser {
 	FILE *out, *err;
 	bool format_set;	/* -f or --format given */
 	bool folded_flag;	/* as -f */
+	const struct option *long_opts;	/* for "did you mean" */
 };
 
 /*
@@ -329,7 +332,6 @@ static const struct flag_opt flag_opts[] = {
 	{ "delimited", 'd', ENV_BOOL(delimited), true },
 	{ "annotations", 'a', ENV_BOOL(annotations), true },
 	{ "quiet", 'q', ENV_BOOL(quiet), true },
-	{ "verbose", 'v', ENV_BOOL(verbose), true },
 	{ "no-demangle", OPT_NO_DEMANGLE, ENV_BOOL(demangle), false },
 	{ "lines", OPT_LINES, ENV_BOOL(lines), true },
 	{ "no-python", OPT_NO_PYTHON, ENV_BOOL(python), false },
@@ -343,6 +345,7 @@ static const struct option other_opts[] = {
 	{ "tid", required_argument, NULL, 'L' },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "folded", no_argument, NULL, 'f' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
@@ -459,11 +462,17 @@ static int add_debuginfod_url(struct parser *p, const char *url)
 /* getopt_long's ':' and '?': one line naming the option. */
 static int bad_option(struct parser *p, int opt, char **argv)
 {
+	const char *near;
+
 	if (opt == ':')
 		fprintf(p->err, "profile: option '%s' requires an argument\n", argv[optind - 1]);
 	/* long-only options (OPT_*) set optopt to values that are no char */
 	else if (optopt > 0 && optopt < OPT_STACK_STORAGE)
 		fprintf(p->err, "profile: unknown option '-%c' (see --help)\n", optopt);
+	else if (!strncmp(argv[optind - 1], "--", 2) &&
+		 (near = cli_suggest__option(argv[optind - 1] + 2, p->long_opts)))
+		fprintf(p->err, "profile: unknown option '%s'; did you mean '--%s'?\n", argv[optind - 1],
+			near);
 	else
 		fprintf(p->err, "profile: unknown option '%s' (see --help)\n", argv[optind - 1]);
 	return -EINVAL;
@@ -499,6 +508,9 @@ static int parse_option(struct parser *p, int opt, char **argv)
 		if (!err)
 			env->cpu = v;
 		return err;
+	case 'v':
+		env->verbose++;
+		return 0;
 	case 'f':
 	case OPT_FORMAT:
 		return set_format(p, opt, optarg);
@@ -586,8 +598,8 @@ static int parse_operands(struct parser *p, int argc, char **argv, int sep)
 
 int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *err)
 {
-	struct parser p = { .env = env, .out = out, .err = err };
 	struct option long_opts[NR_LONG_OPTS + 1];
+	struct parser p = { .env = env, .out = out, .err = err, .long_opts = long_opts };
 	const char *last_arg = NULL;
 	char **orig;
 	int opt, sep = -1, e = 0;

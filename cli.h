@@ -69,7 +69,8 @@ struct profile_env {
 	pid_t command_pid;	/* once it is started (not an option) */
 	int cpu;		/* -C, -1 for all */
 	bool user_only, kernel_only, include_idle;
-	bool delimited, annotations, folded, verbose;
+	bool delimited, annotations, folded;
+	int verbose;		/* -v given this many times: 1 our statistics, 2 libbpf's debug too */
 	long stack_storage_size, hash_storage_size, max_stack_depth;
 	bool dwarf;		/* --call-graph dwarf (default): user stacks by unwind tables */
 	long unwind_storage_size;	/* rows of unwind tables the BPF side holds */

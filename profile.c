@@ -75,13 +75,15 @@ struct run {
 	bool signalled;			/* the run ends for a signal: print now */
 };
 
-static bool verbose;
+static int verbose;
 
+/*
+ * Failures are reported by us, in one line; libbpf's warnings under -v,
+ * its debug chatter (hundreds of lines a load) only under -vv.
+ */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	(void)level;
-	/* failures are reported by us, in one line; libbpf's detail under -v */
-	return verbose ? vfprintf(stderr, fmt, args) : 0;
+	return verbose >= (level == LIBBPF_DEBUG ? 2 : 1) ? vfprintf(stderr, fmt, args) : 0;
 }
 
 /* Never runs (the signals stay blocked and are read from a signalfd);

@@ -10,11 +10,17 @@
 #include "python/py_files.h"
 #include "unwind_row.h"
 
+/* The stripped files named in the hint: the first, those of the most frames. */
+#define HINT_FILES 3
+
 struct unresolved_sum {
 	FILE *f;
 	uint64_t frames;
 	size_t modules;
 	bool list;
+	/* stripped files with no debug file found, paths usyms holds until freed */
+	const char *stripped[HINT_FILES];
+	size_t nr_stripped;
 };
 
 static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
@@ -23,6 +29,10 @@ static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
 
 	sum->frames += e->count;
 	sum->modules++;
+	/* "[other files]", "[vdso]": no file whose debug file could be had */
+	if (e->reason == USYM_NO_DEBUGINFO && e->module && e->module[0] == '/')
+		if (sum->nr_stripped++ < HINT_FILES)	/* they come by count, the most first */
+			sum->stripped[sum->nr_stripped - 1] = e->module;
 	if (sum->list) {
 		/* a path any user can choose: no escape sequences to the terminal */
 		fputs("profile: ", sum->f);
@@ -33,6 +43,28 @@ static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
 	return 0;
 }
 
+/*
+ * What would name the frames of stripped files: their debug files, from
+ * the distribution's debug packages, a debuginfod server, or a directory.
+ */
+static void print_stripped_hint(const struct unresolved_sum *sum)
+{
+	size_t shown = sum->nr_stripped < HINT_FILES ? sum->nr_stripped : HINT_FILES;
+
+	if (!sum->nr_stripped)
+		return;
+	fputs("profile: no debug file found for ", sum->f);
+	for (size_t i = 0; i < shown; i++) {
+		if (i)
+			fputs(i + 1 == shown && shown == sum->nr_stripped ? " and " : ", ", sum->f);
+		escape__text(sum->f, sum->stripped[i]);
+	}
+	if (sum->nr_stripped > shown)
+		fprintf(sum->f, " and %zu more", sum->nr_stripped - shown);
+	fputs(": to name their frames, install their -dbgsym (or -dbg) packages, set DEBUGINFOD_URLS to a debuginfod server, or give --debug-dir DIR where their debug files are\n",
+	      sum->f);
+}
+
 void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose)
 {
 	struct unresolved_sum sum = { .f = f, .list = verbose };
@@ -41,6 +73,7 @@ void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose)
 	if (sum.frames && !verbose)
 		fprintf(f, "profile: frames without symbols: %llu, in %zu files or regions (-v lists them)\n",
 			(unsigned long long)sum.frames, sum.modules);
+	print_stripped_hint(&sum);
 }
 
 /* -v: how user stacks were walked, and what the tables cost. */

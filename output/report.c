@@ -4,6 +4,7 @@
  * hand them to the writer of the chosen format.
  */
 #include <errno.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@ struct report {
 	uint64_t *uaddrs;			/* address of each uframes[i]; 0: none */
 	const struct py_name **upy;		/* a Python frame's names, or NULL */
 	const struct py_names *py;		/* NULL: no Python frames named */
+	void *offset_names;	/* -v: "[libfoo.so+0x1234]" strings (tsearch), until the write ends */
 };
 
 static const char *const UNKNOWN = "[unknown]";
@@ -67,6 +69,7 @@ void report__free(struct report *r)
 	if (!r)
 		return;
 	kallsyms__free(r->kallsyms);
+	tdestroy(r->offset_names, free);
 	free(r->kframes);
 	free(r->uframes);
 	free(r->umodules);
@@ -175,6 +178,55 @@ static void name_python(struct report *r, const struct agg_entry *e, size_t k, u
 	r->upy[k] = pn;
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/*
+ * -v: an unnamed frame with where it is in its file, "[libfoo.so+0x1234]",
+ * kept until the end of the write (the structured writers hold the names
+ * of every sample); the label alone when memory runs out.
+ */
+static const char *offset_name(struct report *r, const char *label, uint64_t file_addr)
+{
+	size_t len = strlen(label);
+	char *name, **node;
+
+	if (len < 2 || label[len - 1] != ']' ||
+	    asprintf(&name, "%.*s+0x%llx]", (int)(len - 1), label, (unsigned long long)file_addr) < 0)
+		return label;
+	node = tsearch(name, &r->offset_names, str_cmp);
+	if (!node) {
+		free(name);
+		return label;
+	}
+	if (*node != name)
+		free(name);
+	return *node;
+}
+
+/*
+ * An unnamed native frame: its file's label, "[libfoo.so]". Without -v,
+ * a run of such frames of one file prints as one frame: nine
+ * "[liblzma.so.5]" in a row say nothing more than one. -v prints each
+ * with its place in the file instead. Returns whether frame k merged
+ * into frame k - 1.
+ */
+static bool name_unnamed(struct report *r, size_t k, const struct usym *sym, const char *prev_module)
+{
+	if (!sym->label) {
+		r->uframes[k] = UNKNOWN;
+		return false;
+	}
+	if (r->env->verbose && sym->module) {
+		r->uframes[k] = offset_name(r, sym->label, sym->file_addr);
+		return false;
+	}
+	r->uframes[k] = sym->label;
+	return sym->module && prev_module && !strcmp(sym->module, prev_module);
+}
+
 /*
  * Name the user frames; returns how many to print, and a TRUNCATED frame
  * after them when callers were left out at the depth limit. A stack
@@ -190,12 +242,15 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 	};
 	const uint64_t *ips = e->ips + e->nr_kips;
 	size_t n = e->nr_uips, k = 0;
+	const char *unnamed_module = NULL;	/* of frame k - 1, when it is unnamed */
 
 	for (size_t i = 0; i < n; i++, k++) {
+		bool merged = false;
 		struct usym sym;
 
 		if (python_word(ips[i])) {
 			name_python(r, e, k, ips[i]);
+			unnamed_module = NULL;
 			continue;
 		}
 		/*
@@ -204,18 +259,27 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 		 * its function is not taken for the next one. Unresolved:
 		 * "[libfoo.so]" still names the file.
 		 */
-		if (!usyms__resolve_at(r->usyms, &w, ips[i] - (i > 0), e->count, &sym))
+		if (!usyms__resolve_at(r->usyms, &w, ips[i] - (i > 0), e->count, &sym)) {
 			r->uframes[k] = sym.name;
-		else
-			r->uframes[k] = sym.label ? sym.label : UNKNOWN;
-		r->umodules[k] = sym.module;
-		r->uaddrs[k] = ips[i];
-		r->upy[k] = NULL;
+			unnamed_module = NULL;
+		} else if (name_unnamed(r, k, &sym, unnamed_module)) {
+			merged = true;
+		} else {
+			unnamed_module = sym.module;
+		}
+		if (merged) {
+			k--;	/* frame k - 1 stands for this one too, by its leaf-most address */
+		} else {
+			r->umodules[k] = sym.module;
+			r->uaddrs[k] = ips[i];
+			r->upy[k] = NULL;
+		}
 		if (stack_cut__ends_at(i, &sym)) {
 			i = next_python(ips, i + 1, n);
 			if (i == n)
 				return k + 1;
 			i--;
+			unnamed_module = NULL;
 		}
 	}
 	if (e->flags & KEY_USER_TRUNCATED) {
@@ -419,6 +483,8 @@ out:
 int report__write(struct report *r, const struct agg *agg, const struct report_meta *meta,
 		  FILE *out, uint64_t *printed)
 {
+	int err;
+
 	*printed = 0;
 	/* kernel code loaded since the last reading of kallsyms: read it again on a miss */
 	kallsyms__allow_reread(r->kallsyms);
@@ -428,10 +494,15 @@ int report__write(struct report *r, const struct agg *agg, const struct report_m
 	switch (r->env->format) {
 	case FORMAT_TEXT:
 	case FORMAT_FOLDED:
-		return write_text(r, agg, meta, out, printed);
+		err = write_text(r, agg, meta, out, printed);
+		break;
 	default:
-		return write_structured(r, agg, meta, out, printed);
+		err = write_structured(r, agg, meta, out, printed);
+		break;
 	}
+	tdestroy(r->offset_names, free);
+	r->offset_names = NULL;
+	return err;
 }
 
 void report__print_header(const struct profile_env *env, FILE *f)

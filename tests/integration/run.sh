@@ -701,6 +701,18 @@ t_event() {
 	[ ! -s "$TMP/cyc.out" ] || fail "-e cycles failed but printed a profile" || return 1
 }
 
+# -v: our own statistics, a few lines, not libbpf's debug log (hundreds
+# of lines a load); -vv adds that.
+t_verbose_levels() {
+	$PROFILE -v -U -F 49 1 > /dev/null 2> "$TMP/v1.err" || fail "-v: exit $?" || return 1
+	$PROFILE -vv -U -F 49 1 > /dev/null 2> "$TMP/v2.err" || fail "-vv: exit $?" || return 1
+	n1=$(grep -c '^libbpf: ' "$TMP/v1.err")
+	n2=$(grep -c '^libbpf: ' "$TMP/v2.err")
+	grep -q '^profile: event cpu-clock,' "$TMP/v1.err" || fail "-v: no statistics" || return 1
+	[ "$n1" -le 10 ] || fail "-v: $n1 lines of libbpf's: $(grep '^libbpf: ' "$TMP/v1.err" | head -3)" || return 1
+	[ "$n2" -ge 100 ] || fail "-vv: only $n2 lines of libbpf's" || return 1
+}
+
 run_test "5:3:2 ratio and main->run_round->hot_X order" t_ratio_and_stack_order
 run_test "user leaf frame exact" t_user_leaf_exact
 run_test "garbage frame chain cut at the first unmapped address" t_garbage_frames_cut
@@ -736,5 +748,6 @@ run_test "--keep: a directory swapped for a symlink after the write: nothing goe
 run_test "--help and --version" t_help_and_version
 run_test "unprivileged: one line, exit 1" t_unprivileged
 run_test "-e: cpu-clock by default, cycles on request or one line" t_event
+run_test "-v: our statistics; -vv: libbpf's debug log too" t_verbose_levels
 
 finish

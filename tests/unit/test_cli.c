@@ -98,6 +98,15 @@ Test(cli_parse, defaults_match_bcc_profile)
 	cr_assert(!r.env.delimited && !r.env.annotations && !r.env.folded && !r.env.verbose);
 }
 
+/* -v our statistics, -vv (or -v -v, --verbose twice) libbpf's debug output too */
+Test(cli_parse, verbose_counts_its_repeats)
+{
+	PARSE_OK("-vv");
+	cr_assert_eq(r.env.verbose, 2);
+	PARSE_OK("-v", "--verbose", "-v");
+	cr_assert_eq(r.env.verbose, 3);
+}
+
 Test(cli_parse, frequency_and_duration)
 {
 	PARSE_OK("-F", "99", "30");
@@ -263,6 +272,19 @@ Test(cli_parse, unknown_options)
 	ASSERT_USAGE("--bogus", "--bogus");
 	PARSE("-vz");
 	assert_usage("'-z'");
+}
+
+/* A near miss of a long option gets the option it missed; a far one --help */
+Test(cli_parse, unknown_long_option_near_a_known_one)
+{
+	ASSERT_ERROR_LINE("profile: unknown option '--frequncy'; did you mean '--frequency'?\n",
+			  "--frequncy", "99");
+	ASSERT_ERROR_LINE("profile: unknown option '--fomrat=svg'; did you mean '--format'?\n",
+			  "--fomrat=svg");
+	ASSERT_ERROR_LINE("profile: unknown option '--no-debuginfd'; did you mean '--no-debuginfod'?\n",
+			  "--no-debuginfd");
+	ASSERT_ERROR_LINE("profile: unknown option '--colour' (see --help)\n", "--colour");
+	ASSERT_ERROR_LINE("profile: unknown option '--pd'; did you mean '--pid'?\n", "--pd");
 }
 
 Test(cli_parse, argument_to_a_long_option_without_one)
