@@ -47,6 +47,7 @@ enum {
 	OPT_REPLACE,
 	OPT_UNWIND_CACHE_SIZE,
 	OPT_NO_PYTHON,
+	OPT_INCLUDE_SELF,
 };
 
 static const char usage[] =
@@ -65,6 +66,7 @@ static const char usage[] =
 "  -U, --user-stacks-only    show user-space stacks only (no kernel)\n"
 "  -K, --kernel-stacks-only  show kernel-space stacks only (no user)\n"
 "  -I, --include-idle        include the CPU idle stacks\n"
+"      --include-self        include profile's own samples (the whole system only)\n"
 "  -C, --cpu=CPU             sample this CPU only\n"
 "  -d, --delimited           insert a delimiter between kernel and user stacks\n"
 "  -a, --annotations         add _[k] annotations to kernel frames\n"
@@ -337,6 +339,7 @@ static const struct flag_opt flag_opts[] = {
 	{ "no-python", OPT_NO_PYTHON, ENV_BOOL(python), false },
 	{ "no-debuginfod", OPT_NO_DEBUGINFOD, ENV_BOOL(debuginfod), false },
 	{ "replace", OPT_REPLACE, ENV_BOOL(replace), true },
+	{ "include-self", OPT_INCLUDE_SELF, ENV_BOOL(include_self), true },
 };
 
 static const struct option other_opts[] = {

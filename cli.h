@@ -69,6 +69,7 @@ struct profile_env {
 	pid_t command_pid;	/* once it is started (not an option) */
 	int cpu;		/* -C, -1 for all */
 	bool user_only, kernel_only, include_idle;
+	bool include_self;	/* --include-self: the whole system's profile has profile's own samples */
 	bool delimited, annotations, folded;
 	int verbose;		/* -v given this many times: 1 our statistics, 2 libbpf's debug too */
 	long stack_storage_size, hash_storage_size, max_stack_depth;

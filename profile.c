@@ -489,7 +489,8 @@ static int run_loop(struct run *run)
 			if (proc_stat__all_ended("/proc", env->pids, env->nr_pids)) {
 				progress__clear(run->progress);
 				if (!env->quiet)
-					fprintf(stderr, "profile: every target process exited; stopping\n");
+					fprintf(stderr, "profile: every target process exited; stopping after %.1f secs\n",
+						now - run->start);
 				return 0;
 			}
 			show_progress(run, now);

@@ -522,10 +522,17 @@ void report__print_header(const struct profile_env *env, FILE *f)
 		fprintf(f, "Sampling at every %ld events of %s by %s stack", env->period, who, stacks);
 	else
 		fprintf(f, "Sampling at %ld Hertz of %s by %s stack", env->frequency, who, stacks);
+	/* -p stops when its processes have exited: the duration is a bound */
 	if (env->command && env->duration)
 		fprintf(f, " until it exits, for at most %ld secs.\n", env->duration);
 	else if (env->command)
 		fprintf(f, " until it exits.\n");
+	else if (env->nr_pids && env->duration)
+		fprintf(f, " until %s, for at most %ld secs.\n",
+			env->nr_pids > 1 ? "they exit" : "it exits", env->duration);
+	else if (env->nr_pids)
+		fprintf(f, " until %s... Hit Ctrl-C to end.\n",
+			env->nr_pids > 1 ? "they exit" : "it exits");
 	else if (env->duration)
 		fprintf(f, " for %ld secs.\n", env->duration);
 	else

@@ -103,7 +103,7 @@ t_default_format() {
 	sleep 0.3
 	$PROFILE -d -F 499 -p "$LAST" 1 > "$TMP/d.out" 2> "$TMP/d.err" || fail "profile exited $?" || return 1
 	kill "$LAST"
-	head -1 "$TMP/d.out" | grep -qx "Sampling at 499 Hertz of PID $LAST by user + kernel stack for 1 secs." ||
+	head -1 "$TMP/d.out" | grep -qx "Sampling at 499 Hertz of PID $LAST by user + kernel stack until it exits, for at most 1 secs." ||
 		fail "header: $(head -1 "$TMP/d.out")" || return 1
 	grep -q "^    -                syscalls ($LAST)\$" "$TMP/d.out" || fail "no comm (pid) line" || return 1
 	grep -qx '    --' "$TMP/d.out" || fail "no -- delimiter" || return 1
@@ -179,13 +179,19 @@ t_sigterm() { signal_prints_profile TERM; }
 t_sighup() { signal_prints_profile HUP; }
 
 # The -p target exits: sampling stops, the profile so far is printed.
+# The header promises no more than the run may give, and the note at
+# the end says how long it was.
 t_target_exits() {
 	start $W/hotspots 2
-	$PROFILE -F 499 -f -p "$LAST" 30 > "$TMP/exit.folded" 2> "$TMP/exit.err"
+	$PROFILE -F 499 -p "$LAST" 30 > "$TMP/exit.txt" 2> "$TMP/exit.err"
 	rc=$?
 	[ "$rc" -eq 0 ] || fail "exit status $rc" || return 1
-	grep -q 'exited' "$TMP/exit.err" || fail "no note that the target exited" || return 1
-	grep -q 'hot_a' "$TMP/exit.folded" || fail "profile lost" || return 1
+	head -1 "$TMP/exit.txt" | grep -q ' until it exits, for at most 30 secs\.$' ||
+		fail "header: $(head -1 "$TMP/exit.txt")" || return 1
+	secs=$(sed -n 's/^profile: every target process exited; stopping after \([0-9.]*\) secs$/\1/p' "$TMP/exit.err")
+	[ -n "$secs" ] || fail "no note of when the target exited: $(cat "$TMP/exit.err")" || return 1
+	awk -v s="$secs" 'BEGIN { exit !(s >= 1 && s < 10) }' || fail "stopped after $secs s, target ran 2 s" || return 1
+	grep -q 'hot_a' "$TMP/exit.txt" || fail "profile lost" || return 1
 }
 
 # A closed pipe ends the run quietly.
@@ -701,6 +707,24 @@ t_event() {
 	[ ! -s "$TMP/cyc.out" ] || fail "-e cycles failed but printed a profile" || return 1
 }
 
+# The whole system: profile's own samples are left out and counted (-v),
+# --include-self keeps them (its worker threads build unwind tables then).
+# Other profile runs on the machine are not ours: the block is ours by pid.
+t_self_left_out() {
+	$PROFILE -v -F 999 2 > "$TMP/self.txt" 2> "$TMP/self.err" &
+	pid=$!
+	wait $pid || fail "exit $?" || return 1
+	! grep -q "^    -  *profile ($pid)\$" "$TMP/self.txt" || fail "profile's own stacks printed" || return 1
+	n=$(sed -n 's/.* dropped, \([0-9]*\) of profile itself left out.*/\1/p' "$TMP/self.err")
+	[ -n "$n" ] && [ "$n" -gt 0 ] || fail "left out: '$n': $(grep 'samples,' "$TMP/self.err")" || return 1
+	$PROFILE -v --include-self -F 999 2 > "$TMP/self2.txt" 2> "$TMP/self2.err" &
+	pid=$!
+	wait $pid || fail "--include-self: exit $?" || return 1
+	grep -q "^    -  *profile ($pid)\$" "$TMP/self2.txt" || fail "--include-self: no stack of profile ($pid)" || return 1
+	grep -q ' dropped, 0 of profile itself left out' "$TMP/self2.err" ||
+		fail "--include-self: $(grep 'samples,' "$TMP/self2.err")" || return 1
+}
+
 # -v: our own statistics, a few lines, not libbpf's debug log (hundreds
 # of lines a load); -vv adds that.
 t_verbose_levels() {
@@ -749,5 +773,6 @@ run_test "--help and --version" t_help_and_version
 run_test "unprivileged: one line, exit 1" t_unprivileged
 run_test "-e: cpu-clock by default, cycles on request or one line" t_event
 run_test "-v: our statistics; -vv: libbpf's debug log too" t_verbose_levels
+run_test "the whole system but profile itself, unless --include-self" t_self_left_out
 
 finish
