@@ -361,6 +361,55 @@ static void sample_type(const struct pf_profile *p, bool in_ns, const char **typ
 	}
 }
 
+/*
+ * The program the samples ran: the file of the root-most user frame of
+ * every stack that starts in a program rather than in a shared library
+ * (threads start in libc), when they all agree; NULL for the whole
+ * system, or processes of several programs.
+ */
+static const char *main_program(const struct pf_profile *p)
+{
+	const char *main = NULL;
+
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		const struct pf_sample *s = &p->samples[i];
+		const char *file, *base;
+
+		if (!s->nr_frames || s->frames[0].kernel)
+			continue;
+		file = s->frames[0].module;
+		if (!file || file[0] != '/')
+			continue;	/* "[vdso]", anonymous memory */
+		base = strrchr(file, '/') + 1;
+		if (strstr(base, ".so"))
+			continue;
+		if (main && strcmp(main, file))
+			return NULL;
+		main = file;
+	}
+	return main;
+}
+
+/*
+ * Mapping 1 is the main program's (pprof's "File:"), or one of no file
+ * when there is none: not the file of whichever frame came first, such
+ * as the kernel image.
+ */
+static int builder__main_mapping(struct pprof_builder *b, const struct pf_profile *p)
+{
+	const struct pf_frame main = { .module = main_program(p) };
+	uint64_t id;
+	size_t idx;
+
+	if (main.module)
+		return builder__mapping(b, &main, &id);
+	if (keymap__intern(b->mappings, "", 0, &idx) < 0 ||
+	    array_reserve((void **)&b->map, &b->cap_map, idx, sizeof(*b->map)))
+		return -ENOMEM;
+	b->map[idx] = (struct pprof_mapping){ 0 };	/* filename "": string 0 */
+	return 0;
+}
+
 static int builder__profile(struct pprof_builder *b, const struct pf_profile *p)
 {
 	const char *type, *unit;
@@ -372,7 +421,8 @@ static int builder__profile(struct pprof_builder *b, const struct pf_profile *p)
 	if ((err = pf_profile__sample_weight(p, &weight, &in_ns)))
 		return err;
 	sample_type(p, in_ns, &type, &unit);
-	if ((err = builder__value_type(b, PROFILE_SAMPLE_TYPE, "samples", "count")) ||
+	if ((err = builder__main_mapping(b, p)) ||
+	    (err = builder__value_type(b, PROFILE_SAMPLE_TYPE, "samples", "count")) ||
 	    (err = builder__value_type(b, PROFILE_SAMPLE_TYPE, type, unit)))
 		return err;
 	for (size_t i = 0; i < p->nr_samples; i++) {

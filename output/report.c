@@ -552,12 +552,11 @@ void report__title(const struct profile_env *env, char *buf, size_t size)
 		n = snprintf(buf, size, "profile -F %ld", env->frequency);
 	if (n < 0 || (size_t)n >= size)
 		return;
-	if (env->nr_pids)
-		n += snprintf(buf + n, size - n, " of %zu process%s", env->nr_pids,
-			      env->nr_pids > 1 ? "es" : "");
-	else if (env->nr_tids)
-		n += snprintf(buf + n, size - n, " of %zu thread%s", env->nr_tids,
-			      env->nr_tids > 1 ? "s" : "");
+	/* which, as the header says them: -p 185 is "PID 185" */
+	if (env->nr_pids && env->pid_arg)
+		n += snprintf(buf + n, size - n, " of PID %s", env->pid_arg);
+	else if (env->nr_tids && env->tid_arg)
+		n += snprintf(buf + n, size - n, " of TID %s", env->tid_arg);
 	else if (env->command)
 		n += snprintf(buf + n, size - n, " of %s and its children", env->command[0]);
 	else

@@ -323,6 +323,24 @@ t_output_formats() {
 	grep -q '^hotspots;.*;hot_a [0-9]*$' "$TMP/p.folded" || fail "folded file" || return 1
 }
 
+# pprof's header in go tool pprof -top: "File:" the program profiled,
+# though its hottest frames are the kernel's; the comment says which
+# process; the whole system has no one program: no "File:".
+t_pprof_header() {
+	start $W/syscalls 30
+	sleep 0.3
+	$PROFILE -q -F 199 -p "$LAST" -o "$TMP/one.pb.gz" 2 || fail "-p: exit $?" || return 1
+	kill "$LAST"
+	go tool pprof -top "$TMP/one.pb.gz" > "$TMP/one.top" 2>&1 || fail "go tool pprof: $(cat "$TMP/one.top")" || return 1
+	head -1 "$TMP/one.top" | grep -qx 'File: syscalls' || fail "-p: $(head -1 "$TMP/one.top")" || return 1
+	grep -q "^profile -F 199 of PID $LAST, user + kernel stacks on " "$TMP/one.top" ||
+		fail "-p: no comment naming the process: $(head -3 "$TMP/one.top")" || return 1
+	$PROFILE -q -F 49 -o "$TMP/all.pb.gz" 1 || fail "whole system: exit $?" || return 1
+	go tool pprof -top "$TMP/all.pb.gz" > "$TMP/all.top" 2>&1 || fail "go tool pprof: $(cat "$TMP/all.top")" || return 1
+	! grep -q '^File:' "$TMP/all.top" || fail "whole system: $(grep '^File:' "$TMP/all.top")" || return 1
+	grep -q '^profile -F 49 of all threads, ' "$TMP/all.top" || fail "whole system: $(head -3 "$TMP/all.top")" || return 1
+}
+
 # The SVG flame graph renders in a real browser: headless Chromium's
 # screenshot is mostly coloured frames, and its DOM has the hot functions.
 chromium_headless() {
@@ -757,6 +775,7 @@ run_test "tiny stack map: overflow map keeps every stack" t_stack_map_overflow
 run_test "short-lived processes keep their symbols" t_short_lived
 run_test "-i interval snapshots add up" t_interval
 run_test "-o in every format loads in its client" t_output_formats
+run_test "pprof: File: the program, comment: the process" t_pprof_header
 run_shipped_test "SVG flame graph renders in Chromium" t_svg_renders
 run_shipped_test "speedscope JSON opens in the speedscope app: hot functions and weights" t_speedscope_renders
 run_test "-o on a full disk keeps the previous file" t_output_atomic
