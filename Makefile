@@ -398,10 +398,12 @@ check:
 bench: profile
 	sh bench/run.sh
 
-# The tool, its man page, its bash completion, and the snapshot service and
+# The tool, its man page, its bash completion, the snapshot service and
 # timer with their settings in /etc/default/profile (an existing one is
-# left as it is).
+# left as it is), and README.md with docs/ under DOCDIR.
 SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+# README.md and docs/, as the README links them
+DOCDIR ?= $(PREFIX)/share/doc/profile
 install: profile
 	install -D -m 0755 profile $(DESTDIR)$(PREFIX)/sbin/profile
 	install -D -m 0644 profile.8 $(DESTDIR)$(PREFIX)/share/man/man8/profile.8
@@ -414,6 +416,9 @@ install: profile
 	install -m 0644 dist/profile-snapshot.timer $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
 	[ -e $(DESTDIR)/etc/default/profile ] || \
 		install -D -m 0644 dist/default $(DESTDIR)/etc/default/profile
+	install -d $(DESTDIR)$(DOCDIR)/docs
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 docs/*.md docs/flamegraph.png docs/flamegraph.svg $(DESTDIR)$(DOCDIR)/docs/
 
 # The Debian package (debian/): dpkg-buildpackage on a copy of the tree in
 # build/deb/src, so that what it leaves (the .deb, .buildinfo, .changes in

@@ -692,6 +692,29 @@ t_help_and_version() {
 	$PROFILE --version | grep -Eq '^profile [0-9]' || fail "--version" || return 1
 }
 
+# profile(8) as man renders it: FILES and ENVIRONMENT name what the tool
+# and its service read and write, the service has its example, and every
+# option --help lists is described. (package.sh finds it installed.)
+t_man_page() {
+	MANWIDTH=200 man -l profile.8 > "$TMP/man.txt" 2> "$TMP/man.err" || fail "man -l: $(cat "$TMP/man.err")" || return 1
+	for s in FILES ENVIRONMENT 'FRAMES WITHOUT NAMES' '   Snapshots as a service'; do
+		grep -q "^$s\$" "$TMP/man.txt" || fail "no section '$s'" || return 1
+	done
+	sed -n '/^FILES$/,/^[A-Z]/p' "$TMP/man.txt" > "$TMP/files.txt"
+	for f in /etc/default/profile profile-snapshot.service profile-snapshot.timer /var/lib/profile \
+		/var/cache/profile/unwind /var/cache/profile/debuginfod /usr/lib/debug /usr/share/doc/profile; do
+		grep -qF -- "$f" "$TMP/files.txt" || fail "FILES lacks $f" || return 1
+	done
+	sed -n '/^ENVIRONMENT$/,/^[A-Z]/p' "$TMP/man.txt" > "$TMP/env.txt"
+	for v in DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH PATH; do
+		grep -qw -- "$v" "$TMP/env.txt" || fail "ENVIRONMENT lacks $v" || return 1
+	done
+	grep -q 'systemctl enable --now profile-snapshot.timer' "$TMP/man.txt" || fail "no service example" || return 1
+	for o in $($PROFILE --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+		grep -q -- "$o" "$TMP/man.txt" || fail "profile(8) does not describe $o" || return 1
+	done
+}
+
 # Not privileged: one line naming what is missing, exit 1.
 t_unprivileged() {
 	command -v setpriv > /dev/null || fail "setpriv missing" || return 1
@@ -789,6 +812,7 @@ run_test "a status line on a terminal, none elsewhere" t_progress_on_a_terminal
 run_test "--keep: the newest of the pattern's files stay, nothing else goes" t_keep
 run_test "--keep: a directory swapped for a symlink after the write: nothing goes there" t_keep_swapped_dir
 run_test "--help and --version" t_help_and_version
+run_test "profile(8): FILES, ENVIRONMENT, the service's example, every option" t_man_page
 run_test "unprivileged: one line, exit 1" t_unprivileged
 run_test "-e: cpu-clock by default, cycles on request or one line" t_event
 run_test "-v: our statistics; -vv: libbpf's debug log too" t_verbose_levels
