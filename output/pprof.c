@@ -362,15 +362,18 @@ static void sample_type(const struct pf_profile *p, bool in_ns, const char **typ
 }
 
 /*
- * The program the samples ran: the file of the root-most user frame of
+ * The program the targets ran: the file of the root-most user frame of
  * every stack that starts in a program rather than in a shared library
  * (threads start in libc), when they all agree; NULL for the whole
- * system, or processes of several programs.
+ * system (even when one program's stacks were all it caught), or
+ * processes of several programs.
  */
 static const char *main_program(const struct pf_profile *p)
 {
 	const char *main = NULL;
 
+	if (!p->of_targets)
+		return NULL;
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		const struct pf_sample *s = &p->samples[i];
 		const char *file, *base;

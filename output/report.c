@@ -441,6 +441,7 @@ static int write_structured(struct report *r, const struct agg *agg, const struc
 		.event = meta->event,
 		.title = meta->title,
 		.per_thread = env->nr_tids > 0,
+		.of_targets = env->nr_pids || env->nr_tids || env->command,
 	};
 	int err;
 

@@ -48,6 +48,7 @@ static struct pf_profile test_profile(void)
 		.frequency = 99,
 		.event = "cpu-clock",
 		.title = "profile -F 99 on test",
+		.of_targets = true,	/* -p 100,200: app is the one program both start in */
 		.samples = samples,
 		.nr_samples = ARRAY_SIZE(samples),
 	};
@@ -504,7 +505,8 @@ Test(pprof, tid_label_when_per_thread)
 /*
  * Mapping 1 is pprof's main binary ("File:" in go tool pprof -top): the
  * program, not the file of the first frame written (a kernel leaf here,
- * a thread started in libc); none for processes of several programs.
+ * a thread started in libc); none for processes of several programs or
+ * the whole system.
  */
 Test(pprof, main_mapping_is_the_program_or_none)
 {
@@ -525,11 +527,19 @@ Test(pprof, main_mapping_is_the_program_or_none)
 
 	p.samples = one;
 	p.nr_samples = ARRAY_SIZE(one);
+	p.of_targets = true;
 	round_trip(&p, &d);
 	assert_references(&d);
 	cr_assert_eq(d.mappings[0].id, 1);
 	cr_assert_str_eq(str(&d, d.mappings[0].filename), APP);
 	free_profile(&d);
+
+	/* the whole system, though one program's stacks were all it caught */
+	p.of_targets = false;
+	round_trip(&p, &d);
+	cr_assert_str_eq(str(&d, d.mappings[0].filename), "");
+	free_profile(&d);
+	p.of_targets = true;
 
 	p.samples = two;
 	p.nr_samples = ARRAY_SIZE(two);
