@@ -48,6 +48,7 @@ enum {
 	OPT_UNWIND_CACHE_SIZE,
 	OPT_NO_PYTHON,
 	OPT_INCLUDE_SELF,
+	OPT_OFFSETS,
 };
 
 static const char usage[] =
@@ -107,8 +108,10 @@ static const char usage[] =
 "      --no-demangle         print C++ and Rust names as they are in the binary\n"
 "      --lines               add source lines and inlined frames (needs DWARF)\n"
 "      --no-python           native frames only: no Python functions in the stacks\n"
-"  -v, --verbose             print statistics, the files without symbols, the\n"
-"                            offsets of unnamed frames; -vv libbpf's debug output too\n"
+"      --offsets             unnamed frames each with its address in its file,\n"
+"                            [libfoo.so+0x1a2b], not a run of them as one [libfoo.so]\n"
+"  -v, --verbose             print statistics and the files without symbols;\n"
+"                            -vv libbpf's debug output too\n"
 "  -h, --help                give this help and exit\n"
 "      --version             print the version and exit\n"
 "\n"
@@ -340,6 +343,7 @@ static const struct flag_opt flag_opts[] = {
 	{ "no-debuginfod", OPT_NO_DEBUGINFOD, ENV_BOOL(debuginfod), false },
 	{ "replace", OPT_REPLACE, ENV_BOOL(replace), true },
 	{ "include-self", OPT_INCLUDE_SELF, ENV_BOOL(include_self), true },
+	{ "offsets", OPT_OFFSETS, ENV_BOOL(offsets), true },
 };
 
 static const struct option other_opts[] = {

@@ -88,6 +88,7 @@ struct profile_env {
 	const char **debug_dirs;	/* --debug-dir, in the order given; none: /usr/lib/debug */
 	size_t nr_debug_dirs;
 	bool demangle;		/* on unless --no-demangle */
+	bool offsets;		/* --offsets: unnamed frames with their address, each its own */
 	bool lines;		/* --lines: source lines and inlined frames */
 	bool python;		/* on unless --no-python: Python frames in user stacks */
 	bool debuginfod;	/* on unless --no-debuginfod (still needs servers) */

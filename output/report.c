@@ -36,7 +36,7 @@ struct report {
 	uint64_t *uaddrs;			/* address of each uframes[i]; 0: none */
 	const struct py_name **upy;		/* a Python frame's names, or NULL */
 	const struct py_names *py;		/* NULL: no Python frames named */
-	void *offset_names;	/* -v: "[libfoo.so+0x1234]" strings (tsearch), until the write ends */
+	void *offset_names;	/* --offsets: "[libfoo.so+0x1234]" (tsearch), until the write ends */
 };
 
 static const char *const UNKNOWN = "[unknown]";
@@ -184,7 +184,7 @@ static int str_cmp(const void *a, const void *b)
 }
 
 /*
- * -v: an unnamed frame with where it is in its file, "[libfoo.so+0x1234]",
+ * --offsets: an unnamed frame with where it is in its file, "[libfoo.so+0x1234]",
  * kept until the end of the write (the structured writers hold the names
  * of every sample); the label alone when memory runs out.
  */
@@ -207,11 +207,10 @@ static const char *offset_name(struct report *r, const char *label, uint64_t fil
 }
 
 /*
- * An unnamed native frame: its file's label, "[libfoo.so]". Without -v,
- * a run of such frames of one file prints as one frame: nine
- * "[liblzma.so.5]" in a row say nothing more than one. -v prints each
- * with its place in the file instead. Returns whether frame k merged
- * into frame k - 1.
+ * An unnamed native frame: its file's label, "[libfoo.so]". A run of
+ * such frames of one file prints as one frame: nine "[liblzma.so.5]" in
+ * a row say nothing more than one. --offsets prints each with its place
+ * in the file instead. Returns whether frame k merged into frame k - 1.
  */
 static bool name_unnamed(struct report *r, size_t k, const struct usym *sym, const char *prev_module)
 {
@@ -219,7 +218,7 @@ static bool name_unnamed(struct report *r, size_t k, const struct usym *sym, con
 		r->uframes[k] = UNKNOWN;
 		return false;
 	}
-	if (r->env->verbose && sym->module) {
+	if (r->env->offsets && sym->module) {
 		r->uframes[k] = offset_name(r, sym->label, sym->file_addr);
 		return false;
 	}

@@ -129,7 +129,7 @@ struct usym {
 	/*
 	 * Where addr is in module's own terms: its ELF address where the
 	 * file's segments say, else its offset in the file; 0 when there is
-	 * no file. What -v prints after an unnamed frame: "[libfoo.so+0x1234]".
+	 * no file. What --offsets prints of an unnamed frame: "[libfoo.so+0x1234]".
 	 */
 	uint64_t file_addr;
 	enum usym_reason reason;

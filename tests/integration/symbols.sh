@@ -141,21 +141,24 @@ t_stripped_names_the_file() {
 		fail "no hint naming the file: $(cat "$TMP/nodebug.err")" || return 1
 }
 
-# -v: unnamed frames each with their ELF address, which addr2line takes.
-t_stripped_offsets_verbose() {
+# --offsets: unnamed frames each with their ELF address, which addr2line
+# takes; -v changes no frame.
+t_stripped_offsets() {
 	build_spin "$TMP/offs_full" offs_hot offs_caller &&
 		strip -o "$TMP/offs_spin" "$TMP/offs_full" || return 1
 	start "$TMP/offs_spin" 8
 	sleep 0.3
-	profile_pid "$LAST" offs -U -v || return 1
+	profile_pid "$LAST" offs -U --offsets || return 1
+	profile_pid "$LAST" offsv -U -v || return 1
 	stop "$LAST"
+	! grep -q 'offs_spin+0x' "$TMP/offsv.folded" || fail "-v printed offsets: $(head -1 "$TMP/offsv.folded")" || return 1
 	line=$(sort -k2 -n "$TMP/offs.folded" | tail -1)
 	leaf=$(echo "$line" | sed -n 's/.*;\[offs_spin+\(0x[0-9a-f]*\)\] [0-9]*$/\1/p')
 	[ -n "$leaf" ] || fail "no leaf with an offset: $line" || return 1
 	name=$(addr2line -f -e "$TMP/offs_full" "$leaf" | head -1)
 	[ "$name" = offs_hot ] || fail "leaf $leaf is '$name' in the unstripped file, not offs_hot" || return 1
 	echo "$line" | grep -q 'offs_spin+0x[0-9a-f]*\];\[offs_spin+0x[0-9a-f]*\];\[offs_spin+0x' ||
-		fail "-v collapsed the frames: $line" || return 1
+		fail "--offsets collapsed the frames: $line" || return 1
 }
 
 # A stripped binary under a directory whose name holds a terminal escape
@@ -271,7 +274,7 @@ run_test "stripped, debug file by .gnu_debuglink" t_debuglink
 run_test "stripped, debug file by build-id (--debug-dir)" t_build_id
 run_test "stripped, MiniDebugInfo" t_minidebuginfo
 run_test "stripped without debug info: frames name the file, once a run, and a hint" t_stripped_names_the_file
-run_test "stripped without debug info: -v keeps each frame's address" t_stripped_offsets_verbose
+run_test "stripped without debug info: --offsets keeps each frame's address" t_stripped_offsets
 run_test "-v prints a hostile path escaped" t_verbose_path_escaped
 run_test "JIT code named by /tmp/perf-PID.map" t_jit_perf_map
 run_test "no JIT code: no perf map looked for" t_no_jit_no_perf_map
