@@ -69,7 +69,7 @@ SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loa
 	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c symbols/usyms_sweep.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c \
 	symbols/debuginfod_fetch.c symbols/debuginfod_child.c symbols/usyms_fetch.c symbols/cache_dir.c \
-	symbols/file_id.c
+	symbols/file_id.c symbols/dpkg_owner.c
 OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/walk_tally.c output/keymap.c \
 	output/protobuf.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \

@@ -30,6 +30,7 @@
 #include "command.h"
 #include "debuginfod_child.h"
 #include "debuginfod_fetch.h"
+#include "dpkg_owner.h"
 #include "escape.h"
 #include "loss_report.h"
 #include "outfile.h"
@@ -577,7 +578,7 @@ static void report_losses(const struct run *run)
 		unwind_jobs__stats(run->unwind, &unwind, &t.unwind_dropped);
 		t.unwind = &unwind;
 	}
-	loss_report__unresolved(stderr, run->usyms, run->env->verbose);
+	loss_report__unresolved(stderr, run->usyms, run->env->verbose, DPKG_INFO_DIR);
 	if (run->unwind)
 		walk_tally__report(run->walks, stderr, why_no_tables, (void *)run);
 	if (run->py) {

@@ -4,6 +4,10 @@
  * the profile lacks: samples and stacks the BPF maps could not keep, and
  * frames left without symbols; under -v, the run's statistics.
  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dpkg_owner.h"
 #include "escape.h"
 #include "loss_report.h"
 #include "python/py_bpf.h"
@@ -43,16 +47,43 @@ static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
 	return 0;
 }
 
+/* ", liblzma5-dbgsym" for each file a package installed; whether there was one. */
+static bool print_dbgsym(FILE *f, char *const *owners, size_t n)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		bool again = false;
+
+		for (size_t j = 0; j < i && !again; j++)
+			again = owners[j] && owners[i] && !strcmp(owners[i], owners[j]);
+		if (!owners[i] || again)
+			continue;
+		fputs(any ? ", " : " (", f);
+		escape__text(f, owners[i]);
+		fputs("-dbgsym", f);
+		any = true;
+	}
+	if (any)
+		fputs(")", f);
+	return any;
+}
+
 /*
  * What would name the frames of stripped files: their debug files, from
- * the distribution's debug packages, a debuginfod server, or a directory.
+ * the distribution's debug packages (named where dpkg's lists in
+ * dpkg_info_dir say which package installed the file), a debuginfod
+ * server, or a directory.
  */
-static void print_stripped_hint(const struct unresolved_sum *sum)
+static void print_stripped_hint(const struct unresolved_sum *sum, const char *dpkg_info_dir)
 {
 	size_t shown = sum->nr_stripped < HINT_FILES ? sum->nr_stripped : HINT_FILES;
+	char *owners[HINT_FILES] = { NULL };
 
 	if (!sum->nr_stripped)
 		return;
+	if (dpkg_info_dir)
+		(void)dpkg_owner__find(dpkg_info_dir, sum->stripped, shown, owners);	/* none: no names */
 	fputs("profile: no debug file found for ", sum->f);
 	for (size_t i = 0; i < shown; i++) {
 		if (i)
@@ -61,11 +92,15 @@ static void print_stripped_hint(const struct unresolved_sum *sum)
 	}
 	if (sum->nr_stripped > shown)
 		fprintf(sum->f, " and %zu more", sum->nr_stripped - shown);
-	fputs(": to name their frames, install their -dbgsym (or -dbg) packages, set DEBUGINFOD_URLS to a debuginfod server, or give --debug-dir DIR where their debug files are\n",
+	fputs(": to name their frames, install their -dbgsym (or -dbg) packages", sum->f);
+	print_dbgsym(sum->f, owners, shown);
+	fputs(", set DEBUGINFOD_URLS to a debuginfod server, or give --debug-dir DIR where their debug files are\n",
 	      sum->f);
+	for (size_t i = 0; i < shown; i++)
+		free(owners[i]);
 }
 
-void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose)
+void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose, const char *dpkg_info_dir)
 {
 	struct unresolved_sum sum = { .f = f, .list = verbose };
 
@@ -73,7 +108,7 @@ void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose)
 	if (sum.frames && !verbose)
 		fprintf(f, "profile: frames without symbols: %llu, in %zu files or regions (-v lists them)\n",
 			(unsigned long long)sum.frames, sum.modules);
-	print_stripped_hint(&sum);
+	print_stripped_hint(&sum, dpkg_info_dir);
 }
 
 /* -v: how user stacks were walked, and what the tables cost. */

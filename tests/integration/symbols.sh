@@ -141,6 +141,24 @@ t_stripped_names_the_file() {
 		fail "no hint naming the file: $(cat "$TMP/nodebug.err")" || return 1
 }
 
+# A Debian library's hidden functions (liblzma's, under xz) with no debug
+# file to be had (--debug-dir of nothing, no debuginfod): the hint names the
+# file and its -dbgsym package, which dpkg's lists know as /lib/..., the
+# process's maps as /usr/lib/....
+t_debian_library_hint() {
+	lib=$(readlink -f "$(ldd "$(command -v xz)" | awk '/liblzma/ { print $3 }')")
+	pkg=$(dpkg -S "*/${lib##*/}" 2>/dev/null | sed -n '1s/:.*//p')
+	[ -n "$lib" ] && [ -n "$pkg" ] || fail "xz's liblzma ('$lib') from no package ('$pkg')" || return 1
+	mkdir -p "$TMP/nodebugdir"
+	start sh -c 'exec xz -9e -T1 < /dev/urandom > /dev/null'
+	sleep 0.5
+	profile_pid "$LAST" xz -U --no-debuginfod --debug-dir "$TMP/nodebugdir" || return 1
+	stop "$LAST"
+	has_frame "[${lib##*/}]" "$TMP/xz.folded" || return 1
+	grep "^profile: no debug file found for .*$lib" "$TMP/xz.err" | grep -qF "packages ($pkg-dbgsym" ||
+		fail "no hint naming $lib and $pkg-dbgsym: $(cat "$TMP/xz.err")" || return 1
+}
+
 # --offsets: unnamed frames each with their ELF address, which addr2line
 # takes; -v changes no frame.
 t_stripped_offsets() {
@@ -275,6 +293,7 @@ run_test "stripped, debug file by build-id (--debug-dir)" t_build_id
 run_test "stripped, MiniDebugInfo" t_minidebuginfo
 run_test "stripped without debug info: frames name the file, once a run, and a hint" t_stripped_names_the_file
 run_test "stripped without debug info: --offsets keeps each frame's address" t_stripped_offsets
+run_test "a Debian library without its debug file: the hint names its -dbgsym package" t_debian_library_hint
 run_test "-v prints a hostile path escaped" t_verbose_path_escaped
 run_test "JIT code named by /tmp/perf-PID.map" t_jit_perf_map
 run_test "no JIT code: no perf map looked for" t_no_jit_no_perf_map
