@@ -70,7 +70,7 @@ SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loa
 	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c symbols/usyms_sweep.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/srcline.c \
 	symbols/debuginfod_fetch.c symbols/debuginfod_child.c symbols/usyms_fetch.c symbols/cache_dir.c \
-	symbols/file_id.c
+	symbols/file_id.c symbols/dpkg_owner.c
 OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/walk_tally.c output/keymap.c \
 	output/protobuf.c output/container_id.c output/containers.c \
 	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
@@ -84,6 +84,7 @@ PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_pr
 	python/py_run.c python/py_names.c python/py_linetable.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
 	$(PYTHON_SRCS)
+LIB_SRCS += cli_suggest.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%.o,$(UNIT_SRCS))
@@ -400,10 +401,12 @@ check:
 bench: profile
 	sh bench/run.sh
 
-# The tool, its man page, its bash completion, and the snapshot service and
+# The tool, its man page, its bash completion, the snapshot service and
 # timer with their settings in /etc/default/profile (an existing one is
-# left as it is).
+# left as it is), and README.md with docs/ under DOCDIR.
 SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+# README.md and docs/, as the README links them
+DOCDIR ?= $(PREFIX)/share/doc/profile
 install: profile
 	install -D -m 0755 profile $(DESTDIR)$(PREFIX)/sbin/profile
 	install -D -m 0644 profile.8 $(DESTDIR)$(PREFIX)/share/man/man8/profile.8
@@ -416,6 +419,9 @@ install: profile
 	install -m 0644 dist/profile-snapshot.timer $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
 	[ -e $(DESTDIR)/etc/default/profile ] || \
 		install -D -m 0644 dist/default $(DESTDIR)/etc/default/profile
+	install -d $(DESTDIR)$(DOCDIR)/docs
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 docs/*.md docs/flamegraph.png docs/flamegraph.svg $(DESTDIR)$(DOCDIR)/docs/
 
 # The Debian package (debian/): dpkg-buildpackage on a copy of the tree in
 # build/deb/src, so that what it leaves (the .deb, .buildinfo, .changes in
@@ -456,6 +462,7 @@ FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols
 	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c \
 	python/py_linetable.c output/container_id.c output/keymap.c output/protobuf.c output/pprof.c output/pf_build.c \
 	output/whole_read.c output/pb_read.c output/folded_read.c output/pprof_read.c
+FUZZ_LIB_SRCS += cli_suggest.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))

@@ -16,6 +16,7 @@
 
 #include "cgroups.h"
 #include "cli.h"
+#include "cli_suggest.h"
 #include "escape.h"
 #include "outfile.h"
 #include "retention.h"
@@ -50,6 +51,8 @@ enum {
 	OPT_CGROUP,
 	OPT_BY_CONTAINER,
 	OPT_FROM,
+	OPT_INCLUDE_SELF,
+	OPT_OFFSETS,
 };
 
 static const char usage[] =
@@ -69,6 +72,7 @@ static const char usage[] =
 "  -U, --user-stacks-only    show user-space stacks only (no kernel)\n"
 "  -K, --kernel-stacks-only  show kernel-space stacks only (no user)\n"
 "  -I, --include-idle        include the CPU idle stacks\n"
+"      --include-self        include profile's own samples (the whole system only)\n"
 "  -C, --cpu=CPU             sample this CPU only\n"
 "      --cgroup=PATH         profile only the tasks in this cgroup v2 directory and\n"
 "                            below (repeatable; /sys/fs/cgroup/X or the cgroup path /X)\n"
@@ -119,7 +123,10 @@ static const char usage[] =
 "      --no-demangle         print C++ and Rust names as they are in the binary\n"
 "      --lines               add source lines and inlined frames (needs DWARF)\n"
 "      --no-python           native frames only: no Python functions in the stacks\n"
-"  -v, --verbose             print libbpf debug output and statistics\n"
+"      --offsets             unnamed frames each with its address in its file,\n"
+"                            [libfoo.so+0x1a2b], not a run of them as one [libfoo.so]\n"
+"  -v, --verbose             print statistics and the files without symbols;\n"
+"                            -vv libbpf's debug output too\n"
 "  -h, --help                give this help and exit\n"
 "      --version             print the version and exit\n"
 "\n"
@@ -256,7 +263,7 @@ struct parser {
 	bool format_set;	/* -f or --format given */
 	bool folded_flag;	/* as -f */
 	int sampling_opt;	/* the first option given that only sampling takes, or 0 */
-	const struct option *long_opts;
+	const struct option *long_opts;	/* for "did you mean" and option names */
 };
 
 /*
@@ -269,7 +276,7 @@ static const int sampling_opts[] = {
 	OPT_UNWIND_CACHE_DIR, OPT_NO_UNWIND_CACHE, OPT_UNWIND_CACHE_SIZE, OPT_DEBUG_DIR,
 	OPT_DEBUGINFOD_URL, OPT_DEBUGINFOD_DEADLINE, OPT_DEBUGINFOD_MAX_FILES,
 	OPT_DEBUGINFOD_MAX_USER_FILES, OPT_NO_DEBUGINFOD, OPT_NO_DEMANGLE, OPT_LINES, OPT_NO_PYTHON,
-	OPT_CGROUP, OPT_BY_CONTAINER,
+	OPT_CGROUP, OPT_BY_CONTAINER, OPT_INCLUDE_SELF, OPT_OFFSETS,
 };
 
 static void note_sampling_opt(struct parser *p, int opt)
@@ -405,13 +412,14 @@ static const struct flag_opt flag_opts[] = {
 	{ "delimited", 'd', ENV_BOOL(delimited), true },
 	{ "annotations", 'a', ENV_BOOL(annotations), true },
 	{ "quiet", 'q', ENV_BOOL(quiet), true },
-	{ "verbose", 'v', ENV_BOOL(verbose), true },
 	{ "no-demangle", OPT_NO_DEMANGLE, ENV_BOOL(demangle), false },
 	{ "lines", OPT_LINES, ENV_BOOL(lines), true },
 	{ "no-python", OPT_NO_PYTHON, ENV_BOOL(python), false },
 	{ "no-debuginfod", OPT_NO_DEBUGINFOD, ENV_BOOL(debuginfod), false },
 	{ "replace", OPT_REPLACE, ENV_BOOL(replace), true },
 	{ "by-container", OPT_BY_CONTAINER, ENV_BOOL(by_container), true },
+	{ "include-self", OPT_INCLUDE_SELF, ENV_BOOL(include_self), true },
+	{ "offsets", OPT_OFFSETS, ENV_BOOL(offsets), true },
 };
 
 static const struct option other_opts[] = {
@@ -420,6 +428,7 @@ static const struct option other_opts[] = {
 	{ "tid", required_argument, NULL, 'L' },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "folded", no_argument, NULL, 'f' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
@@ -577,11 +586,17 @@ static int add_debuginfod_url(struct parser *p, const char *url)
 /* getopt_long's ':' and '?': one line naming the option. */
 static int bad_option(struct parser *p, int opt, char **argv)
 {
+	const char *near;
+
 	if (opt == ':')
 		fprintf(p->err, "profile: option '%s' requires an argument\n", argv[optind - 1]);
 	/* long-only options (OPT_*) set optopt to values that are no char */
 	else if (optopt > 0 && optopt < OPT_STACK_STORAGE)
 		fprintf(p->err, "profile: unknown option '-%c' (see --help)\n", optopt);
+	else if (!strncmp(argv[optind - 1], "--", 2) &&
+		 (near = cli_suggest__option(argv[optind - 1] + 2, p->long_opts)))
+		fprintf(p->err, "profile: unknown option '%s'; did you mean '--%s'?\n", argv[optind - 1],
+			near);
 	else
 		fprintf(p->err, "profile: unknown option '%s' (see --help)\n", argv[optind - 1]);
 	return -EINVAL;
@@ -621,6 +636,9 @@ static int parse_option(struct parser *p, int opt, char **argv)
 		if (!err)
 			env->cpu = v;
 		return err;
+	case 'v':
+		env->verbose++;
+		return 0;
 	case 'f':
 	case OPT_FORMAT:
 		return set_format(p, opt, optarg);

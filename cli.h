@@ -69,7 +69,9 @@ struct profile_env {
 	pid_t command_pid;	/* once it is started (not an option) */
 	int cpu;		/* -C, -1 for all */
 	bool user_only, kernel_only, include_idle;
-	bool delimited, annotations, folded, verbose;
+	bool include_self;	/* --include-self: the whole system's profile has profile's own samples */
+	bool delimited, annotations, folded;
+	int verbose;		/* -v given this many times: 1 our statistics, 2 libbpf's debug too */
 	long stack_storage_size, hash_storage_size, max_stack_depth;
 	/* --stack-storage-size, --hash-storage-size given: those sizes, not the run's need */
 	bool stack_storage_given, hash_storage_given;
@@ -94,6 +96,7 @@ struct profile_env {
 	const char **debug_dirs;	/* --debug-dir, in the order given; none: /usr/lib/debug */
 	size_t nr_debug_dirs;
 	bool demangle;		/* on unless --no-demangle */
+	bool offsets;		/* --offsets: unnamed frames with their address, each its own */
 	bool lines;		/* --lines: source lines and inlined frames */
 	bool python;		/* on unless --no-python: Python frames in user stacks */
 	bool debuginfod;	/* on unless --no-debuginfod (still needs servers) */

@@ -35,6 +35,8 @@ const volatile bool kernel_stacks_only = false;
 const volatile bool user_stacks_only = false;
 const volatile bool include_idle = false;
 const volatile bool filter_by_pid = false;
+/* the whole system but profile itself, unless --include-self: its pid, else 0 */
+const volatile __u32 self_pid = 0;
 const volatile bool filter_by_tid = false;
 const volatile bool key_by_tid = false;
 const volatile bool track_gens = false;	/* user stacks are taken */
@@ -758,6 +760,10 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind, 
 		return 0;
 	if (nr_cgroup_filters && !in_cgroups())
 		return 0;
+	if (self_pid && pid == self_pid) {
+		stat_inc(STAT_SELF);
+		return 0;
+	}
 
 	stat_inc(STAT_SAMPLES);
 	key.pid = pid;

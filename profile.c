@@ -30,6 +30,7 @@
 #include "command.h"
 #include "debuginfod_child.h"
 #include "debuginfod_fetch.h"
+#include "dpkg_owner.h"
 #include "escape.h"
 #include "from_input.h"
 #include "loss_report.h"
@@ -74,13 +75,15 @@ struct run {
 	bool signalled;			/* the run ends for a signal: print now */
 };
 
-static bool verbose;
+static int verbose;
 
+/*
+ * Failures are reported by us, in one line; libbpf's warnings under -v,
+ * its debug chatter (hundreds of lines a load) only under -vv.
+ */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	(void)level;
-	/* failures are reported by us, in one line; libbpf's detail under -v */
-	return verbose ? vfprintf(stderr, fmt, args) : 0;
+	return verbose >= (level == LIBBPF_DEBUG ? 2 : 1) ? vfprintf(stderr, fmt, args) : 0;
 }
 
 /* Never runs (the signals stay blocked and are read from a signalfd);
@@ -583,7 +586,8 @@ static int run_loop(struct run *run)
 			if (proc_stat__all_ended("/proc", env->pids, env->nr_pids)) {
 				progress__clear(run->progress);
 				if (!env->quiet)
-					fprintf(stderr, "profile: every target process exited; stopping\n");
+					fprintf(stderr, "profile: every target process exited; stopping after %.1f secs\n",
+						now - run->start);
 				return 0;
 			}
 			show_progress(run, now);
@@ -676,7 +680,7 @@ static void report_losses(const struct run *run)
 		unwind_jobs__stats(run->unwind, &unwind, &t.unwind_dropped);
 		t.unwind = &unwind;
 	}
-	loss_report__unresolved(stderr, run->usyms, run->env->verbose);
+	loss_report__unresolved(stderr, run->usyms, run->env->verbose, DPKG_INFO_DIR);
 	if (run->unwind)
 		walk_tally__report(run->walks, stderr, why_no_tables, (void *)run);
 	if (run->py) {

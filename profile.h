@@ -171,6 +171,7 @@ enum profile_stat {
 	STAT_PY_NAMES_LOST,	/* names not sent: the py_names ring buffer was full */
 	STAT_PY_RUNS_CUT,	/* Python walks stopped at PY_MAX_RUNS activations */
 	STAT_FOLLOW_LOST,	/* -- CMD: forks of its processes not followed (a map full) */
+	STAT_SELF,		/* samples of profile itself, left out (not in STAT_SAMPLES) */
 	STAT_MAX,
 };
 

@@ -66,6 +66,8 @@ static void set_rodata(struct profile_bpf *obj, const struct profile_env *env, b
 	obj->rodata->filter_by_pid = env->nr_pids > 0 || env->command;
 	obj->rodata->follow_forks = env->command != NULL;
 	obj->rodata->filter_by_tid = env->nr_tids > 0;
+	if (!env->include_self && !env->nr_pids && !env->nr_tids && !env->command)
+		obj->rodata->self_pid = getpid();
 	obj->rodata->key_by_tid = env->nr_tids > 0;
 	obj->rodata->key_by_cgroup = env->by_container;
 	obj->rodata->nr_cgroup_filters = env->nr_cgroups;

@@ -4,17 +4,27 @@
  * the profile lacks: samples and stacks the BPF maps could not keep, and
  * frames left without symbols; under -v, the run's statistics.
  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dpkg_owner.h"
 #include "escape.h"
 #include "loss_report.h"
 #include "python/py_bpf.h"
 #include "python/py_files.h"
 #include "unwind_row.h"
 
+/* The stripped files named in the hint: the first, those of the most frames. */
+#define HINT_FILES 3
+
 struct unresolved_sum {
 	FILE *f;
 	uint64_t frames;
 	size_t modules;
 	bool list;
+	/* stripped files with no debug file found, paths usyms holds until freed */
+	const char *stripped[HINT_FILES];
+	size_t nr_stripped;
 };
 
 static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
@@ -23,6 +33,10 @@ static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
 
 	sum->frames += e->count;
 	sum->modules++;
+	/* "[other files]", "[vdso]": no file whose debug file could be had */
+	if (e->reason == USYM_NO_DEBUGINFO && e->module && e->module[0] == '/')
+		if (sum->nr_stripped++ < HINT_FILES)	/* they come by count, the most first */
+			sum->stripped[sum->nr_stripped - 1] = e->module;
 	if (sum->list) {
 		/* a path any user can choose: no escape sequences to the terminal */
 		fputs("profile: ", sum->f);
@@ -33,7 +47,60 @@ static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
 	return 0;
 }
 
-void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose)
+/* ", liblzma5-dbgsym" for each file a package installed; whether there was one. */
+static bool print_dbgsym(FILE *f, char *const *owners, size_t n)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		bool again = false;
+
+		for (size_t j = 0; j < i && !again; j++)
+			again = owners[j] && owners[i] && !strcmp(owners[i], owners[j]);
+		if (!owners[i] || again)
+			continue;
+		fputs(any ? ", " : " (", f);
+		escape__text(f, owners[i]);
+		fputs("-dbgsym", f);
+		any = true;
+	}
+	if (any)
+		fputs(")", f);
+	return any;
+}
+
+/*
+ * What would name the frames of stripped files: their debug files, from
+ * the distribution's debug packages (named where dpkg's lists in
+ * dpkg_info_dir say which package installed the file), a debuginfod
+ * server, or a directory.
+ */
+static void print_stripped_hint(const struct unresolved_sum *sum, const char *dpkg_info_dir)
+{
+	size_t shown = sum->nr_stripped < HINT_FILES ? sum->nr_stripped : HINT_FILES;
+	char *owners[HINT_FILES] = { NULL };
+
+	if (!sum->nr_stripped)
+		return;
+	if (dpkg_info_dir)
+		(void)dpkg_owner__find(dpkg_info_dir, sum->stripped, shown, owners);	/* none: no names */
+	fputs("profile: no debug file found for ", sum->f);
+	for (size_t i = 0; i < shown; i++) {
+		if (i)
+			fputs(i + 1 == shown && shown == sum->nr_stripped ? " and " : ", ", sum->f);
+		escape__text(sum->f, sum->stripped[i]);
+	}
+	if (sum->nr_stripped > shown)
+		fprintf(sum->f, " and %zu more", sum->nr_stripped - shown);
+	fputs(": to name their frames, install their -dbgsym (or -dbg) packages", sum->f);
+	print_dbgsym(sum->f, owners, shown);
+	fputs(", set DEBUGINFOD_URLS to a debuginfod server, or give --debug-dir DIR where their debug files are\n",
+	      sum->f);
+	for (size_t i = 0; i < shown; i++)
+		free(owners[i]);
+}
+
+void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose, const char *dpkg_info_dir)
 {
 	struct unresolved_sum sum = { .f = f, .list = verbose };
 
@@ -41,6 +108,7 @@ void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose)
 	if (sum.frames && !verbose)
 		fprintf(f, "profile: frames without symbols: %llu, in %zu files or regions (-v lists them)\n",
 			(unsigned long long)sum.frames, sum.modules);
+	print_stripped_hint(&sum, dpkg_info_dir);
 }
 
 /* -v: how user stacks were walked, and what the tables cost. */
@@ -142,9 +210,10 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 	if (rt->unwind && env->verbose)
 		print_unwind(f, rt);
 	if (env->verbose)
-		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read (%zu symbol tables held at the end, %llu freed with the last process mapping them), %zu process generations held, %llu execs of sampled processes\n",
+		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu of profile itself left out (--include-self keeps them), %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read (%zu symbol tables held at the end, %llu freed with the last process mapping them), %zu process generations held, %llu execs of sampled processes\n",
 			rt->event, (unsigned long long)t[STAT_SAMPLES],
 			(unsigned long long)rt->printed, (unsigned long long)t[STAT_HASH_FULL],
+			(unsigned long long)t[STAT_SELF],
 			(unsigned long long)t[STAT_KSTACK_OVERFLOW], (unsigned long long)t[STAT_USTACK_OVERFLOW],
 			rt->nr_files, rt->held.files, (unsigned long long)rt->held.files_freed, rt->nr_gens,
 			(unsigned long long)t[STAT_EXECS]);

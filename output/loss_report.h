@@ -42,8 +42,14 @@ struct run_totals {
 
 /* Losses, each with the option that avoids it; the statistics under -v. */
 void loss_report__print(FILE *f, const struct profile_env *env, const struct run_totals *t);
-/* Where frames stayed unresolved and why: a list when verbose, else one line. */
-void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose);
+/*
+ * Where frames stayed unresolved and why: a list when verbose, else one
+ * line; then the stripped files without a debug file and what would name
+ * their frames, with the -dbgsym packages of those dpkg's lists in
+ * dpkg_info_dir (DPKG_INFO_DIR; NULL: none named) say installed them.
+ */
+void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose,
+			     const char *dpkg_info_dir);
 /*
  * Debug files not asked of debuginfod servers, for the bounds on what a
  * run and one user's files may make us fetch: one line each, unless -q.

@@ -366,6 +366,58 @@ static void sample_type(const struct pf_profile *p, bool in_ns, const char **typ
 	}
 }
 
+/*
+ * The program the targets ran: the file of the root-most user frame of
+ * every stack that starts in a program rather than in a shared library
+ * (threads start in libc), when they all agree; NULL for the whole
+ * system (even when one program's stacks were all it caught), or
+ * processes of several programs.
+ */
+static const char *main_program(const struct pf_profile *p)
+{
+	const char *main = NULL;
+
+	if (!p->of_targets)
+		return NULL;
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		const struct pf_sample *s = &p->samples[i];
+		const char *file, *base;
+
+		if (!s->nr_frames || s->frames[0].kernel)
+			continue;
+		file = s->frames[0].module;
+		if (!file || file[0] != '/')
+			continue;	/* "[vdso]", anonymous memory */
+		base = strrchr(file, '/') + 1;
+		if (strstr(base, ".so"))
+			continue;
+		if (main && strcmp(main, file))
+			return NULL;
+		main = file;
+	}
+	return main;
+}
+
+/*
+ * Mapping 1 is the main program's (pprof's "File:"), or one of no file
+ * when there is none: not the file of whichever frame came first, such
+ * as the kernel image.
+ */
+static int builder__main_mapping(struct pprof_builder *b, const struct pf_profile *p)
+{
+	const struct pf_frame main = { .module = main_program(p) };
+	uint64_t id;
+	size_t idx;
+
+	if (main.module)
+		return builder__mapping(b, &main, &id);
+	if (keymap__intern(b->mappings, "", 0, &idx) < 0 ||
+	    array_reserve((void **)&b->map, &b->cap_map, idx, sizeof(*b->map)))
+		return -ENOMEM;
+	b->map[idx] = (struct pprof_mapping){ 0 };	/* filename "": string 0 */
+	return 0;
+}
+
 static int builder__profile(struct pprof_builder *b, const struct pf_profile *p)
 {
 	const char *type, *unit;
@@ -381,7 +433,8 @@ static int builder__profile(struct pprof_builder *b, const struct pf_profile *p)
 		type = "samples";
 		unit = "count";
 	}
-	if ((err = builder__value_type(b, PROFILE_SAMPLE_TYPE, "samples", "count")) ||
+	if ((err = builder__main_mapping(b, p)) ||
+	    (err = builder__value_type(b, PROFILE_SAMPLE_TYPE, "samples", "count")) ||
 	    (!pf_profile__counts_only(p) && (err = builder__value_type(b, PROFILE_SAMPLE_TYPE, type, unit))))
 		return err;
 	for (size_t i = 0; i < p->nr_samples; i++) {

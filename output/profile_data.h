@@ -55,6 +55,7 @@ struct pf_profile {
 	const char *event;	/* "cpu-clock" or "cycles" */
 	const char *title;	/* e.g. "profile -F 99 on host1 (all threads)" */
 	bool per_thread;	/* tid is meaningful */
+	bool of_targets;	/* of -p, -L or -- CMD's processes, not the whole system */
 	const struct pf_sample *samples;
 	size_t nr_samples;
 };

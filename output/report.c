@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@ struct report {
 	const struct py_names *py;		/* NULL: no Python frames named */
 	struct containers *containers;		/* --by-container; NULL: not asked for */
 	size_t unnamed_said;			/* containers__unnamed() said so far */
+	void *offset_names;	/* --offsets: "[libfoo.so+0x1234]" (tsearch), until the write ends */
 };
 
 static const char *const UNKNOWN = "[unknown]";
@@ -85,6 +87,7 @@ void report__free(struct report *r)
 		return;
 	kallsyms__free(r->kallsyms);
 	containers__free(r->containers);
+	tdestroy(r->offset_names, free);
 	free(r->kframes);
 	free(r->uframes);
 	free(r->umodules);
@@ -233,6 +236,54 @@ static void name_python(struct report *r, const struct agg_entry *e, size_t k, u
 	r->upy[k] = pn;
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/*
+ * --offsets: an unnamed frame with where it is in its file, "[libfoo.so+0x1234]",
+ * kept until the end of the write (the structured writers hold the names
+ * of every sample); the label alone when memory runs out.
+ */
+static const char *offset_name(struct report *r, const char *label, uint64_t file_addr)
+{
+	size_t len = strlen(label);
+	char *name, **node;
+
+	if (len < 2 || label[len - 1] != ']' ||
+	    asprintf(&name, "%.*s+0x%llx]", (int)(len - 1), label, (unsigned long long)file_addr) < 0)
+		return label;
+	node = tsearch(name, &r->offset_names, str_cmp);
+	if (!node) {
+		free(name);
+		return label;
+	}
+	if (*node != name)
+		free(name);
+	return *node;
+}
+
+/*
+ * An unnamed native frame: its file's label, "[libfoo.so]". A run of
+ * such frames of one file prints as one frame: nine "[liblzma.so.5]" in
+ * a row say nothing more than one. --offsets prints each with its place
+ * in the file instead. Returns whether frame k merged into frame k - 1.
+ */
+static bool name_unnamed(struct report *r, size_t k, const struct usym *sym, const char *prev_module)
+{
+	if (!sym->label) {
+		r->uframes[k] = UNKNOWN;
+		return false;
+	}
+	if (r->env->offsets && sym->module) {
+		r->uframes[k] = offset_name(r, sym->label, sym->file_addr);
+		return false;
+	}
+	r->uframes[k] = sym->label;
+	return sym->module && prev_module && !strcmp(sym->module, prev_module);
+}
+
 /*
  * Name the user frames; returns how many to print, and a TRUNCATED frame
  * after them when callers were left out at the depth limit. A stack
@@ -248,12 +299,15 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 	};
 	const uint64_t *ips = e->ips + e->nr_kips;
 	size_t n = e->nr_uips, k = 0;
+	const char *unnamed_module = NULL;	/* of frame k - 1, when it is unnamed */
 
 	for (size_t i = 0; i < n; i++, k++) {
+		bool merged = false;
 		struct usym sym;
 
 		if (python_word(ips[i])) {
 			name_python(r, e, k, ips[i]);
+			unnamed_module = NULL;
 			continue;
 		}
 		/*
@@ -262,18 +316,27 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 		 * its function is not taken for the next one. Unresolved:
 		 * "[libfoo.so]" still names the file.
 		 */
-		if (!usyms__resolve_at(r->usyms, &w, ips[i] - (i > 0), e->count, &sym))
+		if (!usyms__resolve_at(r->usyms, &w, ips[i] - (i > 0), e->count, &sym)) {
 			r->uframes[k] = sym.name;
-		else
-			r->uframes[k] = sym.label ? sym.label : UNKNOWN;
-		r->umodules[k] = sym.module;
-		r->uaddrs[k] = ips[i];
-		r->upy[k] = NULL;
+			unnamed_module = NULL;
+		} else if (name_unnamed(r, k, &sym, unnamed_module)) {
+			merged = true;
+		} else {
+			unnamed_module = sym.module;
+		}
+		if (merged) {
+			k--;	/* frame k - 1 stands for this one too, by its leaf-most address */
+		} else {
+			r->umodules[k] = sym.module;
+			r->uaddrs[k] = ips[i];
+			r->upy[k] = NULL;
+		}
 		if (stack_cut__ends_at(i, &sym)) {
 			i = next_python(ips, i + 1, n);
 			if (i == n)
 				return k + 1;
 			i--;
+			unnamed_module = NULL;
 		}
 	}
 	if (e->flags & KEY_USER_TRUNCATED) {
@@ -446,6 +509,7 @@ static int write_structured(struct report *r, const struct agg *agg, const struc
 		.event = meta->event,
 		.title = meta->title,
 		.per_thread = env->nr_tids > 0,
+		.of_targets = env->nr_pids || env->nr_tids || env->command,
 	};
 	int err;
 
@@ -500,13 +564,20 @@ static void say_unnamed(struct report *r)
 static int write_report(struct report *r, const struct agg *agg, const struct report_meta *meta,
 			FILE *out, uint64_t *printed)
 {
+	int err;
+
 	switch (r->env->format) {
 	case FORMAT_TEXT:
 	case FORMAT_FOLDED:
-		return write_text(r, agg, meta, out, printed);
+		err = write_text(r, agg, meta, out, printed);
+		break;
 	default:
-		return write_structured(r, agg, meta, out, printed);
+		err = write_structured(r, agg, meta, out, printed);
+		break;
 	}
+	tdestroy(r->offset_names, free);
+	r->offset_names = NULL;
+	return err;
 }
 
 int report__write(struct report *r, const struct agg *agg, const struct report_meta *meta,
@@ -546,10 +617,17 @@ void report__print_header(const struct profile_env *env, FILE *f)
 		fprintf(f, "Sampling at every %ld events of %s by %s stack", env->period, who, stacks);
 	else
 		fprintf(f, "Sampling at %ld Hertz of %s by %s stack", env->frequency, who, stacks);
+	/* -p stops when its processes have exited: the duration is a bound */
 	if (env->command && env->duration)
 		fprintf(f, " until it exits, for at most %ld secs.\n", env->duration);
 	else if (env->command)
 		fprintf(f, " until it exits.\n");
+	else if (env->nr_pids && env->duration)
+		fprintf(f, " until %s, for at most %ld secs.\n",
+			env->nr_pids > 1 ? "they exit" : "it exits", env->duration);
+	else if (env->nr_pids)
+		fprintf(f, " until %s... Hit Ctrl-C to end.\n",
+			env->nr_pids > 1 ? "they exit" : "it exits");
 	else if (env->duration)
 		fprintf(f, " for %ld secs.\n", env->duration);
 	else
@@ -569,12 +647,11 @@ void report__title(const struct profile_env *env, char *buf, size_t size)
 		n = snprintf(buf, size, "profile -F %ld", env->frequency);
 	if (n < 0 || (size_t)n >= size)
 		return;
-	if (env->nr_pids)
-		n += snprintf(buf + n, size - n, " of %zu process%s", env->nr_pids,
-			      env->nr_pids > 1 ? "es" : "");
-	else if (env->nr_tids)
-		n += snprintf(buf + n, size - n, " of %zu thread%s", env->nr_tids,
-			      env->nr_tids > 1 ? "s" : "");
+	/* which, as the header says them: -p 185 is "PID 185" */
+	if (env->nr_pids && env->pid_arg)
+		n += snprintf(buf + n, size - n, " of PID %s", env->pid_arg);
+	else if (env->nr_tids && env->tid_arg)
+		n += snprintf(buf + n, size - n, " of TID %s", env->tid_arg);
 	else if (env->command)
 		n += snprintf(buf + n, size - n, " of %s and its children", env->command[0]);
 	else if (env->nr_cgroups)

@@ -75,7 +75,7 @@ int report__write(struct report *r, const struct agg *agg, const struct report_m
  */
 void report__print_header(const struct profile_env *env, FILE *f);
 
-/* "profile -F 99 of 1 process, user stacks on HOST": the title of SVG and pprof output. */
+/* "profile -F 99 of PID 185, user stacks on HOST": the title of SVG and pprof output. */
 void report__title(const struct profile_env *env, char *buf, size_t size);
 
 #endif /* REPORT_H */

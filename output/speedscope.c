@@ -16,6 +16,14 @@
 #include "trace_helpers.h"
 
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
+/*
+ * speedscope opens a file in its Time Order view, and nothing in the file
+ * format chooses another (only its URL can: #view=left-heavy). Our samples
+ * are counts of distinct stacks, in no order of time: there a stack looks
+ * like one long call. The name, the page's title, says where to look.
+ */
+#define SPEEDSCOPE_VIEW_HINT \
+	" [counted samples, not a timeline: view Left Heavy (key 2) or Sandwich (key 3)]"
 
 struct ss_group {
 	const char *comm;	/* of its first sample */
@@ -232,6 +240,7 @@ int speedscope__write(const struct pf_profile *p, FILE *out)
 	struct ss_state s = { .out = { .f = out } };
 	const char *unit;
 	uint64_t weight;
+	char *name;
 	bool in_ns;
 	size_t n;
 	int err;
@@ -243,8 +252,13 @@ int speedscope__write(const struct pf_profile *p, FILE *out)
 		goto out;
 	unit = in_ns ? "nanoseconds" : "none";
 
+	if (asprintf(&name, "%s" SPEEDSCOPE_VIEW_HINT, p->title && *p->title ? p->title : "profile") < 0) {
+		err = -ENOMEM;
+		goto out;
+	}
 	sink__printf(&s.out, "{\"$schema\":\"%s\",\n\"name\":", SPEEDSCOPE_SCHEMA);
-	sink__json(&s.out, p->title && *p->title ? p->title : "profile");
+	sink__json(&s.out, name);
+	free(name);
 	sink__printf(&s.out, ",\n\"exporter\":\"profile\",\n\"activeProfileIndex\":0,\n");
 	write_frames(&s);
 	sink__printf(&s.out, "\"profiles\":[");

@@ -11,7 +11,8 @@
  * first, weighed by time when the samples measure time — count * 1e9 /
  * frequency, or count * period for the cpu-clock event, unit
  * "nanoseconds" — and otherwise by events, count * period, unit "none" (by samples when
- * the profile counts them only).
+ * the profile counts them only). The file's name, the page's title, is the profile's
+ * title and which of speedscope's views show counted samples (the file cannot choose one).
  */
 #ifndef SPEEDSCOPE_H
 #define SPEEDSCOPE_H

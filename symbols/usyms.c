@@ -213,6 +213,7 @@ static int resolve_file(struct usyms *u, const struct umap *m, uint64_t addr, st
 	struct symfile *f = m->mod->file;
 	const struct elf_sym *sym;
 	uint64_t vaddr;
+	bool in_segment;
 
 	if (m->mod->state == MOD_OVER_BUDGET) {
 		out->reason = USYM_OVER_BUDGET;
@@ -226,8 +227,10 @@ static int resolve_file(struct usyms *u, const struct umap *m, uint64_t addr, st
 		out->reason = USYM_UNREADABLE;
 		return -ENOENT;
 	}
-	if (elf_symtab__offset_to_vaddr(f->st, addr - m->start + m->offset, &vaddr) ||
-	    !(sym = elf_symtab__find(f->st, vaddr))) {
+	in_segment = !elf_symtab__offset_to_vaddr(f->st, addr - m->start + m->offset, &vaddr);
+	if (in_segment)
+		out->file_addr = vaddr;
+	if (!in_segment || !(sym = elf_symtab__find(f->st, vaddr))) {
 		out->reason = elf_symtab__kind(f->st) == ELF_SYMTAB_FULL ? USYM_NO_SYMBOL
 									: USYM_NO_DEBUGINFO;
 		return -ENOENT;
@@ -303,6 +306,7 @@ static int resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 	counted = m->mod;
 	out->module = m->mod->path;
 	out->label = m->mod->label;
+	out->file_addr = addr - m->start + m->offset;	/* resolve_file() makes it the ELF address */
 	err = resolve_file(u, m, addr, out);
 	if (err && m->mod->not_elf && !proc__resolve_perfmap(proc, addr, out))
 		err = 0;	/* code in a memfd or other non-ELF file, named by the JIT */

@@ -126,6 +126,12 @@ struct usym {
 	 */
 	const char *label;
 	uint64_t offset;	/* addr - symbol start */
+	/*
+	 * Where addr is in module's own terms: its ELF address where the
+	 * file's segments say, else its offset in the file; 0 when there is
+	 * no file. What --offsets prints of an unnamed frame: "[libfoo.so+0x1234]".
+	 */
+	uint64_t file_addr;
 	enum usym_reason reason;
 	/*
 	 * With opts->lines, the source frames of name, outermost (the real

@@ -98,7 +98,9 @@ in_root() {
 SHIPPED="usr/sbin/profile usr/share/man/man8/profile.8.gz
 	lib/systemd/system/profile-snapshot.service lib/systemd/system/profile-snapshot.timer
 	etc/default/profile usr/share/bash-completion/completions/profile
-	usr/share/doc/profile/copyright"
+	usr/share/doc/profile/copyright usr/share/doc/profile/README.md.gz
+	usr/share/doc/profile/docs/output.md.gz usr/share/doc/profile/docs/packaging.md.gz
+	usr/share/doc/profile/docs/symbols.md.gz"
 
 t_deb() {
 	if [ -n "${PROFILE_SANITIZED:-}" ]; then
@@ -162,8 +164,11 @@ t_deb() {
 	for f in $SHIPPED; do
 		[ -f "$ROOT/$f" ] || fail "/$f not installed" || return 1
 	done
-	man -w -M "$ROOT/usr/share/man" 8 profile > /dev/null 2>&1 ||
+	page=$(man -w -M "$ROOT/usr/share/man" 8 profile 2>/dev/null) ||
 		fail "man -w finds no profile(8) in /usr/share/man" || return 1
+	for s in FILES ENVIRONMENT; do
+		zcat "$page" | grep -qx "\.SH $s" || fail "the installed profile(8) has no $s section" || return 1
+	done
 	# the unit service.sh scores and runs under systemd, as make install has it
 	sed 's|@SBINDIR@|/usr/sbin|' dist/profile-snapshot.service.in |
 		cmp -s - "$ROOT/lib/systemd/system/profile-snapshot.service" ||

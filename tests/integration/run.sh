@@ -103,7 +103,7 @@ t_default_format() {
 	sleep 0.3
 	$PROFILE -d -F 499 -p "$LAST" 1 > "$TMP/d.out" 2> "$TMP/d.err" || fail "profile exited $?" || return 1
 	kill "$LAST"
-	head -1 "$TMP/d.out" | grep -qx "Sampling at 499 Hertz of PID $LAST by user + kernel stack for 1 secs." ||
+	head -1 "$TMP/d.out" | grep -qx "Sampling at 499 Hertz of PID $LAST by user + kernel stack until it exits, for at most 1 secs." ||
 		fail "header: $(head -1 "$TMP/d.out")" || return 1
 	grep -q "^    -                syscalls ($LAST)\$" "$TMP/d.out" || fail "no comm (pid) line" || return 1
 	grep -qx '    --' "$TMP/d.out" || fail "no -- delimiter" || return 1
@@ -179,13 +179,19 @@ t_sigterm() { signal_prints_profile TERM; }
 t_sighup() { signal_prints_profile HUP; }
 
 # The -p target exits: sampling stops, the profile so far is printed.
+# The header promises no more than the run may give, and the note at
+# the end says how long it was.
 t_target_exits() {
 	start $W/hotspots 2
-	$PROFILE -F 499 -f -p "$LAST" 30 > "$TMP/exit.folded" 2> "$TMP/exit.err"
+	$PROFILE -F 499 -p "$LAST" 30 > "$TMP/exit.txt" 2> "$TMP/exit.err"
 	rc=$?
 	[ "$rc" -eq 0 ] || fail "exit status $rc" || return 1
-	grep -q 'exited' "$TMP/exit.err" || fail "no note that the target exited" || return 1
-	grep -q 'hot_a' "$TMP/exit.folded" || fail "profile lost" || return 1
+	head -1 "$TMP/exit.txt" | grep -q ' until it exits, for at most 30 secs\.$' ||
+		fail "header: $(head -1 "$TMP/exit.txt")" || return 1
+	secs=$(sed -n 's/^profile: every target process exited; stopping after \([0-9.]*\) secs$/\1/p' "$TMP/exit.err")
+	[ -n "$secs" ] || fail "no note of when the target exited: $(cat "$TMP/exit.err")" || return 1
+	awk -v s="$secs" 'BEGIN { exit !(s >= 1 && s < 10) }' || fail "stopped after $secs s, target ran 2 s" || return 1
+	grep -q 'hot_a' "$TMP/exit.txt" || fail "profile lost" || return 1
 }
 
 # A closed pipe ends the run quietly.
@@ -479,6 +485,24 @@ t_from_inputs() {
 	[ ! -e "$TMP/bad.svg" ] || fail "malformed line: an SVG written anyway" || return 1
 }
 
+# pprof's header in go tool pprof -top: "File:" the program profiled,
+# though its hottest frames are the kernel's; the comment says which
+# process; the whole system has no one program: no "File:".
+t_pprof_header() {
+	start $W/syscalls 30
+	sleep 0.3
+	$PROFILE -q -F 199 -p "$LAST" -o "$TMP/one.pb.gz" 2 || fail "-p: exit $?" || return 1
+	kill "$LAST"
+	go tool pprof -top "$TMP/one.pb.gz" > "$TMP/one.top" 2>&1 || fail "go tool pprof: $(cat "$TMP/one.top")" || return 1
+	head -1 "$TMP/one.top" | grep -qx 'File: syscalls' || fail "-p: $(head -1 "$TMP/one.top")" || return 1
+	grep -q "^profile -F 199 of PID $LAST, user + kernel stacks on " "$TMP/one.top" ||
+		fail "-p: no comment naming the process: $(head -3 "$TMP/one.top")" || return 1
+	$PROFILE -q -F 49 -o "$TMP/all.pb.gz" 1 || fail "whole system: exit $?" || return 1
+	go tool pprof -top "$TMP/all.pb.gz" > "$TMP/all.top" 2>&1 || fail "go tool pprof: $(cat "$TMP/all.top")" || return 1
+	! grep -q '^File:' "$TMP/all.top" || fail "whole system: $(grep '^File:' "$TMP/all.top")" || return 1
+	grep -q '^profile -F 49 of all threads, ' "$TMP/all.top" || fail "whole system: $(head -3 "$TMP/all.top")" || return 1
+}
+
 # The SVG flame graph renders in a real browser: headless Chromium's
 # screenshot is mostly coloured frames, and its DOM has the hot functions.
 chromium_headless() {
@@ -585,6 +609,11 @@ t_speedscope_renders() {
 	[ "$title" = "$name - speedscope" ] ||
 		fail "speedscope did not load the profile: title '$title'; page: $(tr -s ' \n' ' ' < "$TMP/s.rows" | cut -c1-300)" ||
 		return 1
+	# the file cannot open another view than Time Order: its title says which to use
+	case $title in
+	*'[counted samples, not a timeline: view Left Heavy (key 2) or Sandwich (key 3)] - speedscope') ;;
+	*) fail "the page's title names no view for counted samples: '$title'"; return 1 ;;
+	esac
 	: > "$TMP/s.weights"
 	for h in hot_a hot_b hot_c; do
 		rows=$(awk -v h="$h" '$NF == h' "$TMP/s.rows" | wc -l)
@@ -830,6 +859,29 @@ t_help_and_version() {
 	$PROFILE --version | grep -Eq '^profile [0-9]' || fail "--version" || return 1
 }
 
+# profile(8) as man renders it: FILES and ENVIRONMENT name what the tool
+# and its service read and write, the service has its example, and every
+# option --help lists is described. (package.sh finds it installed.)
+t_man_page() {
+	MANWIDTH=200 man -l profile.8 > "$TMP/man.txt" 2> "$TMP/man.err" || fail "man -l: $(cat "$TMP/man.err")" || return 1
+	for s in FILES ENVIRONMENT 'FRAMES WITHOUT NAMES' '   Snapshots as a service'; do
+		grep -q "^$s\$" "$TMP/man.txt" || fail "no section '$s'" || return 1
+	done
+	sed -n '/^FILES$/,/^[A-Z]/p' "$TMP/man.txt" > "$TMP/files.txt"
+	for f in /etc/default/profile profile-snapshot.service profile-snapshot.timer /var/lib/profile \
+		/var/cache/profile/unwind /var/cache/profile/debuginfod /usr/lib/debug /usr/share/doc/profile; do
+		grep -qF -- "$f" "$TMP/files.txt" || fail "FILES lacks $f" || return 1
+	done
+	sed -n '/^ENVIRONMENT$/,/^[A-Z]/p' "$TMP/man.txt" > "$TMP/env.txt"
+	for v in DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH PATH; do
+		grep -qw -- "$v" "$TMP/env.txt" || fail "ENVIRONMENT lacks $v" || return 1
+	done
+	grep -q 'systemctl enable --now profile-snapshot.timer' "$TMP/man.txt" || fail "no service example" || return 1
+	for o in $($PROFILE --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+		grep -q -- "$o" "$TMP/man.txt" || fail "profile(8) does not describe $o" || return 1
+	done
+}
+
 # Not privileged: one line naming what is missing, exit 1.
 t_unprivileged() {
 	command -v setpriv > /dev/null || fail "setpriv missing" || return 1
@@ -864,6 +916,36 @@ t_event() {
 	[ ! -s "$TMP/cyc.out" ] || fail "-e cycles failed but printed a profile" || return 1
 }
 
+# The whole system: profile's own samples are left out and counted (-v),
+# --include-self keeps them (its worker threads build unwind tables then).
+# Other profile runs on the machine are not ours: the block is ours by pid.
+t_self_left_out() {
+	$PROFILE -v -F 999 2 > "$TMP/self.txt" 2> "$TMP/self.err" &
+	pid=$!
+	wait $pid || fail "exit $?" || return 1
+	! grep -q "^    -  *profile ($pid)\$" "$TMP/self.txt" || fail "profile's own stacks printed" || return 1
+	n=$(sed -n 's/.* dropped, \([0-9]*\) of profile itself left out.*/\1/p' "$TMP/self.err")
+	[ -n "$n" ] && [ "$n" -gt 0 ] || fail "left out: '$n': $(grep 'samples,' "$TMP/self.err")" || return 1
+	$PROFILE -v --include-self -F 999 2 > "$TMP/self2.txt" 2> "$TMP/self2.err" &
+	pid=$!
+	wait $pid || fail "--include-self: exit $?" || return 1
+	grep -q "^    -  *profile ($pid)\$" "$TMP/self2.txt" || fail "--include-self: no stack of profile ($pid)" || return 1
+	grep -q ' dropped, 0 of profile itself left out' "$TMP/self2.err" ||
+		fail "--include-self: $(grep 'samples,' "$TMP/self2.err")" || return 1
+}
+
+# -v: our own statistics, a few lines, not libbpf's debug log (hundreds
+# of lines a load); -vv adds that.
+t_verbose_levels() {
+	$PROFILE -v -U -F 49 1 > /dev/null 2> "$TMP/v1.err" || fail "-v: exit $?" || return 1
+	$PROFILE -vv -U -F 49 1 > /dev/null 2> "$TMP/v2.err" || fail "-vv: exit $?" || return 1
+	n1=$(grep -c '^libbpf: ' "$TMP/v1.err")
+	n2=$(grep -c '^libbpf: ' "$TMP/v2.err")
+	grep -q '^profile: event cpu-clock,' "$TMP/v1.err" || fail "-v: no statistics" || return 1
+	[ "$n1" -le 10 ] || fail "-v: $n1 lines of libbpf's: $(grep '^libbpf: ' "$TMP/v1.err" | head -3)" || return 1
+	[ "$n2" -ge 100 ] || fail "-vv: only $n2 lines of libbpf's" || return 1
+}
+
 run_test "5:3:2 ratio and main->run_round->hot_X order" t_ratio_and_stack_order
 run_test "user leaf frame exact" t_user_leaf_exact
 run_test "garbage frame chain cut at the first unmapped address" t_garbage_frames_cut
@@ -887,6 +969,7 @@ run_test "short-lived processes keep their symbols" t_short_lived
 run_test "-i interval snapshots add up" t_interval
 run_test "-o in every format loads in its client" t_output_formats
 run_test "--from folded and pprof: every format in its client, merged inputs sum" t_from_inputs
+run_test "pprof: File: the program, comment: the process" t_pprof_header
 run_shipped_test "SVG flame graph renders in Chromium" t_svg_renders
 run_shipped_test "speedscope JSON opens in the speedscope app: hot functions and weights" t_speedscope_renders
 run_test "-o on a full disk keeps the previous file" t_output_atomic
@@ -900,7 +983,10 @@ run_test "a status line on a terminal, none elsewhere" t_progress_on_a_terminal
 run_test "--keep: the newest of the pattern's files stay, nothing else goes" t_keep
 run_test "--keep: a directory swapped for a symlink after the write: nothing goes there" t_keep_swapped_dir
 run_test "--help and --version" t_help_and_version
+run_test "profile(8): FILES, ENVIRONMENT, the service's example, every option" t_man_page
 run_test "unprivileged: one line, exit 1" t_unprivileged
 run_test "-e: cpu-clock by default, cycles on request or one line" t_event
+run_test "-v: our statistics; -vv: libbpf's debug log too" t_verbose_levels
+run_test "the whole system but profile itself, unless --include-self" t_self_left_out
 
 finish

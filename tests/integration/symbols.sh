@@ -120,7 +120,9 @@ t_minidebuginfo() {
 		has_frame minidebug_caller "$TMP/minidebug.folded"
 }
 
-# Stripped with nothing to find: the frames name the file instead.
+# Stripped with nothing to find: the frames name the file instead, a run
+# of them (main, the caller, the hot function) as one frame; the end of
+# the run names the file and what would name its frames.
 t_stripped_names_the_file() {
 	build_spin "$TMP/nodbg_full" nodebug_hot nodebug_caller &&
 		strip -o "$TMP/nodebug_spin" "$TMP/nodbg_full" && rm -f "$TMP/nodbg_full" || return 1
@@ -129,7 +131,52 @@ t_stripped_names_the_file() {
 	profile_pid "$LAST" nodebug || return 1
 	stop "$LAST"
 	has_no_frame nodebug_hot "$TMP/nodebug.folded" &&
-		has_frame "[nodebug_spin]" "$TMP/nodebug.folded"
+		has_frame "[nodebug_spin]" "$TMP/nodebug.folded" || return 1
+	! grep -qF "[nodebug_spin];[nodebug_spin]" "$TMP/nodebug.folded" ||
+		fail "a run of unnamed frames not collapsed: $(head -c 600 "$TMP/nodebug.folded")" || return 1
+	grep -q "__libc_start_call_main;\[nodebug_spin\] [0-9]*$" "$TMP/nodebug.folded" ||
+		fail "no collapsed leaf frame: $(head -c 600 "$TMP/nodebug.folded")" || return 1
+	grep "no debug file found for $TMP/nodebug_spin: " "$TMP/nodebug.err" |
+		grep -e '-dbgsym' | grep DEBUGINFOD_URLS | grep -q -e '--debug-dir' ||
+		fail "no hint naming the file: $(cat "$TMP/nodebug.err")" || return 1
+}
+
+# A Debian library's hidden functions (liblzma's, under xz) with no debug
+# file to be had (--debug-dir of nothing, no debuginfod): the hint names the
+# file and its -dbgsym package, which dpkg's lists know as /lib/..., the
+# process's maps as /usr/lib/....
+t_debian_library_hint() {
+	lib=$(readlink -f "$(ldd "$(command -v xz)" | awk '/liblzma/ { print $3 }')")
+	pkg=$(dpkg -S "*/${lib##*/}" 2>/dev/null | sed -n '1s/:.*//p')
+	[ -n "$lib" ] && [ -n "$pkg" ] || fail "xz's liblzma ('$lib') from no package ('$pkg')" || return 1
+	mkdir -p "$TMP/nodebugdir"
+	start sh -c 'exec xz -9e -T1 < /dev/urandom > /dev/null'
+	sleep 0.5
+	profile_pid "$LAST" xz -U --no-debuginfod --debug-dir "$TMP/nodebugdir" || return 1
+	stop "$LAST"
+	has_frame "[${lib##*/}]" "$TMP/xz.folded" || return 1
+	grep "^profile: no debug file found for .*$lib" "$TMP/xz.err" | grep -qF "packages ($pkg-dbgsym" ||
+		fail "no hint naming $lib and $pkg-dbgsym: $(cat "$TMP/xz.err")" || return 1
+}
+
+# --offsets: unnamed frames each with their ELF address, which addr2line
+# takes; -v changes no frame.
+t_stripped_offsets() {
+	build_spin "$TMP/offs_full" offs_hot offs_caller &&
+		strip -o "$TMP/offs_spin" "$TMP/offs_full" || return 1
+	start "$TMP/offs_spin" 8
+	sleep 0.3
+	profile_pid "$LAST" offs -U --offsets || return 1
+	profile_pid "$LAST" offsv -U -v || return 1
+	stop "$LAST"
+	! grep -q 'offs_spin+0x' "$TMP/offsv.folded" || fail "-v printed offsets: $(head -1 "$TMP/offsv.folded")" || return 1
+	line=$(sort -k2 -n "$TMP/offs.folded" | tail -1)
+	leaf=$(echo "$line" | sed -n 's/.*;\[offs_spin+\(0x[0-9a-f]*\)\] [0-9]*$/\1/p')
+	[ -n "$leaf" ] || fail "no leaf with an offset: $line" || return 1
+	name=$(addr2line -f -e "$TMP/offs_full" "$leaf" | head -1)
+	[ "$name" = offs_hot ] || fail "leaf $leaf is '$name' in the unstripped file, not offs_hot" || return 1
+	echo "$line" | grep -q 'offs_spin+0x[0-9a-f]*\];\[offs_spin+0x[0-9a-f]*\];\[offs_spin+0x' ||
+		fail "--offsets collapsed the frames: $line" || return 1
 }
 
 # A stripped binary under a directory whose name holds a terminal escape
@@ -244,7 +291,9 @@ run_test "library deleted while running" t_deleted_library
 run_test "stripped, debug file by .gnu_debuglink" t_debuglink
 run_test "stripped, debug file by build-id (--debug-dir)" t_build_id
 run_test "stripped, MiniDebugInfo" t_minidebuginfo
-run_test "stripped without debug info: frames name the file" t_stripped_names_the_file
+run_test "stripped without debug info: frames name the file, once a run, and a hint" t_stripped_names_the_file
+run_test "stripped without debug info: --offsets keeps each frame's address" t_stripped_offsets
+run_test "a Debian library without its debug file: the hint names its -dbgsym package" t_debian_library_hint
 run_test "-v prints a hostile path escaped" t_verbose_path_escaped
 run_test "JIT code named by /tmp/perf-PID.map" t_jit_perf_map
 run_test "no JIT code: no perf map looked for" t_no_jit_no_perf_map

@@ -245,14 +245,16 @@ t_debian_xz_threads() {
 	start sh -c 'exec xz -6 -T2 -c "$1" > /dev/null' sh "$TMP/rand"
 	pid=$LAST
 	sleep 0.5
-	$PROFILE -U -F 499 -f -v -p "$pid" 2 > "$TMP/xz.folded" 2> "$TMP/xz.err" ||
+	# --offsets: unnamed libc frames each their own, not a run as one
+	$PROFILE -U -F 499 -f -v --offsets -p "$pid" 2 > "$TMP/xz.folded" 2> "$TMP/xz.err" ||
 		fail "profile exited $?: $(tail -2 "$TMP/xz.err")" || return 1
 	kill "$pid"
 	all=$(sum_matching '^xz;' "$TMP/xz.folded")
 	# clone3 and start_thread are named where libc6-dbg is installed, else
-	# [libc.so.6]: then -v's count of walks cut says they ended at the root
-	threads=$(sum_matching '^xz;(clone3|\[libc\.so\.6\]);(start_thread|\[libc\.so\.6\]);' "$TMP/xz.folded")
-	main=$(sum_matching '^xz;_start;__libc_start_main[^;]*;(__libc_start_call_main|\[libc\.so\.6\]);' "$TMP/xz.folded")
+	# [libc.so.6+0x...]: then -v's count of walks cut says they ended at the root
+	libc='\[libc\.so\.6\+0x[0-9a-f]+\]'
+	threads=$(sum_matching "^xz;(clone3|$libc);(start_thread|$libc);" "$TMP/xz.folded")
+	main=$(sum_matching "^xz;_start;__libc_start_main[^;]*;(__libc_start_call_main|$libc);" "$TMP/xz.folded")
 	cut=$(sed -n "s/.*(\([0-9]*\) ended before the thread's root.*/\1/p" "$TMP/xz.err")
 	echo "  $threads of $all samples from clone3;start_thread, $main from _start; ${cut:-?} walks cut"
 	[ "$all" -gt 500 ] || fail "only $all samples" || return 1

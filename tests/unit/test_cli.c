@@ -100,6 +100,15 @@ Test(cli_parse, defaults_match_bcc_profile)
 	cr_assert(!r.env.delimited && !r.env.annotations && !r.env.folded && !r.env.verbose);
 }
 
+/* -v our statistics, -vv (or -v -v, --verbose twice) libbpf's debug output too */
+Test(cli_parse, verbose_counts_its_repeats)
+{
+	PARSE_OK("-vv");
+	cr_assert_eq(r.env.verbose, 2);
+	PARSE_OK("-v", "--verbose", "-v");
+	cr_assert_eq(r.env.verbose, 3);
+}
+
 Test(cli_parse, frequency_and_duration)
 {
 	PARSE_OK("-F", "99", "30");
@@ -289,6 +298,19 @@ Test(cli_parse, unknown_options)
 	assert_usage("'-z'");
 }
 
+/* A near miss of a long option gets the option it missed; a far one --help */
+Test(cli_parse, unknown_long_option_near_a_known_one)
+{
+	ASSERT_ERROR_LINE("profile: unknown option '--frequncy'; did you mean '--frequency'?\n",
+			  "--frequncy", "99");
+	ASSERT_ERROR_LINE("profile: unknown option '--fomrat=svg'; did you mean '--format'?\n",
+			  "--fomrat=svg");
+	ASSERT_ERROR_LINE("profile: unknown option '--no-debuginfd'; did you mean '--no-debuginfod'?\n",
+			  "--no-debuginfd");
+	ASSERT_ERROR_LINE("profile: unknown option '--colour' (see --help)\n", "--colour");
+	ASSERT_ERROR_LINE("profile: unknown option '--pd'; did you mean '--pid'?\n", "--pd");
+}
+
 Test(cli_parse, argument_to_a_long_option_without_one)
 {
 	/* long-only options have values above any char: none may be printed as one */
@@ -362,7 +384,7 @@ Test(cli_parse, every_long_option_in_the_help_is_known)
 	help = strdup(r.out);
 	cr_assert_not_null(help);
 	n = try_long_options(help, "  --") + try_long_options(help, ", --");
-	cr_assert_eq(n, 41, "%zu long options in the help", n);
+	cr_assert_eq(n, 43, "%zu long options in the help", n);
 	free(help);
 }
 

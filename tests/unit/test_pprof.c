@@ -48,6 +48,7 @@ static struct pf_profile test_profile(void)
 		.frequency = 99,
 		.event = "cpu-clock",
 		.title = "profile -F 99 on test",
+		.of_targets = true,	/* -p 100,200: app is the one program both start in */
 		.samples = samples,
 		.nr_samples = ARRAY_SIZE(samples),
 	};
@@ -535,6 +536,56 @@ Test(pprof, tid_label_when_per_thread)
 		cr_assert(l->has_num);
 		cr_assert_eq(l->num, samples[i].tid);
 	}
+	free_profile(&d);
+}
+
+/*
+ * Mapping 1 is pprof's main binary ("File:" in go tool pprof -top): the
+ * program, not the file of the first frame written (a kernel leaf here,
+ * a thread started in libc); none for processes of several programs or
+ * the whole system.
+ */
+Test(pprof, main_mapping_is_the_program_or_none)
+{
+	static const struct pf_frame f_clone = { "clone3", LIBC, "ef0123", 0x7f0000002000, false };
+	static const struct pf_frame f_other = { "main", "/usr/bin/other", NULL, 0x401000, false };
+	static const struct pf_frame thread[] = { f_clone, f_hot_b };
+	static const struct pf_frame other[] = { f_other, f_syscall };
+	const struct pf_sample one[] = {
+		{ "app", 100, 101, thread, ARRAY_SIZE(thread), 4 },
+		{ "app", 100, 101, s3, ARRAY_SIZE(s3), 1 },
+	};
+	const struct pf_sample two[] = {
+		{ "app", 100, 101, s3, ARRAY_SIZE(s3), 1 },
+		{ "other", 300, 300, other, ARRAY_SIZE(other), 1 },
+	};
+	struct pf_profile p = test_profile();
+	struct d_profile d;
+
+	p.samples = one;
+	p.nr_samples = ARRAY_SIZE(one);
+	p.of_targets = true;
+	round_trip(&p, &d);
+	assert_references(&d);
+	cr_assert_eq(d.mappings[0].id, 1);
+	cr_assert_str_eq(str(&d, d.mappings[0].filename), APP);
+	free_profile(&d);
+
+	/* the whole system, though one program's stacks were all it caught */
+	p.of_targets = false;
+	round_trip(&p, &d);
+	cr_assert_str_eq(str(&d, d.mappings[0].filename), "");
+	free_profile(&d);
+	p.of_targets = true;
+
+	p.samples = two;
+	p.nr_samples = ARRAY_SIZE(two);
+	round_trip(&p, &d);
+	assert_references(&d);
+	cr_assert_eq(d.mappings[0].id, 1);
+	cr_assert_str_eq(str(&d, d.mappings[0].filename), "");
+	for (size_t i = 0; i < d.nr_locations; i++)
+		cr_assert_neq(d.locations[i].mapping_id, 1, "a frame in the mapping of no file");
 	free_profile(&d);
 }
 
