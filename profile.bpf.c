@@ -351,10 +351,44 @@ static __always_inline __u64 store_in_overflow(void *overflow, __u64 *buf, __u64
 }
 
 /*
- * Take the stack again with bpf_get_stack() and keep it in the overflow
+ * The per-CPU buffer of a stack: the frames a walk put in unwind_frames,
+ * or (scratch) those bpf_get_stack() took.
+ */
+static __always_inline __u64 *stack_buffer(int scratch_buf)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(scratch_buf ? (void *)&scratch : (void *)&unwind_frames, &zero);
+}
+
+/*
+ * The hash of the first n frames of a stack buffer, and the stack kept in
+ * set's overflow hash under its hash h (store_in_overflow()): global
+ * functions, verified once each rather than at every place and state
+ * they are used in (their loops over the frames were a third of the
+ * program's verification, paid at every start).
+ */
+__noinline __u64 frames_hash(int scratch_buf, __u32 n)
+{
+	__u64 *buf = stack_buffer(scratch_buf);
+
+	return buf ? stack_hash(buf, n) : 1;
+}
+
+__noinline __u64 overflow_keep(int set, int scratch_buf, __u64 h)
+{
+	__u64 *buf = stack_buffer(scratch_buf);
+
+	if (!buf)
+		return 0;
+	return set ? store_in_overflow(&overflow1, buf, h) : store_in_overflow(&overflow0, buf, h);
+}
+
+/*
+ * Take the stack again with bpf_get_stack() and keep it in set's overflow
  * hash. Runs only when the stack map refused the stack.
  */
-static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 flags)
+static __always_inline __u64 keep_in_overflow(void *ctx, int set, __u64 flags)
 {
 	__u32 zero = 0, bytes = stack_depth * sizeof(__u64);
 	__u64 *buf;
@@ -364,13 +398,10 @@ static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 f
 	if (!buf)
 		return 0;
 	n = bpf_get_stack(ctx, buf, bytes, flags);	/* zero-fills the rest */
-	/*
-	 * Less than a frame is no stack. (With n <= 0 alone, h would be
-	 * constant on one path and the verifier would walk the probes twice.)
-	 */
+	/* less than a frame is no stack */
 	if (n < (long)sizeof(__u64))
 		return 0;
-	return store_in_overflow(overflow, buf, stack_hash(buf, n / sizeof(__u64)));
+	return overflow_keep(set, 1, frames_hash(1, n / sizeof(__u64)));
 }
 
 /*
@@ -378,14 +409,14 @@ static __always_inline __u64 keep_in_overflow(void *ctx, void *overflow, __u64 f
  * -EFAULT only means "no such stack here" (a kernel thread has no user
  * stack, a sample in user mode no kernel stack) and is no loss.
  */
-static __always_inline __s32 get_stack(void *ctx, void *stackmap, void *overflow, __u64 flags,
+static __always_inline __s32 get_stack(void *ctx, void *stackmap, int set, __u64 flags,
 				       __u64 *overflow_key, __u32 stat)
 {
 	long id = bpf_get_stackid(ctx, stackmap, flags);
 
 	if (id >= 0 || id == -EFAULT)
 		return id;
-	*overflow_key = keep_in_overflow(ctx, overflow, flags);
+	*overflow_key = keep_in_overflow(ctx, set, flags);
 	if (*overflow_key) {
 		stat_inc(stat);		/* STAT_xSTACK_OVERFLOW */
 		return STACK_ID_OVERFLOW;
@@ -426,18 +457,14 @@ static __always_inline bool followed(__u32 pid)
  * hash (see count()); else (n < 0) by frame pointers (bpf_get_stackid).
  */
 static __always_inline __s32 user_stack(struct bpf_perf_event_data *ctx, struct profile_key *key,
-					void *stackmap, void *overflow, int n)
+					void *stackmap, int set, int n)
 {
-	__u32 zero = 0;
-	__u64 *frames;
-
 	if (n < 0)
-		return get_stack(ctx, stackmap, overflow, BPF_F_USER_STACK, &key->user_overflow,
+		return get_stack(ctx, stackmap, set, BPF_F_USER_STACK, &key->user_overflow,
 				 STAT_USTACK_OVERFLOW);
-	frames = bpf_map_lookup_elem(&unwind_frames, &zero);
-	if (!n || !frames)
+	if (!n)
 		return -EFAULT;
-	key->user_overflow = stack_hash(frames, n);
+	key->user_overflow = frames_hash(0, n);
 	return STACK_ID_OVERFLOW;
 }
 
@@ -465,10 +492,7 @@ __noinline int keep_walked(struct profile_key *key, int set, int n)
 		barrier_var(i);
 		frames[i] = 0;
 	}
-	if (set)
-		key->user_overflow = store_in_overflow(&overflow1, frames, key->user_overflow);
-	else
-		key->user_overflow = store_in_overflow(&overflow0, frames, key->user_overflow);
+	key->user_overflow = overflow_keep(set, 0, key->user_overflow);
 	if (!key->user_overflow) {
 		key->user_stack_id = -ENOSPC;
 		stat_inc(STAT_USTACK_LOST);
@@ -629,7 +653,7 @@ static __always_inline long add_count(void *counts, const struct profile_key *ke
 }
 
 static __always_inline void count(struct bpf_perf_event_data *ctx, struct profile_key *key,
-				  void *counts, void *stackmap, void *overflow, void *pending,
+				  void *counts, void *stackmap, void *pending,
 				  int set, int walked)
 {
 	static const __u64 one = 1;
@@ -642,9 +666,9 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 	long err;
 
 	key->kern_stack_id = user_stacks_only ? -1 :
-		get_stack(ctx, stackmap, overflow, 0, &key->kern_overflow, STAT_KSTACK_OVERFLOW);
+		get_stack(ctx, stackmap, set, 0, &key->kern_overflow, STAT_KSTACK_OVERFLOW);
 	key->user_stack_id = kernel_stacks_only ? -1 :
-		user_stack(ctx, key, stackmap, overflow, walked);
+		user_stack(ctx, key, stackmap, set, walked);
 	/* without a user stack (a kernel thread, -K) there are no mappings */
 	if (track_gens && key->pid &&
 	    (key->user_stack_id >= 0 || key->user_stack_id == STACK_ID_OVERFLOW))
@@ -701,9 +725,9 @@ __noinline int count_in(struct bpf_perf_event_data *ctx, struct profile_key *key
 	if (!ctx || !key)
 		return 0;
 	if (set)
-		count(ctx, key, &counts1, &stackmap1, &overflow1, &pending1, 1, walked);
+		count(ctx, key, &counts1, &stackmap1, &pending1, 1, walked);
 	else
-		count(ctx, key, &counts0, &stackmap0, &overflow0, &pending0, 0, walked);
+		count(ctx, key, &counts0, &stackmap0, &pending0, 0, walked);
 	return 0;
 }
 
@@ -784,9 +808,9 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind, 
 		count_in(ctx, &key, walked, active);
 	} else if (active) {
 		/* by frame pointers alone: walked is -1, which count_in() cannot know */
-		count(ctx, &key, &counts1, &stackmap1, &overflow1, &pending1, 1, walked);
+		count(ctx, &key, &counts1, &stackmap1, &pending1, 1, walked);
 	} else {
-		count(ctx, &key, &counts0, &stackmap0, &overflow0, &pending0, 0, walked);
+		count(ctx, &key, &counts0, &stackmap0, &pending0, 0, walked);
 	}
 	return 0;
 }
