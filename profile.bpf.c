@@ -597,18 +597,6 @@ static __always_inline void announce(__u32 pid, struct pid_gen *g)
 	bpf_ringbuf_submit(e, 0);
 }
 
-/*
- * Count the sample. A walked user stack (walked >= 0) is known in the key
- * by the hash of its frames; it is kept in the overflow hash, and its
- * frames compared with the stack kept under that hash, only when its key
- * is not counted yet: a key of a process's generation was made by a
- * stack of that process compared frame by frame, so a later stack of the
- * same hash that is not the same can only be one the process made to
- * collide with its own (FNV-1a is easy to invert), which misleads its own
- * profile only, as its stack's contents can anyway. Without a generation
- * (0: the pid_gen map was full), pids reused would share keys: compared
- * every time.
- */
 /* The slot of key in a count cache (profile.h): its words but comm's, hashed. */
 static __always_inline __u32 count_slot_of(const struct profile_key *key)
 {
@@ -652,6 +640,19 @@ static __always_inline long add_count(void *counts, const struct profile_key *ke
 	return err;
 }
 
+/*
+ * Count the sample. A walked user stack (walked >= 0) is known in the key
+ * by the hash of its frames; it is kept in the overflow hash, and its
+ * frames compared with the stack kept under that hash, only when its key
+ * is not counted yet: a key of a process's generation was made by a
+ * stack of that process compared frame by frame, so a later stack of the
+ * same hash that is not the same can only be one the process made to
+ * collide with its own (FNV-1a is easy to invert), which misleads its own
+ * profile only, as its stack's contents can anyway. Without a generation
+ * (0: the pid_gen map was full), pids reused would share keys: compared
+ * every time. A key this CPU counted last is counted in its slot of the
+ * set's pending counts (profile.h), without a lookup in the count hash.
+ */
 static __always_inline void count(struct bpf_perf_event_data *ctx, struct profile_key *key,
 				  void *counts, void *stackmap, void *pending,
 				  int set, int walked)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "container_id.h"
+#include "trace_helpers.h"
 
 #define ID_LEN 64
 
@@ -30,26 +31,15 @@ static const char *id_between(const char *c, size_t n, const char *prefix, const
 	return is_id(c + p, n - p - s) ? c + p : NULL;
 }
 
-static int hex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A unit name's part n bytes long, its \xNN escapes undone, into buf. */
 static void unescape_unit(const char *s, size_t n, char *buf, size_t size)
 {
 	size_t o = 0;
 
 	for (size_t i = 0; i < n && o + 1 < size; o++) {
-		if (i + 3 < n && s[i] == '\\' && s[i + 1] == 'x' && hex(s[i + 2]) >= 0 &&
-		    hex(s[i + 3]) >= 0) {
-			buf[o] = (char)(hex(s[i + 2]) << 4 | hex(s[i + 3]));
+		if (i + 3 < n && s[i] == '\\' && s[i + 1] == 'x' &&
+		    hex_digit_value(s[i + 2]) >= 0 && hex_digit_value(s[i + 3]) >= 0) {
+			buf[o] = (char)(hex_digit_value(s[i + 2]) << 4 | hex_digit_value(s[i + 3]));
 			i += 4;
 		} else {
 			buf[o] = s[i++];
