@@ -243,6 +243,11 @@ static int place_rows(struct unwind_procs *u, const struct cfi_table *t, struct 
 		return err;
 	f->first_row = (uint32_t)u->next_row;
 	f->nr_rows = (uint32_t)t->nr;
+	/*
+	 * Rows are only ever appended: the BPF walk's per-CPU cache of rows
+	 * (row_find.bpf.h) knows a table by its first row for the whole run.
+	 * Rows reused for another file would need that cache emptied first.
+	 */
 	u->next_row += t->nr + nr_index;
 	return 0;
 }
