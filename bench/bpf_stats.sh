@@ -21,6 +21,35 @@ bpf_stats() {
 	echo "$rt $cnt"
 }
 
+# bench_window NAME R CMD...: CMD run under the runmeter (R.pid, R.stats,
+# R.out, R.err; RM its pid while it runs), its perf_event programs'
+# bpf_stats read SETTLE s after they attach and again DURATION s later,
+# then SIGINT. Sets WIN_NS and WIN_RUNS, what the programs ran between the
+# readings; fails when CMD did not start or ran none.
+bench_window() {
+	local name=$1 r=$2 child="" ids="" rt0 c0 rt1 c1 i
+	shift 2
+	"$TMP/runmeter" -p "$r.pid" -o "$r.stats" -- "$@" > "$r.out" 2> "$r.err" &
+	RM=$!
+	for ((i = 0; i < 600; i++)); do
+		child=$(cat "$r.pid" 2> /dev/null)
+		[ -n "$child" ] && ids=$(prog_ids "$child")
+		[ -n "$ids" ] && break
+		kill -0 $RM 2> /dev/null || break
+		sleep 0.1
+	done
+	[ -n "$ids" ] || log "$name did not start: $(tail -n 2 "$r.err" | tr '\n' ' ')"
+	sleep "$SETTLE"
+	read -r rt0 c0 < <(bpf_stats $ids)
+	sleep "$DURATION"
+	read -r rt1 c1 < <(bpf_stats $ids)
+	kill -INT $RM
+	wait $RM
+	RM=""
+	WIN_NS=$((rt1 - rt0)) WIN_RUNS=$((c1 - c0))
+	[ -n "$ids" ] && [ "$WIN_RUNS" -gt 0 ]
+}
+
 # bench_start TAG TOOL... (bash; log and die defined): bpftrace installed
 # from Debian when missing, bpftrace, bpftool, gcc and each TOOL checked,
 # TMP made (/tmp/profile-TAG.XXXXXX), kernel.bpf_stats_enabled on until

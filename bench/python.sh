@@ -75,7 +75,7 @@ kv() { sed -n "s/.*\\<$2=\\([^ ]*\\).*/\\1/p" "$1" 2> /dev/null; }
 
 # one PROF REP: one line "rep prof ok run_ns runs cpu_s rss_kb ours py_samples frames all"
 one() {
-	local prof=$1 rep=$2 r=$TMP/$1.$2 child="" ids="" rt0 c0 rt1 c1 i ok=1 ours py fr all
+	local prof=$1 rep=$2 r=$TMP/$1.$2 ok=1 ours py fr all
 	case $prof in
 	profile) set -- "$TMP/profile" -f -v -F "$HZ" ;;
 	profile-nopy) set -- "$TMP/profile" -f -v -F "$HZ" --no-python ;;
@@ -83,25 +83,8 @@ one() {
 	profile-fp-nopy) set -- "$TMP/profile" -f -v -F "$HZ" --call-graph fp --no-python ;;
 	bpftrace) set -- bpftrace -e "profile:hz:$HZ { @[kstack, ustack, comm] = count(); }" ;;
 	esac
-	"$TMP/runmeter" -p "$r.pid" -o "$r.stats" -- "$@" > "$r.out" 2> "$r.err" &
-	RM=$!
-	for ((i = 0; i < 600; i++)); do
-		child=$(cat "$r.pid" 2> /dev/null)
-		[ -n "$child" ] && ids=$(prog_ids "$child")
-		[ -n "$ids" ] && break
-		kill -0 $RM 2> /dev/null || break
-		sleep 0.1
-	done
-	[ -n "$ids" ] || { ok=0; log "$prof did not start: $(tail -n 2 "$r.err" | tr '\n' ' ')"; }
-	sleep "$SETTLE"
-	read -r rt0 c0 < <(bpf_stats $ids)
-	sleep "$DURATION"
-	read -r rt1 c1 < <(bpf_stats $ids)
-	kill -INT $RM
-	wait $RM
-	RM=""
+	bench_window "$prof" "$r" "$@" || ok=0
 	[ "$(kv "$r.stats" rc)" = 0 ] || { ok=0; log "$prof: exit $(kv "$r.stats" rc): $(tail -n 2 "$r.err" | tr '\n' ' ')"; }
-	[ $((c1 - c0)) -gt 0 ] || ok=0
 	# pybench's samples, those with Python frames, their frames (kernel
 	# and user); all samples in the output
 	if [ "$prof" = bpftrace ]; then
@@ -120,7 +103,7 @@ one() {
 		[ "$ours" -gt 0 ] && [ $((py * 100 / ours)) -lt 95 ] &&
 			log "$prof rep $rep: $py of $ours pybench samples with Python frames; $(grep -h '^profile: python:' "$r.err")" ;;
 	esac
-	echo "$rep $prof $ok $((rt1 - rt0)) $((c1 - c0)) $(kv "$r.stats" cpu) $(kv "$r.stats" maxrss_kb) $ours $py $fr $all"
+	echo "$rep $prof $ok $WIN_NS $WIN_RUNS $(kv "$r.stats" cpu) $(kv "$r.stats" maxrss_kb) $ours $py $fr $all"
 }
 
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)

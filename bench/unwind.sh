@@ -86,32 +86,15 @@ PIDS=$(echo $WL | tr ' ' ','); PRED=""
 
 # one NAME REP: one line "rep name ok run_ns runs ours frames"
 one() {
-	local name=$1 rep=$2 r=$TMP/$1.$2 child="" ids="" rt0 c0 rt1 c1 i ok=1 ours fr
+	local name=$1 rep=$2 r=$TMP/$1.$2 ok=1 ours fr
 	case $name in
 	bpftrace) set -- bpftrace -e "profile:hz:$HZ $PRED { @[kstack, ustack, comm] = count(); }" ;;
 	profile-fp) set -- "${BIN[$name]}" -f -v -F "$HZ" --no-python --call-graph fp ;;
 	*) set -- "${BIN[$name]}" -f -v -F "$HZ" --no-python ;;
 	esac
 	[ "$SCOPE" = pid ] && [ "$name" != bpftrace ] && set -- "$@" -p "$PIDS"
-	"$TMP/runmeter" -p "$r.pid" -o "$r.stats" -- "$@" > "$r.out" 2> "$r.err" &
-	RM=$!
-	for ((i = 0; i < 600; i++)); do
-		child=$(cat "$r.pid" 2> /dev/null)
-		[ -n "$child" ] && ids=$(prog_ids "$child")
-		[ -n "$ids" ] && break
-		kill -0 $RM 2> /dev/null || break
-		sleep 0.1
-	done
-	[ -n "$ids" ] || { ok=0; log "$name did not start: $(tail -n 2 "$r.err" | tr '\n' ' ')"; }
-	sleep "$SETTLE"
-	read -r rt0 c0 < <(bpf_stats $ids)
-	sleep "$DURATION"
-	read -r rt1 c1 < <(bpf_stats $ids)
-	kill -INT $RM
-	wait $RM
-	RM=""
+	bench_window "$name" "$r" "$@" || ok=0
 	grep -q '^rc=0 ' "$r.stats" 2> /dev/null || { ok=0; log "$name: failed: $(tail -n 2 "$r.err" | tr '\n' ' ')"; }
-	[ $((c1 - c0)) -gt 0 ] || ok=0
 	if [ "$name" = bpftrace ]; then
 		read -r ours fr < <(awk '/^@\[/ { k = 0 } /^    / { k++ }
 			/^(@\[)?, uwbench\]: [0-9]+$/ { c = $NF; n += c; f += c * k }
@@ -120,7 +103,7 @@ one() {
 		read -r ours fr < <(awk '/^uwbench;/ { c = $NF; n += c; f += c * (split($0, x, ";") - 1) }
 			END { print n + 0, f + 0 }' "$r.out")
 	fi
-	echo "$rep $name $ok $((rt1 - rt0)) $((c1 - c0)) $ours $fr"
+	echo "$rep $name $ok $WIN_NS $WIN_RUNS $ours $fr"
 }
 
 names() { local p; for p in $PROFILERS; do echo "${p%%=*}"; done; }
