@@ -4,36 +4,7 @@
 # -> one markdown table, a row per profiler (in the order of the variable
 # order), each cell the median [min-max] over the repetitions; the ratio
 # to bpftrace is taken within each repetition. A failed run (ok 0) gives
-# no values.
-function sort(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) {
-		t = a[i]
-		for (j = i - 1; j >= 1 && a[j] > t; j--)
-			a[j + 1] = a[j]
-		a[j + 1] = t
-	}
-}
-function median(a, n) {
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function add(key, v) {
-	if (v == "" || v == "-")
-		return
-	vals[key, ++nv[key]] = v + 0
-}
-# cell(key, printf format): "med [min-max]", "—" when no run gave a value
-function cell(key, f,    n, i, a, s) {
-	n = nv[key]
-	if (!n)
-		return "—"
-	for (i = 1; i <= n; i++)
-		a[i] = vals[key, i]
-	sort(a, n)
-	s = sprintf(f, median(a, n))
-	if (n > 1 && sprintf(f, a[1]) != sprintf(f, a[n]))
-		s = s " [" sprintf(f, a[1]) "–" sprintf(f, a[n]) "]"
-	return s
-}
+# no values. Cells: cells.awk.
 $1 !~ /^#/ && $3 == 1 && $5 > 0 {
 	ns[$1, $2] = $4 / $5
 	add($2 SUBSEP "ns", $4 / $5)
@@ -51,11 +22,7 @@ $1 !~ /^#/ && $3 == 1 && $5 > 0 {
 	reps[$1] = 1
 }
 END {
-	for (k in ns) {
-		split(k, kk, SUBSEP)
-		if (((kk[1], "bpftrace") in ns) && ns[kk[1], "bpftrace"] > 0)
-			add(kk[2] SUBSEP "ratio", ns[k] / ns[kk[1], "bpftrace"])
-	}
+	ratios("ratio")
 	print "| profiler | BPF ns/sample | × bpftrace | samples | CPU s | max RSS MiB | pybench samples | of all % | frames/sample | Python frames % |"
 	print "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 	n = split(order, p, " ")

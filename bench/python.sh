@@ -122,7 +122,7 @@ RESULTS_RAW=${RESULTS_MD%.md}.txt
 	cat "$TMP/raw"
 } > "$RESULTS_RAW"
 
-TABLE=$(awk -v order="$PROFILERS" -f bench/python-table.awk "$TMP/raw")
+TABLE=$(awk -v order="$PROFILERS" -f bench/cells.awk -f bench/python-table.awk "$TMP/raw")
 echo "$TABLE"
 {
 	echo "# The Python walk's cost: profile with and without it vs bpftrace"

@@ -409,7 +409,7 @@ log "runs done in $(( $(date +%s) - START ))s; raw data in ${RAW#$ROOT/}"
 
 LABELS=""
 for wl in $WORKLOADS; do LABELS="$LABELS$wl=$(workload_label $wl)|"; done
-TABLE=$(awk -F'\t' -f "$ROOT/bench/table.awk" -v workloads="$WORKLOADS" -v profilers="$PROFILERS" \
+TABLE=$(awk -F'\t' -f "$ROOT/bench/cells.awk" -f "$ROOT/bench/table.awk" -v none=n/a -v workloads="$WORKLOADS" -v profilers="$PROFILERS" \
 	-v rates="$RATES" -v labels="$LABELS" "$RAW")
 echo "$TABLE"
 

@@ -9,36 +9,7 @@
 # Whole: the share of the workload's samples whose user stack reaches its
 # thread's root (count.awk's third figure).
 # Variables: workloads, profilers, rates (space-separated, the row order);
-# labels ("wl=label|...").
-function sort(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) {
-		t = a[i]
-		for (j = i - 1; j >= 1 && a[j] > t; j--)
-			a[j + 1] = a[j]
-		a[j + 1] = t
-	}
-}
-function median(a, n) {
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function add(key, v) {
-	if (v == "")
-		return
-	vals[key, ++nv[key]] = v + 0
-}
-# cell(key, printf format): "med [min-max]", "n/a" when no run gave a value
-function cell(key, f,    n, i, a, s) {
-	n = nv[key]
-	if (!n)
-		return "n/a"
-	for (i = 1; i <= n; i++)
-		a[i] = vals[key, i]
-	sort(a, n)
-	s = sprintf(f, median(a, n))
-	if (n > 1 && sprintf(f, a[1]) != sprintf(f, a[n]))
-		s = s " [" sprintf(f, a[1]) "–" sprintf(f, a[n]) "]"
-	return s
-}
+# labels ("wl=label|..."). Cells: cells.awk.
 NR == 1 { next }
 # pass 1 (the file is read once; rows are kept): baselines per batch
 {

@@ -117,46 +117,4 @@ done
 
 echo "WORKLOAD=$WORKLOAD SCOPE=$SCOPE REPS=$REPS DURATION=${DURATION}s HZ=$HZ, profile $(git describe --always --dirty 2> /dev/null), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-awk -v order="$(names | tr '\n' ' ')" '
-function sort(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) {
-		t = a[i]
-		for (j = i - 1; j >= 1 && a[j] > t; j--)
-			a[j + 1] = a[j]
-		a[j + 1] = t
-	}
-}
-function cell(key, f,    n, i, a, s, m) {
-	n = nv[key]
-	if (!n)
-		return "—"
-	for (i = 1; i <= n; i++)
-		a[i] = vals[key, i]
-	sort(a, n)
-	m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	s = sprintf(f, m)
-	if (n > 1)
-		s = s " [" sprintf(f, a[1]) "–" sprintf(f, a[n]) "]"
-	return s
-}
-function add(key, v) { vals[key, ++nv[key]] = v }
-$3 == 1 && $5 > 0 {
-	ns[$1, $2] = $4 / $5
-	add($2 SUBSEP "ns", $4 / $5)
-	if ($6 > 0) {
-		add($2 SUBSEP "fr", $7 / $6)
-	}
-}
-END {
-	for (k in ns) {
-		split(k, kk, SUBSEP)
-		if (((kk[1], "bpftrace") in ns) && ns[kk[1], "bpftrace"] > 0)
-			add(kk[2] SUBSEP "x", ns[k] / ns[kk[1], "bpftrace"])
-	}
-	print "| profiler | BPF ns/sample | × bpftrace (same rep) | uwbench frames/sample |"
-	print "|---|--:|--:|--:|"
-	n = split(order, o, " ")
-	for (i = 1; i <= n; i++)
-		printf "| %s | %s | %s | %s |\n", o[i], cell(o[i] SUBSEP "ns", "%.0f"),
-			cell(o[i] SUBSEP "x", "%.2f"), cell(o[i] SUBSEP "fr", "%.1f")
-}' "$TMP/raw"
+awk -v order="$(names | tr '\n' ' ')" -f bench/cells.awk -f bench/unwind-table.awk "$TMP/raw"
