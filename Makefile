@@ -24,7 +24,7 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -llzma -ldw)
 
 CFLAGS ?= -O2 -g
-SRC_INCLUDES := -I. -Icollect -Iunwind -Isymbols -Ioutput
+SRC_INCLUDES := -I.
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -DPROFILE_VERSION='"$(VERSION)"' -I$(OUTPUT) $(SRC_INCLUDES) $(PKG_CFLAGS)
 DEPFLAGS = -MMD -MP
@@ -57,7 +57,9 @@ endif
 # events, the BPF maps, the aggregate), unwind/ (unwind tables for stacks
 # without frame pointers), symbols/ (kernel and user symbols and the files
 # they come from), output/ (the report and its writers); python/ reads
-# CPython's frames (its BPF side is python/python.bpf.h).
+# CPython's frames (its BPF side is python/python.bpf.h). Includes are
+# spelled from the root ("symbols/elf_read.h"): only -I. is on the path, so
+# a file's dependencies on other stages read at a glance.
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
 	collect/bpf_features.c collect/pid_worker.c collect/command.c \

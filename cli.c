@@ -14,15 +14,15 @@
 
 #include <linux/types.h>
 
-#include "cgroups.h"
+#include "collect/cgroups.h"
 #include "cli.h"
 #include "cli_suggest.h"
-#include "escape.h"
-#include "outfile.h"
-#include "retention.h"
+#include "output/escape.h"
+#include "output/outfile.h"
+#include "output/retention.h"
 #include "profile.h"
 #include "trace_helpers.h"
-#include "unwind_row.h"
+#include "unwind/unwind_row.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "output_format.h"
-#include "sample_event.h"
+#include "output/output_format.h"
+#include "collect/sample_event.h"
 
 #define DEFAULT_FREQUENCY 49
 #define DEFAULT_STACK_STORAGE 16384

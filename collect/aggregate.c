@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "fnv.h"
+#include "collect/aggregate.h"
+#include "collect/fnv.h"
 
 struct agg {
 	struct agg_entry **buckets;

@@ -10,9 +10,9 @@
 
 #include <bpf/libbpf.h>
 
-#include "diagnose.h"
-#include "sample_event.h"
-#include "sampler_state.h"
+#include "collect/diagnose.h"
+#include "collect/sample_event.h"
+#include "collect/sampler_state.h"
 #include "trace_helpers.h"
 
 /*

@@ -12,7 +12,7 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
-#include "bpf_features.h"
+#include "collect/bpf_features.h"
 
 /*
  * In the order they came. Not probed, as libbpf has no probe for them, and

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup_names.h"
-#include "cgroups.h"
+#include "collect/cgroup_names.h"
+#include "collect/cgroups.h"
 #include "trace_helpers.h"
 
 struct cgroup_name {

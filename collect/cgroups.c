@@ -12,7 +12,7 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 
-#include "cgroups.h"
+#include "collect/cgroups.h"
 
 /*
  * mountinfo escapes space, tab, newline and backslash in paths as \ooo:

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "command.h"
+#include "collect/command.h"
 
 /* execvp()'s search path when PATH is unset */
 #define DEFAULT_PATH "/bin:/usr/bin"

@@ -8,7 +8,7 @@
 
 #include <bpf/libbpf.h>
 
-#include "diagnose.h"
+#include "collect/diagnose.h"
 #include "trace_helpers.h"
 
 const char *diagnose__privilege_hint(void)

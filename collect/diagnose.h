@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "sample_event.h"
+#include "collect/sample_event.h"
 
 /* What is missing when the kernel says EPERM or EACCES. */
 const char *diagnose__privilege_hint(void);

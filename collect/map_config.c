@@ -7,7 +7,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "map_config.h"
+#include "collect/map_config.h"
 
 /* One map's entries and, unless value_size is 0, value size. 0 or -errno. */
 static int map_size(struct bpf_map *map, __u32 max_entries, __u32 value_size)

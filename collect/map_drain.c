@@ -9,7 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "map_drain.h"
+#include "collect/map_drain.h"
 #include "trace_helpers.h"
 
 int map_drain__init(struct map_drain *d, size_t depth)

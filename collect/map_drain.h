@@ -12,8 +12,8 @@
 
 #include <linux/types.h>
 
-#include "aggregate.h"
-#include "overflow_index.h"
+#include "collect/aggregate.h"
+#include "collect/overflow_index.h"
 #include "profile.h"
 
 /* The map fds of one set; pending: its per-CPU counts not yet in counts (profile.h), or -1. */

@@ -8,7 +8,7 @@
 
 #include <bpf/bpf.h>
 
-#include "overflow_index.h"
+#include "collect/overflow_index.h"
 
 void ovf_index__init(struct ovf_index *x, size_t depth)
 {

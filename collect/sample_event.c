@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "sample_event.h"
+#include "collect/sample_event.h"
 
 int sample_event__parse(const char *name)
 {

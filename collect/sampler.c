@@ -17,10 +17,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf_features.h"
-#include "cgroups.h"
-#include "diagnose.h"
-#include "sampler_state.h"
+#include "collect/bpf_features.h"
+#include "collect/cgroups.h"
+#include "collect/diagnose.h"
+#include "collect/sampler_state.h"
 #include "trace_helpers.h"
 #include "python/py_bpf.h"
 

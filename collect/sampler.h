@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "aggregate.h"
+#include "collect/aggregate.h"
 #include "cli.h"
 #include "profile.h"
 

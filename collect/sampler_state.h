@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "map_config.h"
-#include "map_drain.h"
+#include "collect/map_config.h"
+#include "collect/map_drain.h"
 #include "profile.skel.h"
-#include "sampler.h"
+#include "collect/sampler.h"
 
 struct sampler {
 	const struct profile_env *env;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "container_id.h"
+#include "output/container_id.h"
 #include "trace_helpers.h"
 
 #define ID_LEN 64

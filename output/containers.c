@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup_names.h"
-#include "container_id.h"
-#include "containers.h"
+#include "collect/cgroup_names.h"
+#include "output/container_id.h"
+#include "output/containers.h"
 #include "trace_helpers.h"
 
 struct labelled {

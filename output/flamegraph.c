@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "flamegraph.h"
+#include "output/escape.h"
+#include "output/flamegraph.h"
 #include "flamegraph_js.h"	/* generated from flamegraph.js */
-#include "fnv.h"
-#include "keymap.h"
+#include "collect/fnv.h"
+#include "output/keymap.h"
 #include "trace_helpers.h"
 
 /* Geometry, in SVG user units (pixels). */

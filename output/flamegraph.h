@@ -18,7 +18,7 @@
 
 #include <stdio.h>
 
-#include "profile_data.h"
+#include "output/profile_data.h"
 
 /* Write p to out. Returns 0, -ENOMEM, or -errno of a failed write. */
 int flamegraph__write_svg(const struct pf_profile *p, FILE *out);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "folded_read.h"
+#include "output/folded_read.h"
 #include "trace_helpers.h"
 
 #define READ_CHUNK 65536

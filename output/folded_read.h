@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pf_build.h"
+#include "output/pf_build.h"
 
 /*
  * Add the stacks of buf[0, len) to b. Returns 0, or -EINVAL (a malformed

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flamegraph.h"
-#include "folded_read.h"
-#include "from_input.h"
-#include "pprof.h"
-#include "pprof_read.h"
-#include "speedscope.h"
-#include "stack_fmt.h"
+#include "output/flamegraph.h"
+#include "output/folded_read.h"
+#include "output/from_input.h"
+#include "output/pprof.h"
+#include "output/pprof_read.h"
+#include "output/speedscope.h"
+#include "output/stack_fmt.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {

@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "output_format.h"
-#include "pf_build.h"
+#include "output/output_format.h"
+#include "output/pf_build.h"
 
 /*
  * Add the stacks of path to b. Returns 0, or -errno with err->why saying

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fnv.h"
-#include "keymap.h"
+#include "collect/fnv.h"
+#include "output/keymap.h"
 #include "trace_helpers.h"
 
 struct keymap_entry {

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dpkg_owner.h"
-#include "escape.h"
-#include "loss_report.h"
+#include "symbols/dpkg_owner.h"
+#include "output/escape.h"
+#include "output/loss_report.h"
 #include "python/py_bpf.h"
 #include "python/py_files.h"
-#include "unwind_row.h"
+#include "unwind/unwind_row.h"
 
 /* The stripped files named in the hint: the first, those of the most frames. */
 #define HINT_FILES 3

@@ -14,12 +14,12 @@
 #include <linux/types.h>
 
 #include "cli.h"
-#include "debuginfod_fetch.h"
+#include "symbols/debuginfod_fetch.h"
 #include "profile.h"
 #include "python/py_names.h"
 #include "python/py_procs.h"
-#include "unwind_procs.h"
-#include "usyms.h"
+#include "unwind/unwind_procs.h"
+#include "symbols/usyms.h"
 
 /* What the run counted, beside the options it ran with. */
 struct run_totals {

@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outfile.h"
-#include "pathwalk.h"
+#include "output/outfile.h"
+#include "output/pathwalk.h"
 
 /*
  * Keep the temporary name within NAME_MAX (255) even for a long target

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "output_format.h"
+#include "output/output_format.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -14,7 +14,7 @@
 
 #include <linux/magic.h>
 
-#include "pathwalk.h"
+#include "output/pathwalk.h"
 
 bool pathwalk__trusted_owner(uid_t uid)
 {

@@ -5,8 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "pb_read.h"
-#include "protobuf.h"
+#include "output/pb_read.h"
+#include "output/protobuf.h"
 
 int pb_read_varint(struct pb_reader *r, uint64_t *v)
 {

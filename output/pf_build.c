@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keymap.h"
-#include "pf_build.h"
+#include "output/keymap.h"
+#include "output/pf_build.h"
 #include "trace_helpers.h"
 
 /* What a keymap entry costs beside its key: the entry, a slot or two, malloc's header. */

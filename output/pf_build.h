@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile_data.h"
+#include "output/profile_data.h"
 
 /* What one run of --from takes at most, whatever its files say. */
 struct pf_limits {

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "escape.h"
-#include "keymap.h"
-#include "pprof.h"
+#include "output/escape.h"
+#include "output/keymap.h"
+#include "output/pprof.h"
 #include "trace_helpers.h"
-#include "protobuf.h"
+#include "output/protobuf.h"
 
 enum {
 	PROFILE_SAMPLE_TYPE = 1,

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pb_read.h"
-#include "pprof_read.h"
-#include "protobuf.h"
+#include "output/pb_read.h"
+#include "output/pprof_read.h"
+#include "output/protobuf.h"
 #include "trace_helpers.h"
-#include "whole_read.h"
+#include "output/whole_read.h"
 
 /* profile.proto's field numbers */
 enum {

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pf_build.h"
+#include "output/pf_build.h"
 
 /*
  * Add the samples of the profile in buf[0, len) to b. Returns 0, or

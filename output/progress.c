@@ -8,7 +8,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "progress.h"
+#include "output/progress.h"
 
 /* Back to the start of the line, and erase to its end. */
 #define ERASE_LINE "\r\033[K"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protobuf.h"
+#include "output/protobuf.h"
 
 /* Field numbers are 29 bits; 0 is not a field. */
 #define PB_FIELD_MAX ((1U << 29) - 1)

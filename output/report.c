@@ -12,25 +12,25 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cache_dir.h"
-#include "cgroup_names.h"
-#include "cgroups.h"
-#include "containers.h"
-#include "diagnose.h"
-#include "flamegraph.h"
-#include "kallsyms.h"
-#include "kallsyms_cache.h"
-#include "pprof.h"
+#include "symbols/cache_dir.h"
+#include "collect/cgroup_names.h"
+#include "collect/cgroups.h"
+#include "output/containers.h"
+#include "collect/diagnose.h"
+#include "output/flamegraph.h"
+#include "symbols/kallsyms.h"
+#include "symbols/kallsyms_cache.h"
+#include "output/pprof.h"
 #include <linux/types.h>
 
 #include "profile.h"
-#include "profile_data.h"
+#include "output/profile_data.h"
 #include "python/py_bpf.h"
 #include "python/py_names.h"
-#include "report.h"
-#include "speedscope.h"
-#include "stack_cut.h"
-#include "stack_fmt.h"
+#include "output/report.h"
+#include "output/speedscope.h"
+#include "output/stack_cut.h"
+#include "output/stack_fmt.h"
 
 struct report {
 	const struct profile_env *env;

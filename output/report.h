@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "aggregate.h"
+#include "collect/aggregate.h"
 #include "cli.h"
-#include "usyms.h"
+#include "symbols/usyms.h"
 
 struct report;
 

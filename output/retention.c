@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "retention.h"
+#include "output/escape.h"
+#include "output/retention.h"
 
 /*
  * What conversion c expands to: a digit run of width w, or a fixed shape

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "keymap.h"
-#include "speedscope.h"
+#include "output/escape.h"
+#include "output/keymap.h"
+#include "output/speedscope.h"
 #include "trace_helpers.h"
 
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* stack_cut.c - the rule that ends a user stack at its first garbage frame. */
-#include "stack_cut.h"
+#include "output/stack_cut.h"
 
 /*
  * A return address that lies in no mapping at all cannot be real: the

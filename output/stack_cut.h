@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "usyms.h"
+#include "symbols/usyms.h"
 
 /*
  * Whether user frame i (0: the leaf), resolved to sym, is the last one to

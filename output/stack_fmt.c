@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "escape.h"
-#include "stack_fmt.h"
+#include "collect/aggregate.h"
+#include "output/escape.h"
+#include "output/stack_fmt.h"
 #include "trace_helpers.h"
 
 struct rendered {

@@ -9,9 +9,9 @@
 
 #include <linux/types.h>
 
-#include "escape.h"
+#include "output/escape.h"
 #include "profile.h"
-#include "walk_tally.h"
+#include "output/walk_tally.h"
 
 struct proc_walks {
 	pid_t pid;

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "aggregate.h"
+#include "collect/aggregate.h"
 
 /* A process is named when at least this many of its stacks, and this share, lacked tables. */
 #define WALK_TALLY_MIN_STACKS 20

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-#include "whole_read.h"
+#include "output/whole_read.h"
 
 #define GZIP_WINDOW_BITS 31	/* 15 + 16: a gzip wrapper, nothing else */
 #define FIRST_CHUNK 65536

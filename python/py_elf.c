@@ -6,7 +6,7 @@
 #include <gelf.h>
 #include <string.h>
 
-#include "elf_read.h"
+#include "symbols/elf_read.h"
 #include "python/py_elf.h"
 
 /* The symbols looked for, found in .dynsym (exported) or .symtab. */

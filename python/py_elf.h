@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "budget.h"
+#include "symbols/budget.h"
 
 #define PY_ELF_MAX_SEGS 8
 /* The first bytes of _PyRuntime kept: 3.13 on, its _Py_DebugOffsets (py_layout.h) */

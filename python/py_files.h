@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "file_id.h"
+#include "symbols/file_id.h"
 #include "python/py_elf.h"
 
 /* Kept at once, at most: files with an interpreter, and files without. */

@@ -15,14 +15,14 @@
 #include <bpf/bpf.h>
 #include <linux/types.h>
 
-#include "file_id.h"
-#include "proc_maps.h"
-#include "proc_stat.h"
+#include "symbols/file_id.h"
+#include "symbols/proc_maps.h"
+#include "collect/proc_stat.h"
 #include "python/py_elf.h"
 #include "python/py_files.h"
 #include "python/py_layout.h"
 #include "python/py_procs.h"
-#include "rootfs.h"
+#include "symbols/rootfs.h"
 
 /* Versions told of, at most: one line each. */
 #define MAX_TOLD 32

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "budget.h"
+#include "symbols/budget.h"
 
 static const struct budget defaults = BUDGET_DEFAULT_INIT;
 /* one per thread: loads run on the loader thread and, in tests, on main */

@@ -21,11 +21,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "debuginfo.h"
-#include "elf_plt.h"
-#include "elf_read.h"
-#include "go_symbols.h"
-#include "rootfs.h"
+#include "symbols/debuginfo.h"
+#include "symbols/elf_plt.h"
+#include "symbols/elf_read.h"
+#include "symbols/go_symbols.h"
+#include "symbols/rootfs.h"
 
 #define DEFAULT_MAX_DEBUGDATA (64u << 20)
 /* Notes are read whole to find the build-id: real ones are a few KiB. */

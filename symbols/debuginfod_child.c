@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "debuginfod_child.h"
+#include "symbols/debuginfod_child.h"
 
 extern char **environ;
 

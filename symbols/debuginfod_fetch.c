@@ -22,11 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "budget.h"
-#include "cache_dir.h"
-#include "debuginfod_child.h"
-#include "debuginfod_fetch.h"
-#include "loader.h"
+#include "symbols/budget.h"
+#include "symbols/cache_dir.h"
+#include "symbols/debuginfod_child.h"
+#include "symbols/debuginfod_fetch.h"
+#include "symbols/loader.h"
 
 #define MAX_ID_LEN 64
 

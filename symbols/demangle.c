@@ -11,7 +11,7 @@
 
 #include <libiberty/demangle.h>
 
-#include "demangle.h"
+#include "symbols/demangle.h"
 
 #define PLT_SUFFIX "@plt"
 #define PLT_SUFFIX_LEN (sizeof(PLT_SUFFIX) - 1)

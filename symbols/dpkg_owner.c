@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dpkg_owner.h"
+#include "symbols/dpkg_owner.h"
 
 /* The top directories the /usr merge made symlinks into /usr. */
 static const char *const merged[] = { "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/" };

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_plt.h"
-#include "elf_read.h"
+#include "symbols/elf_plt.h"
+#include "symbols/elf_read.h"
 #include "trace_helpers.h"
 
 /* As elf_symtab.c: longer names are not kept. */

@@ -24,8 +24,8 @@
 
 #include <libelf.h>
 
-#include "budget.h"
-#include "elf_symtab.h"
+#include "symbols/budget.h"
+#include "symbols/elf_symtab.h"
 
 /*
  * The PLT stubs of elf as a table of their own, for the caller to merge

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elf_read.h"
+#include "symbols/elf_read.h"
 
 static bool libelf_ok;
 

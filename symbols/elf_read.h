@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "budget.h"
+#include "symbols/budget.h"
 
 /* libelf's version handshake, once; false when libelf is unusable. */
 bool elf_read__ready(void);

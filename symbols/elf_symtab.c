@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elf_read.h"
-#include "elf_symtab.h"
-#include "sym_alias.h"
-#include "sym_nest.h"
+#include "symbols/elf_read.h"
+#include "symbols/elf_symtab.h"
+#include "symbols/sym_alias.h"
+#include "symbols/sym_nest.h"
 
 struct segment {
 	uint64_t offset, vaddr, filesz;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "budget.h"
+#include "symbols/budget.h"
 
 struct elf_sym {
 	uint64_t addr;		/* st_value: link-time virtual address */

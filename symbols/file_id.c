@@ -6,10 +6,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "debuginfo.h"
-#include "elf_read.h"
-#include "file_id.h"
-#include "go_symbols.h"
+#include "symbols/debuginfo.h"
+#include "symbols/elf_read.h"
+#include "symbols/file_id.h"
+#include "symbols/go_symbols.h"
 
 _Static_assert(sizeof(struct file_stamp) == 56, "struct file_stamp has padding");
 

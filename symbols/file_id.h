@@ -23,8 +23,8 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "budget.h"
-#include "sha256.h"
+#include "symbols/budget.h"
+#include "symbols/sha256.h"
 
 /* Fixed width, no padding: compared with file_stamp__cmp(), or memcmp() within a key. */
 struct file_stamp {

@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_read.h"
-#include "go_lines.h"
-#include "go_pcln.h"
-#include "go_symbols.h"
+#include "symbols/elf_read.h"
+#include "symbols/go_lines.h"
+#include "symbols/go_pcln.h"
+#include "symbols/go_symbols.h"
 
 #define PCDATA_INLTREE_INDEX 2
 #define FUNCDATA_INLTREE 3

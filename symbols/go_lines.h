@@ -12,8 +12,8 @@
 #include <libelf.h>
 #include <stdint.h>
 
-#include "budget.h"
-#include "srcline.h"
+#include "symbols/budget.h"
+#include "symbols/srcline.h"
 
 struct go_lines;
 

@@ -27,7 +27,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "go_pcln.h"
+#include "symbols/go_pcln.h"
 
 #define GO_MAGIC_12 GO_PCLN_1_2
 #define GO_MAGIC_116 GO_PCLN_1_16

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_read.h"
-#include "go_pcln.h"
-#include "go_symbols.h"
+#include "symbols/elf_read.h"
+#include "symbols/go_pcln.h"
+#include "symbols/go_symbols.h"
 
 /* How many functions between two looks at the cancel flag. */
 #define CANCEL_EVERY 65536

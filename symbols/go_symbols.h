@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "budget.h"
-#include "elf_symtab.h"
+#include "symbols/budget.h"
+#include "symbols/elf_symtab.h"
 
 /*
  * The functions of the table in data (size bytes) as a symbol table of

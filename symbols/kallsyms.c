@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kallsyms.h"
-#include "kallsyms_cache.h"
+#include "symbols/kallsyms.h"
+#include "symbols/kallsyms_cache.h"
 
 #define PROC_KALLSYMS "/proc/kallsyms"
 

@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 
 struct kallsyms;
 

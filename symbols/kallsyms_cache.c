@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kallsyms_cache.h"
+#include "symbols/kallsyms_cache.h"
 
 #define HEADER_FMT "# profile kallsyms 1 %s\n"
 

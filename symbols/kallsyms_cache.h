@@ -27,7 +27,7 @@
 
 #include <stddef.h>
 
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 
 #define KALLSYMS_CACHE_NAME "kallsyms"
 #define KALLSYMS_BOOT_ID_LEN 64

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ksyms.h"
-#include "sym_alias.h"
+#include "symbols/ksyms.h"
+#include "symbols/sym_alias.h"
 #include "trace_helpers.h"
 
 struct ksyms {

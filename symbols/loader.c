@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "loader.h"
+#include "symbols/loader.h"
 
 /* How often a wait looks at watch_fd and the clock. */
 #define WAIT_SLICE_MS 20

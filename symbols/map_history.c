@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "map_history.h"
+#include "symbols/map_history.h"
 #include "trace_helpers.h"
 
 static bool same_mapping(const struct umap *a, const struct umap *b)

@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "budget.h"
-#include "file_id.h"
-#include "perfmap.h"
+#include "symbols/budget.h"
+#include "symbols/file_id.h"
+#include "symbols/perfmap.h"
 #include "trace_helpers.h"
-#include "rootfs.h"
+#include "symbols/rootfs.h"
 
 /* Read this much at a time; a longer line is skipped. */
 #define CHUNK (1u << 20)

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "budget.h"
+#include "symbols/budget.h"
 
 struct stat;
 

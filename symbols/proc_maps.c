@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proc_maps.h"
+#include "symbols/proc_maps.h"
 #include "trace_helpers.h"
 
 #define DELETED_SUFFIX " (deleted)"

@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rootfs.h"
+#include "symbols/rootfs.h"
 
 static int open_in_root(int dirfd, const char *path, int flags, unsigned long long resolve)
 {

@@ -20,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elf_read.h"
-#include "go_lines.h"
-#include "srcline.h"
+#include "symbols/elf_read.h"
+#include "symbols/go_lines.h"
+#include "symbols/srcline.h"
 
 struct srcline {
 	Elf *elf;

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "budget.h"
+#include "symbols/budget.h"
 
 struct srcline;
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "sym_nest.h"
+#include "symbols/sym_nest.h"
 #include "trace_helpers.h"
 
 /* From addr on, up to the next symbol's start, the address is in syms[idx]. */

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elf_symtab.h"
+#include "symbols/elf_symtab.h"
 
 struct sym_nest;
 

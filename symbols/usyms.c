@@ -20,12 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_symtab.h"
-#include "loader.h"
-#include "perfmap.h"
-#include "srcline.h"
+#include "symbols/elf_symtab.h"
+#include "symbols/loader.h"
+#include "symbols/perfmap.h"
+#include "symbols/srcline.h"
 #include "trace_helpers.h"
-#include "usyms_internal.h"
+#include "symbols/usyms_internal.h"
 
 /* How long usyms__free() waits for a loader job that ignores cancelling. */
 #define LOADER_EXIT_MS 300

@@ -48,8 +48,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "budget.h"
-#include "debuginfod_fetch.h"
+#include "symbols/budget.h"
+#include "symbols/debuginfod_fetch.h"
 
 struct usyms;
 

@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf_symtab.h"
-#include "srcline.h"
-#include "usyms_internal.h"
+#include "symbols/elf_symtab.h"
+#include "symbols/srcline.h"
+#include "symbols/usyms_internal.h"
 
 /*
  * A request in flight: the binary, held open until its debug file lands,

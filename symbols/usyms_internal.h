@@ -31,12 +31,12 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "budget.h"
-#include "debuginfo.h"
-#include "file_id.h"
-#include "loader.h"
-#include "map_history.h"
-#include "usyms.h"
+#include "symbols/budget.h"
+#include "symbols/debuginfo.h"
+#include "symbols/file_id.h"
+#include "symbols/loader.h"
+#include "symbols/map_history.h"
+#include "symbols/usyms.h"
 
 struct elf_sym;
 struct map_entry;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "usyms_internal.h"
+#include "symbols/usyms_internal.h"
 
 static void load_job__free(struct load_job *job)
 {

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debuginfo.h"
-#include "demangle.h"
-#include "srcline.h"
-#include "usyms_internal.h"
+#include "symbols/debuginfo.h"
+#include "symbols/demangle.h"
+#include "symbols/srcline.h"
+#include "symbols/usyms_internal.h"
 
 /* Inlining deeper than this is cut at the innermost frames kept. */
 #define MAX_INLINE_DEPTH 16

@@ -25,13 +25,13 @@
 
 #include <linux/magic.h>
 
-#include "debuginfo.h"
-#include "elf_read.h"
-#include "elf_symtab.h"
-#include "file_id.h"
-#include "proc_maps.h"
-#include "rootfs.h"
-#include "usyms_internal.h"
+#include "symbols/debuginfo.h"
+#include "symbols/elf_read.h"
+#include "symbols/elf_symtab.h"
+#include "symbols/file_id.h"
+#include "symbols/proc_maps.h"
+#include "symbols/rootfs.h"
+#include "symbols/usyms_internal.h"
 
 /* By (device, inode): the key of u->modules. */
 int module__cmp(const void *a, const void *b)

@@ -5,9 +5,9 @@
  */
 #include <stdlib.h>
 
-#include "demangle.h"
-#include "elf_symtab.h"
-#include "usyms_internal.h"
+#include "symbols/demangle.h"
+#include "symbols/elf_symtab.h"
+#include "symbols/usyms_internal.h"
 
 /* Marks a names[] slot that was looked at and is not mangled. */
 static const char NOT_MANGLED[] = "";

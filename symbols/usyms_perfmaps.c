@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "perfmap.h"
+#include "symbols/perfmap.h"
 #include "trace_helpers.h"
-#include "usyms_internal.h"
+#include "symbols/usyms_internal.h"
 
 static bool shared_perfmap__is(const struct shared_perfmap *sp, const struct stat *sb)
 {

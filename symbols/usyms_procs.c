@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proc_maps.h"
+#include "symbols/proc_maps.h"
 #include "trace_helpers.h"
-#include "usyms_internal.h"
+#include "symbols/usyms_internal.h"
 
 static int proc_cmp(const void *a, const void *b)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "trace_helpers.h"
-#include "usyms_internal.h"
+#include "symbols/usyms_internal.h"
 
 static void mark_mappings(const struct umap *v, size_t n, uint64_t epoch)
 {

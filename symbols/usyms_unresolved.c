@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "usyms_internal.h"
+#include "symbols/usyms_internal.h"
 
 /*
  * Distinct paths kept: past them, a user who maps fresh files by the

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfi_check.h"
+#include "unwind/cfi_check.h"
 
 /*
  * A LEB128 operand takes at most this many bytes here: libdw reads up to

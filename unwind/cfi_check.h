@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "budget.h"
+#include "symbols/budget.h"
 
 /* x86-64's DWARF registers end at 125 (k7); rules name 0-32 in practice. */
 #define CFI_CHECK_MAX_REG 128

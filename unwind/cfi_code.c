@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfi_code.h"
-#include "cfi_rows.h"
-#include "elf_read.h"
+#include "unwind/cfi_code.h"
+#include "unwind/cfi_rows.h"
+#include "symbols/elf_read.h"
 
 /* mov $15 (rt_sigreturn), %rax; syscall: glibc's and musl's __restore_rt, Go's sigreturn */
 static const uint8_t sigreturn[] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };

@@ -23,8 +23,8 @@
 #include <libelf.h>
 #include <stdint.h>
 
-#include "budget.h"
-#include "cfi_table.h"
+#include "symbols/budget.h"
+#include "unwind/cfi_table.h"
 
 /* Bytes of a program's entry point without an FDE taken as its root (musl's call is at +17). */
 #define CFI_CODE_ENTRY_BYTES 32

@@ -8,11 +8,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "budget.h"
-#include "cfi_check.h"
-#include "cfi_linear.h"
-#include "cfi_rows.h"
-#include "cfi_table.h"
+#include "symbols/budget.h"
+#include "unwind/cfi_check.h"
+#include "unwind/cfi_linear.h"
+#include "unwind/cfi_rows.h"
+#include "unwind/cfi_table.h"
 
 /* a register saved at cfa + off, at rbp + off, or held in register off */
 enum fast_reg { FR_SAME, FR_UNDEF, FR_OFFSET, FR_AT_FP, FR_REG };

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "unwind_row.h"
+#include "unwind/unwind_row.h"
 
 /* What the run tracks of the rules at one location. */
 struct cfi_linear_state {

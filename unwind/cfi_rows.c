@@ -7,7 +7,7 @@
 #include <elfutils/libdw.h>
 #include <stdlib.h>
 
-#include "cfi_rows.h"
+#include "unwind/cfi_rows.h"
 
 /* The register and offset of a DW_OP_bregN or DW_OP_bregx, as libdw holds them. */
 static bool breg_op(const Dwarf_Op *op, uint64_t *reg, int64_t *off)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unwind_row.h"
+#include "unwind/unwind_row.h"
 
 /* DWARF register numbers of x86-64 (psABI): rbp, rsp, return address. */
 #define X86_REG_RBP UNW_REG_FP

@@ -24,12 +24,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cfi_check.h"
-#include "cfi_linear.h"
-#include "cfi_rows.h"
-#include "cfi_table.h"
-#include "elf_read.h"
-#include "file_id.h"
+#include "unwind/cfi_check.h"
+#include "unwind/cfi_linear.h"
+#include "unwind/cfi_rows.h"
+#include "unwind/cfi_table.h"
+#include "symbols/elf_read.h"
+#include "symbols/file_id.h"
 
 /*
  * libdw runs an FDE's program from its start for every row it is asked

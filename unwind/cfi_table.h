@@ -25,9 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "budget.h"
-#include "sha256.h"
-#include "unwind_row.h"
+#include "symbols/budget.h"
+#include "symbols/sha256.h"
+#include "unwind/unwind_row.h"
 
 /* Rows of one file at most (16 bytes each): libxul-sized files fit. */
 #define CFI_TABLE_MAX_ROWS (4u << 20)

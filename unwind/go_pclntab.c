@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "go_pcln.h"
-#include "go_pclntab.h"
+#include "symbols/go_pcln.h"
+#include "unwind/go_pclntab.h"
 
 /* Steps of the pc-to-sp programs one table may run: Go shares one among functions */
 #define GO_SP_STEPS (4ull * CFI_TABLE_MAX_ROWS)

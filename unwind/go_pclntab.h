@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfi_table.h"
-#include "go_runtime.h"
+#include "unwind/cfi_table.h"
+#include "unwind/go_runtime.h"
 
 /*
  * The Go text range and roots from the bytes of a .gopclntab (Go 1.2 to

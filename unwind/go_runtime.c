@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_read.h"
-#include "go_pcln.h"
-#include "go_pclntab.h"
-#include "go_symbols.h"
-#include "go_runtime.h"
+#include "symbols/elf_read.h"
+#include "symbols/go_pcln.h"
+#include "unwind/go_pclntab.h"
+#include "symbols/go_symbols.h"
+#include "unwind/go_runtime.h"
 
 #define NT_GO_BUILDID 4
 

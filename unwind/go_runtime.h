@@ -24,10 +24,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "budget.h"
-#include "cfi_table.h"
+#include "symbols/budget.h"
+#include "unwind/cfi_table.h"
 #include "profile.h"
-#include "sha256.h"
+#include "symbols/sha256.h"
 
 /* runtime.goexit, runtime.mstart, runtime.rt0_go, each maybe twice (ABI wrappers) */
 #define GO_MAX_ROOTS 6

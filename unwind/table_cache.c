@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_dir.h"
-#include "fnv.h"
-#include "table_cache.h"
+#include "symbols/cache_dir.h"
+#include "collect/fnv.h"
+#include "unwind/table_cache.h"
 
 _Static_assert(sizeof(struct unwind_row) == 16, "the checksum reads a row as two words");
 _Static_assert(sizeof(struct table_cache_header) == 64 + SHA256_LEN,

@@ -55,7 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfi_table.h"
+#include "unwind/cfi_table.h"
 
 #define TABLE_CACHE_DEFAULT_DIR "/var/cache/profile/unwind"
 /* 3: named by the table's digest (2: build-id and owner; .debug_frame's rows) */

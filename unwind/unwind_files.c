@@ -22,14 +22,14 @@
 
 #include <bpf/bpf.h>
 
-#include "cfi_code.h"
-#include "cfi_table.h"
-#include "debuginfo.h"
-#include "elf_read.h"
-#include "proc_maps.h"
-#include "row_index.h"
-#include "table_cache.h"
-#include "unwind_procs_internal.h"
+#include "unwind/cfi_code.h"
+#include "unwind/cfi_table.h"
+#include "symbols/debuginfo.h"
+#include "symbols/elf_read.h"
+#include "symbols/proc_maps.h"
+#include "unwind/row_index.h"
+#include "unwind/table_cache.h"
+#include "unwind/unwind_procs_internal.h"
 
 static int cmp_file(const void *a, const void *b)
 {

@@ -11,9 +11,9 @@
 #include <time.h>
 
 #include "collect/pid_worker.h"
-#include "escape.h"
-#include "table_cache.h"
-#include "unwind_jobs.h"
+#include "output/escape.h"
+#include "unwind/table_cache.h"
+#include "unwind/unwind_jobs.h"
 
 /* Entries of processes gone are looked for this often (unwind_procs__sweep). */
 #define SWEEP_NS 2000000000ull

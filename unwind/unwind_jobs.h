@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "unwind_procs.h"
+#include "unwind/unwind_procs.h"
 
 struct unwind_jobs;
 

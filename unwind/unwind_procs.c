@@ -15,11 +15,11 @@
 
 #include <bpf/bpf.h>
 
-#include "fnv.h"
-#include "proc_maps.h"
-#include "proc_stat.h"
-#include "table_cache.h"
-#include "unwind_procs_internal.h"
+#include "collect/fnv.h"
+#include "symbols/proc_maps.h"
+#include "collect/proc_stat.h"
+#include "unwind/table_cache.h"
+#include "unwind/unwind_procs_internal.h"
 
 #define UNWIND_MAX_EH_FRAME (64ull << 20)
 /* A debug file found by .gnu_debuglink is checksummed whole: 256 MiB, ~0.1 s. */

@@ -14,12 +14,12 @@
 
 #include <linux/types.h>
 
-#include "budget.h"
-#include "file_id.h"
-#include "go_runtime.h"
+#include "symbols/budget.h"
+#include "symbols/file_id.h"
+#include "unwind/go_runtime.h"
 #include "profile.h"
-#include "unwind_procs.h"
-#include "vdso_image.h"
+#include "unwind/unwind_procs.h"
+#include "unwind/vdso_image.h"
 
 #define MAX_EXEC_SEGS 4
 /* Of a BPF_F_MMAPABLE rows array, bytes mapped at once while rows are copied in */

@@ -14,8 +14,8 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
-#include "elf_read.h"
-#include "vdso_image.h"
+#include "symbols/elf_read.h"
+#include "unwind/vdso_image.h"
 
 /* The end of what an ELF header says the file holds, or 0 when it passes max. */
 static size_t extent(const Elf64_Ehdr *h, size_t max)

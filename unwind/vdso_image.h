@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "budget.h"
-#include "cfi_table.h"
+#include "symbols/budget.h"
+#include "unwind/cfi_table.h"
 
 /* An image at most this big is a vDSO (x86-64's: 2 pages) */
 #define VDSO_IMAGE_MAX (1u << 20)

@@ -16,9 +16,9 @@
  */
 #include <errno.h>
 
-#include "cfi_code.h"
-#include "cfi_table.h"
-#include "elf_read.h"
+#include "unwind/cfi_code.h"
+#include "unwind/cfi_table.h"
+#include "symbols/elf_read.h"
 #include "fuzz.h"
 
 /* Small enough that over-budget paths are reached, big enough for the seeds. */

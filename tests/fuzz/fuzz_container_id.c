@@ -7,7 +7,7 @@
  * than the path: 64 hex digits, or a machine's name.
  */
 #include "fuzz.h"
-#include "container_id.h"
+#include "output/container_id.h"
 
 static bool is_hex_id(const char *s)
 {

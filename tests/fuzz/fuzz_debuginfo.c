@@ -10,7 +10,7 @@
  */
 #include <errno.h>
 
-#include "debuginfo.h"
+#include "symbols/debuginfo.h"
 #include "fuzz_elf.h"
 
 static const char *const no_dirs[] = { "/nonexistent/fuzz-debug" };

@@ -7,7 +7,7 @@
 #ifndef FUZZ_ELF_H
 #define FUZZ_ELF_H
 
-#include "elf_symtab.h"
+#include "symbols/elf_symtab.h"
 #include "fuzz.h"
 
 static inline void fuzz_elf_queries(const struct elf_symtab *st, const uint8_t *data, size_t size)

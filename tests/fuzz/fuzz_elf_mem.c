@@ -8,8 +8,8 @@
  */
 #include <errno.h>
 
-#include "elf_read.h"
-#include "file_id.h"
+#include "symbols/elf_read.h"
+#include "symbols/file_id.h"
 #include "fuzz_elf.h"
 
 static int symbols_digest(const uint8_t *data, size_t size, uint8_t out[SHA256_LEN])

@@ -8,11 +8,11 @@
  */
 #include <errno.h>
 
-#include "folded_read.h"
+#include "output/folded_read.h"
 #include "fuzz.h"
-#include "pf_build.h"
-#include "pprof.h"
-#include "pprof_read.h"
+#include "output/pf_build.h"
+#include "output/pprof.h"
+#include "output/pprof_read.h"
 
 static struct pf_limits limits(uint8_t sel)
 {

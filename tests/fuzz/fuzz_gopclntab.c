@@ -12,11 +12,11 @@
  */
 #include <errno.h>
 
-#include "elf_read.h"
+#include "symbols/elf_read.h"
 #include "fuzz.h"
-#include "go_lines.h"
-#include "go_pclntab.h"
-#include "go_symbols.h"
+#include "symbols/go_lines.h"
+#include "unwind/go_pclntab.h"
+#include "symbols/go_symbols.h"
 
 static const struct budget fuzz_budget = {
 	.max_section_bytes = 4 << 20,

@@ -10,7 +10,7 @@
 #include <fcntl.h>
 
 #include "fuzz.h"
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 
 static void check_find(const struct ksyms *ks, unsigned long addr)
 {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "perfmap.h"
+#include "symbols/perfmap.h"
 
 static void check_queries(const struct perfmap *pm, const uint8_t *data, size_t size)
 {

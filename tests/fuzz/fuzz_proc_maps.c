@@ -7,7 +7,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "proc_maps.h"
+#include "symbols/proc_maps.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 
-#include "debuginfo.h"
+#include "symbols/debuginfo.h"
 #include "fuzz.h"
 
 static volatile unsigned int sink;

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfi_table.h"
-#include "elf_read.h"
+#include "unwind/cfi_table.h"
+#include "symbols/elf_read.h"
 
 #define EH_VADDR 0x10000
 #define EH_HDR_VADDR 0x8000

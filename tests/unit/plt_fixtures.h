@@ -11,8 +11,8 @@
 
 #include <stdarg.h>
 
-#include "debuginfo.h"
-#include "elf_symtab.h"
+#include "symbols/debuginfo.h"
+#include "symbols/elf_symtab.h"
 #include "test_util.h"
 
 /* Calls through the PLT, a GOT reference to one of them (.plt.got), an IFUNC. */

@@ -5,7 +5,7 @@
  */
 #include <linux/bpf.h>
 
-#include "bpf_features.h"
+#include "collect/bpf_features.h"
 #include "test_util.h"
 
 /* A kernel that lacks the features named in lacking, one letter each. */

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_dir.h"
+#include "symbols/cache_dir.h"
 #include "test_util.h"
 
 Test(cache_dir, must_be_safe_for_root)

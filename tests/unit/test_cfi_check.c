@@ -8,8 +8,8 @@
 #include <criterion/criterion.h>
 #include <dwarf.h>
 
-#include "cfi_check.h"
-#include "cfi_table.h"
+#include "unwind/cfi_check.h"
+#include "unwind/cfi_table.h"
 #include "eh_frame_image.h"
 
 /* Opcode op, register reg as ULEB128, then the operand bytes of arg. */

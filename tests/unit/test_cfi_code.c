@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cfi_code.h"
-#include "cfi_table.h"
-#include "elf_read.h"
+#include "unwind/cfi_code.h"
+#include "unwind/cfi_table.h"
+#include "symbols/elf_read.h"
 #include "test_util.h"
 
 /* A handler that returns through the trampoline; main spins. */

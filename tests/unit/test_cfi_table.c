@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cfi_table.h"
+#include "unwind/cfi_table.h"
 #include "eh_frame_image.h"
-#include "elf_read.h"
+#include "symbols/elf_read.h"
 #include "test_util.h"
 
 #define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"

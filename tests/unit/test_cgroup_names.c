@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <criterion/criterion.h>
 
-#include "cgroup_names.h"
-#include "cgroups.h"
+#include "collect/cgroup_names.h"
+#include "collect/cgroups.h"
 #include "test_util.h"
 
 static uint64_t id_of(const char *root, const char *rel)

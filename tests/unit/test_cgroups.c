@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <criterion/criterion.h>
 
-#include "cgroups.h"
+#include "collect/cgroups.h"
 #include "test_util.h"
 
 static const char unified[] =

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "command.h"
+#include "collect/command.h"
 #include "test_util.h"
 
 static void make_file(const char *dir, const char *name, mode_t mode)

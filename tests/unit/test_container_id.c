@@ -5,7 +5,7 @@
  */
 #include <criterion/criterion.h>
 
-#include "container_id.h"
+#include "output/container_id.h"
 
 #define ID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define ID2 "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"

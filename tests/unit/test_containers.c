@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <criterion/criterion.h>
 
-#include "cgroups.h"
-#include "containers.h"
+#include "collect/cgroups.h"
+#include "output/containers.h"
 #include "test_util.h"
 
 #define ID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"

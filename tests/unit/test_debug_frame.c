@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cfi_table.h"
-#include "elf_read.h"
+#include "unwind/cfi_table.h"
+#include "symbols/elf_read.h"
 #include "test_util.h"
 
 /* mid keeps leaf's first result across the second call: a frame, no tail call */

@@ -8,7 +8,7 @@
 #include <fcntl.h>
 #include <lzma.h>
 
-#include "debuginfo.h"
+#include "symbols/debuginfo.h"
 #include "sym_fixtures.h"
 
 static char *tmp;

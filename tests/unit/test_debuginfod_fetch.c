@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "debuginfod_fetch.h"
+#include "symbols/debuginfod_fetch.h"
 #include "test_util.h"
 
 /* The fake server: what find() does for a build-id's first byte. */

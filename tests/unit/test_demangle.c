@@ -4,9 +4,9 @@
  * own, and a C++ program's frames through usyms, demangled by default and
  * left as they are when asked.
  */
-#include "demangle.h"
+#include "symbols/demangle.h"
 #include "sym_fixtures.h"
-#include "usyms.h"
+#include "symbols/usyms.h"
 
 static void assert_demangles(const char *mangled, const char *want)
 {

@@ -4,7 +4,7 @@
  * the /usr merge (maps say /usr/lib/..., bookworm's lists /lib/...), its
  * architecture qualifier dropped; none for a file no list names.
  */
-#include "dpkg_owner.h"
+#include "symbols/dpkg_owner.h"
 #include "test_util.h"
 
 static char *info_dir(void)

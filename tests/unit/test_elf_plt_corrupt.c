@@ -9,8 +9,8 @@
  */
 #include <elf.h>
 
-#include "elf_plt.h"
-#include "elf_read.h"
+#include "symbols/elf_plt.h"
+#include "symbols/elf_read.h"
 #include "plt_fixtures.h"
 
 static const struct variant lazy = { "lazy", "gcc -fcf-protection=none -Wl,-z,lazy", ".plt" };

@@ -8,8 +8,8 @@
 #include <elf.h>
 #include <fcntl.h>
 
-#include "elf_read.h"
-#include "elf_symtab.h"
+#include "symbols/elf_read.h"
+#include "symbols/elf_symtab.h"
 #include "sym_fixtures.h"
 
 static char *tmp;

@@ -6,7 +6,7 @@
 #include <elf.h>
 #include <fcntl.h>
 
-#include "elf_symtab.h"
+#include "symbols/elf_symtab.h"
 #include "test_util.h"
 
 static const char *const prog_funcs[] = { "prog_alpha", "prog_beta", "prog_cb", "main" };

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cfi_table.h"
-#include "elf_read.h"
-#include "file_id.h"
+#include "unwind/cfi_table.h"
+#include "symbols/elf_read.h"
+#include "symbols/file_id.h"
 #include "test_util.h"
 
 #define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"

@@ -5,7 +5,7 @@
  * the root, the root at the bottom, colours by kind, escaping, and the
  * script that zooms and searches.
  */
-#include "flamegraph.h"
+#include "output/flamegraph.h"
 #include "output_util.h"
 
 #define APP "/usr/bin/app"

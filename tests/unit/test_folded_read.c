@@ -7,8 +7,8 @@
  */
 #include <errno.h>
 
-#include "folded_read.h"
-#include "from_input.h"
+#include "output/folded_read.h"
+#include "output/from_input.h"
 #include "output_util.h"
 
 static struct pf_build *new_build(void)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srcline.h"
+#include "symbols/srcline.h"
 #include "test_util.h"
 
 #define FIXTURE_GO FIXTURE_DIR "/fixture_go"

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cfi_table.h"
-#include "elf_read.h"
-#include "go_pclntab.h"
+#include "unwind/cfi_table.h"
+#include "symbols/elf_read.h"
+#include "unwind/go_pclntab.h"
 #include "go_craft.h"
-#include "go_runtime.h"
+#include "unwind/go_runtime.h"
 #include "test_util.h"
 
 #define FIXTURE_GO FIXTURE_DIR "/fixture_go"

@@ -15,12 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "debuginfo.h"
-#include "elf_read.h"
-#include "elf_symtab.h"
-#include "file_id.h"
+#include "symbols/debuginfo.h"
+#include "symbols/elf_read.h"
+#include "symbols/elf_symtab.h"
+#include "symbols/file_id.h"
 #include "go_craft.h"
-#include "go_symbols.h"
+#include "symbols/go_symbols.h"
 #include "test_util.h"
 
 #define FIXTURE_GO FIXTURE_DIR "/fixture_go"

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kallsyms.h"
-#include "kallsyms_cache.h"
+#include "symbols/kallsyms.h"
+#include "symbols/kallsyms_cache.h"
 #include "test_util.h"
 
 static const char first[] =

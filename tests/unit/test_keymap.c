@@ -3,7 +3,7 @@
  * test_keymap.c - interning keys into dense indices, in insertion order,
  * through table growth; composite keys that must not collide.
  */
-#include "keymap.h"
+#include "output/keymap.h"
 #include "test_util.h"
 
 Test(keymap, indices_are_dense_and_stable_through_growth)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_ksyms.c - the kallsyms parser and lookup, on text the tests write. */
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 #include "test_util.h"
 
 #define LONG_NAME_LEN 5000

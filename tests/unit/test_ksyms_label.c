@@ -4,7 +4,7 @@
  * as "func [module]" (BCC's ksym(show_module=True)), the kernel image's
  * symbols bare.
  */
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 #include "test_util.h"
 
 static const char kallsyms[] =

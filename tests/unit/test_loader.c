@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "symbols/loader.h"
 #include "test_util.h"
 
 struct job {

@@ -4,7 +4,7 @@
  * that avoids it, nothing is said when nothing was lost, -v adds the
  * statistics and lists the frames without symbols.
  */
-#include "loss_report.h"
+#include "output/loss_report.h"
 #include "test_util.h"
 
 static struct profile_env env = {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "map_history.h"
+#include "symbols/map_history.h"
 
 /* Stand-ins for two mapped files: only their addresses are compared. */
 static char file_a, file_b, file_c;

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "outfile.h"
+#include "output/outfile.h"
 #include "test_util.h"
 
 /* How many entries dir holds, besides . and .. */

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "fake_proc.h"
-#include "perfmap.h"
+#include "symbols/perfmap.h"
 #include "sym_fixtures.h"
 
 TestSuite(perfmap, .init = fake_proc_setup, .fini = fake_proc_teardown);

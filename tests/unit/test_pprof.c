@@ -7,7 +7,7 @@
  */
 #include <zlib.h>
 
-#include "pprof.h"
+#include "output/pprof.h"
 #include "output_util.h"
 #include "pb_decode.h"
 

@@ -8,11 +8,11 @@
 #include <errno.h>
 #include <zlib.h>
 
-#include "folded_read.h"
-#include "pprof.h"
-#include "pprof_read.h"
-#include "protobuf.h"
-#include "whole_read.h"
+#include "output/folded_read.h"
+#include "output/pprof.h"
+#include "output/pprof_read.h"
+#include "output/protobuf.h"
+#include "output/whole_read.h"
 #include "output_util.h"
 
 #define APP "/usr/bin/app"

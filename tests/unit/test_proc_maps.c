@@ -2,7 +2,7 @@
 /* test_proc_maps.c - /proc/PID/maps lines and files. */
 #include <limits.h>
 
-#include "proc_maps.h"
+#include "symbols/proc_maps.h"
 #include "test_util.h"
 
 static struct map_entry parse_ok(const char *line)

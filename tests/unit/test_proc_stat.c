@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
-#include "proc_stat.h"
+#include "collect/proc_stat.h"
 #include "test_util.h"
 
 static char *tmp;

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "progress.h"
+#include "output/progress.h"
 
 Test(progress, elapsed_of_the_duration_samples_processes)
 {

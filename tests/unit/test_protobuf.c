@@ -4,7 +4,7 @@
  * the wire-format specification, round trips through an independent
  * decoder (pb_decode.h), and protoc --decode_raw as an outside oracle.
  */
-#include "protobuf.h"
+#include "output/protobuf.h"
 #include "pb_decode.h"
 #include "test_util.h"
 

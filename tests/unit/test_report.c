@@ -5,13 +5,13 @@
  * call that ends a function names that function and not the next one;
  * kernel code loaded after kallsyms was read is named in the next report.
  */
-#include "aggregate.h"
+#include "collect/aggregate.h"
 #include "cli.h"
 #include "python/py_bpf.h"
 #include "python/py_names.h"
-#include "report.h"
+#include "output/report.h"
 #include "test_util.h"
-#include "usyms.h"
+#include "symbols/usyms.h"
 
 static const char kallsyms[] =
 	"ffffffff81000000 T caller\n"

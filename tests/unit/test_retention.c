@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "retention.h"
+#include "output/retention.h"
 #include "test_util.h"
 
 Test(retention, names_a_pattern_could_have_written)

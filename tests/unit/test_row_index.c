@@ -8,9 +8,9 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "cfi_table.h"
-#include "budget.h"
-#include "row_index.h"
+#include "unwind/cfi_table.h"
+#include "symbols/budget.h"
+#include "unwind/row_index.h"
 #include "sym_fixtures.h"
 
 #define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"

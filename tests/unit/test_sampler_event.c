@@ -7,8 +7,8 @@
 #include <fcntl.h>
 
 #include "cli.h"
-#include "diagnose.h"
-#include "sample_event.h"
+#include "collect/diagnose.h"
+#include "collect/sample_event.h"
 #include "test_util.h"
 
 #define NR_CPUS 4

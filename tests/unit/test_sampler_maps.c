@@ -8,10 +8,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "diagnose.h"
-#include "map_config.h"
-#include "map_drain.h"
-#include "overflow_index.h"
+#include "collect/diagnose.h"
+#include "collect/map_config.h"
+#include "collect/map_drain.h"
+#include "collect/overflow_index.h"
 #include "test_util.h"
 
 /* A hash like profile.bpf.c's pids map, of max entries; skipped without BPF. */

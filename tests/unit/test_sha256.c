@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sha256.h"
+#include "symbols/sha256.h"
 #include "test_util.h"
 
 static void hex(const uint8_t d[SHA256_LEN], char out[2 * SHA256_LEN + 1])

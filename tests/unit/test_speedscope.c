@@ -4,7 +4,7 @@
  * us), the frames samples point at, one profile per process with the
  * right weights and unit, and strings escaped whatever bytes they hold.
  */
-#include "speedscope.h"
+#include "output/speedscope.h"
 #include "output_util.h"
 
 #define APP "/usr/bin/app"

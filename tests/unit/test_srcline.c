@@ -7,9 +7,9 @@
 #include <fcntl.h>
 
 #include "fake_proc.h"
-#include "srcline.h"
+#include "symbols/srcline.h"
 #include "sym_fixtures.h"
-#include "usyms.h"
+#include "symbols/usyms.h"
 
 #define FIXTURE_INLINE FIXTURE_DIR "/fixture_inline"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_stack_cut.c - a user stack ends at its first return address in no mapping. */
-#include "stack_cut.h"
+#include "output/stack_cut.h"
 #include "test_util.h"
 
 Test(stack_cut, a_return_address_in_no_mapping_ends_the_stack)

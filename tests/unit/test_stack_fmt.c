@@ -4,7 +4,7 @@
  * BCC's profile.py prints for the same stacks.
  */
 #include "output_util.h"
-#include "stack_fmt.h"
+#include "output/stack_fmt.h"
 
 /* Frames are leaf first, as the stack map holds them. */
 static const char *const kframes[] = { "kleaf", "kmid", "kouter" };

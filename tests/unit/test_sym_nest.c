@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_sym_nest.c - functions nested in others, on symbol arrays the tests write. */
-#include "sym_nest.h"
+#include "symbols/sym_nest.h"
 #include "test_util.h"
 
 /* Like elf_symtab__find over syms: the nearest below, else the enclosing one. */

@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cfi_table.h"
-#include "elf_read.h"
-#include "table_cache.h"
+#include "unwind/cfi_table.h"
+#include "symbols/elf_read.h"
+#include "unwind/table_cache.h"
 #include "test_util.h"
 
 #define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"

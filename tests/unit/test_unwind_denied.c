@@ -13,8 +13,8 @@
 
 #include "profile.h"
 #include "test_util.h"
-#include "unwind_row.h"
-#include "unwind_procs.h"
+#include "unwind/unwind_row.h"
+#include "unwind/unwind_procs.h"
 
 static int fds[3] = { -1, -1, -1 };
 static struct unwind_procs *u;

@@ -13,17 +13,17 @@
 #include <pthread.h>
 #include <sys/stat.h>
 
-#include "budget.h"
-#include "cfi_table.h"
-#include "elf_read.h"
+#include "symbols/budget.h"
+#include "unwind/cfi_table.h"
+#include "symbols/elf_read.h"
 #include "fake_proc.h"
-#include "go_runtime.h"
+#include "unwind/go_runtime.h"
 #include "profile.h"
-#include "row_index.h"
+#include "unwind/row_index.h"
 #include "sym_fixtures.h"
-#include "table_cache.h"
-#include "unwind_procs.h"
-#include "vdso_image.h"
+#include "unwind/table_cache.h"
+#include "unwind/unwind_procs.h"
+#include "unwind/vdso_image.h"
 
 #define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"
 #define EXE_BIAS 0x555555550000ull

@@ -12,7 +12,7 @@
 
 #include "fake_proc.h"
 #include "sym_fixtures.h"
-#include "usyms.h"
+#include "symbols/usyms.h"
 
 /* The runtime addresses a fixture program prints (see fixture_prog.c). */
 struct fixture_proc {

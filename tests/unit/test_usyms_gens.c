@@ -7,7 +7,7 @@
  */
 #include "fake_proc.h"
 #include "sym_fixtures.h"
-#include "usyms.h"
+#include "symbols/usyms.h"
 
 #define BIAS 0x7f2000000000ULL
 

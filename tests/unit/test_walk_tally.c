@@ -6,10 +6,10 @@
  */
 #include <linux/types.h>
 
-#include "aggregate.h"
+#include "collect/aggregate.h"
 #include "profile.h"
 #include "test_util.h"
-#include "walk_tally.h"
+#include "output/walk_tally.h"
 
 /* count samples of pid under a one-frame user stack, walked as flags say */
 static void add(struct agg *a, uint32_t pid, const char *comm, uint32_t flags, uint64_t ip,
