@@ -1,13 +1,13 @@
 #!/bin/sh
 # ci-extra.sh - the checks CI runs after `make integration-shipped`: every
-# fuzz harness over its regressions and then 3 s of fuzzing (two at a
+# fuzz harness over its regressions and then 2 s of fuzzing (two at a
 # time), then the unit and integration tests with ASan, LeakSanitizer and
 # UBSan (objects and tool in build/san). About 7 minutes on 2 cores; needs
 # root, as `make test` does. FUZZ_SECONDS=N changes the fuzzing time.
 set -eu
 cd "$(dirname "$0")/.."
 start=$(date +%s)
-make -j2 fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-3}"
+make -j2 fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-2}"
 # The suites' shipped tests (bounds) ran on ./profile just before: not
 # again under ASan, but hostile.sh's whose files are crafted to hurt a
 # parser (those of sizes and counts alone are not run again).

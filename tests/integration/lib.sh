@@ -9,6 +9,7 @@ unset DEBUGINFOD_URLS
 PROFILE=${PROFILE:-./profile}
 W=build/workloads
 TMP=$(mktemp -d "/tmp/profile-$SUITE.XXXXXX")
+SUITE_START=$(date +%s)
 PIDS=""
 passed=0
 failed=0
@@ -149,6 +150,6 @@ build_id_of() {
 }
 
 finish() {
-	echo "$SUITE: $passed passed, $failed failed"
+	echo "$SUITE: $passed passed, $failed failed in $(($(date +%s) - SUITE_START)) s"
 	[ "$failed" -eq 0 ]
 }
