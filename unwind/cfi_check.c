@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "unwind/cfi_check.h"
+#include "unwind/dwarf_bytes.h"
 
 /*
  * A LEB128 operand takes at most this many bytes here: libdw reads up to
@@ -76,34 +77,17 @@ static const char *section_name(bool eh)
 /* A LEB128 value at *p (its sign does not matter here), or false. */
 static bool leb(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
-	uint64_t x = 0;
-
-	for (unsigned i = 0; i < LEB_MAX_BYTES && *p < end; i++) {
-		uint8_t c = *(*p)++;
-
-		x |= (uint64_t)(c & 0x7f) << (7 * i);
-		if (!(c & 0x80)) {
-			*v = x;
-			return true;
-		}
-	}
-	return false;
+	return uleb_n(p, end, LEB_MAX_BYTES, v);
 }
 
 /*
- * The bytes of a pointer encoded as enc, 0 when not a fixed size: LEB128
- * pointers, DW_EH_PE_aligned and DW_EH_PE_omit are not read.
+ * The bytes of a pointer encoded as enc, 0 when not a fixed size or of an
+ * application libdw would not read here: LEB128 pointers, DW_EH_PE_aligned
+ * and DW_EH_PE_omit are not read.
  */
 static unsigned enc_size(uint8_t enc)
 {
-	if ((enc & 0x70) > DW_EH_PE_funcrel)
-		return 0;
-	switch (enc & 0x0f) {
-	case DW_EH_PE_absptr: case DW_EH_PE_udata8: case DW_EH_PE_sdata8: return 8;
-	case DW_EH_PE_udata4: case DW_EH_PE_sdata4: return 4;
-	case DW_EH_PE_udata2: case DW_EH_PE_sdata2: return 2;
-	default: return 0;
-	}
+	return (enc & 0x70) > DW_EH_PE_funcrel ? 0 : eh_pe_size(enc);
 }
 
 /* cie's FDE pointer encoding, and whether its FDEs' augmentation is sized. */

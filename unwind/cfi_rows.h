@@ -3,8 +3,7 @@
  * cfi_rows.h - rules into rows, as the two makers of an unwind table's
  * rows make them (cfi_table.c from libdw's rules, by cfi_rows__of_frame();
  * cfi_linear.c from one run of a program): the canonical form of each
- * rule, so that both make the same bytes, and the LEB128 numbers they
- * read. Internal to unwind/.
+ * rule, so that both make the same bytes. Internal to unwind/.
  */
 #ifndef CFI_ROWS_H
 #define CFI_ROWS_H
@@ -16,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "unwind/dwarf_bytes.h"
 #include "unwind/unwind_row.h"
 
 /* DWARF register numbers of x86-64 (psABI): rbp, rsp, return address. */
@@ -39,43 +39,6 @@ static inline int grow(void **v, size_t *cap, size_t need, size_t size)
 	*v = p;
 	*cap = n;
 	return 0;
-}
-
-/* An unsigned LEB128 at *p, before end; false when cut or over 64 bits. */
-static inline bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-	unsigned shift = 0;
-
-	*v = 0;
-	while (*p < end && shift < 64) {
-		uint8_t b = *(*p)++;
-
-		*v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return true;
-	}
-	return false;
-}
-
-static inline bool sleb(const uint8_t **p, const uint8_t *end, int64_t *v)
-{
-	unsigned shift = 0;
-	uint64_t u = 0;
-	uint8_t b = 0;
-
-	while (*p < end && shift < 64) {
-		b = *(*p)++;
-		u |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				u |= ~0ull << shift;
-			*v = (int64_t)u;
-			return true;
-		}
-	}
-	return false;
 }
 
 /* A signed 16-bit offset, or false. */

@@ -100,32 +100,17 @@ struct builder {
  * Read a pointer encoded as enc at *p (not past end), relative to the
  * section when pc-relative. Only what .eh_frame writers emit is known:
  * absolute or pc-relative, of a fixed size (LEB128 is refused; textrel,
- * datarel and
- * indirect make no sense for an FDE's range).
+ * datarel and indirect make no sense for an FDE's range).
  */
 static int read_encoded(const uint8_t **p, const uint8_t *end, uint8_t enc,
 			const struct builder *bd, uint64_t *out)
 {
-	const uint8_t *at = *p;
-	uint64_t v = 0;
-	unsigned size;
+	const uint8_t *at = *p, *q = at;
+	uint64_t v;
 
 	/* libdw would read the range through the pointer: where it points is not here */
-	if (enc & DW_EH_PE_indirect)
+	if ((enc & DW_EH_PE_indirect) || !eh_pe_read(&q, end, enc, &v))
 		return -ENOEXEC;
-	switch (enc & 0x0f) {
-	case DW_EH_PE_absptr: case DW_EH_PE_udata8: case DW_EH_PE_sdata8: size = 8; break;
-	case DW_EH_PE_udata4: case DW_EH_PE_sdata4: size = 4; break;
-	case DW_EH_PE_udata2: case DW_EH_PE_sdata2: size = 2; break;
-	default: return -ENOEXEC;
-	}
-	if (end - at < (long)size)
-		return -ENOEXEC;
-	for (unsigned i = 0; i < size; i++)
-		v |= (uint64_t)at[i] << (8 * i);
-	/* sign-extend the signed forms (little-endian: x86-64) */
-	if ((enc & DW_EH_PE_signed) && size < 8 && (v >> (8 * size - 1)) & 1)
-		v |= ~0ull << (8 * size);
 	switch (enc & 0x70) {
 	case 0:
 		break;
@@ -135,7 +120,7 @@ static int read_encoded(const uint8_t **p, const uint8_t *end, uint8_t enc,
 	default:
 		return -ENOEXEC;
 	}
-	*p = at + size;
+	*p = q;
 	*out = v;
 	return 0;
 }
