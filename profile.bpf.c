@@ -281,16 +281,24 @@ static __always_inline void stat_inc(__u32 idx)
 #define OVERFLOW_PROBES 4
 
 /*
- * Whether two stacks are the same: all stack_depth words, as both were
- * zero-filled past their end by bpf_get_stack(). Stopping at the end of a
- * stack would compare fewer words, but that exit on every word doubles the
- * verifier's work, and this only runs on the slow path.
+ * Whether the stack kept in set's overflow hash under h has the frames of
+ * the stack buffer (scratch_buf: scratch, else unwind_frames): all
+ * stack_depth words, as both were zero-filled past their end. Stopping at
+ * the end of a stack would compare fewer words, but that exit on every
+ * word doubles the verifier's work, and this only runs on the slow path.
+ * A global function, verified once: inlined, its loop was verified at
+ * each of its uses (a sixth of the program's verification).
  */
-static __always_inline bool same_stack(const __u64 *a, const __u64 *b)
+__noinline int same_stack_kept(int set, __u64 h, int scratch_buf)
 {
-	__u32 depth = stack_depth;
+	__u64 *a = bpf_map_lookup_elem(set ? (void *)&overflow1 : (void *)&overflow0, &h);
+	__u32 zero = 0, depth = stack_depth;
+	__u64 *b = bpf_map_lookup_elem(scratch_buf ? (void *)&scratch : (void *)&unwind_frames,
+				       &zero);
 	__u64 diff = 0;
 
+	if (!a || !b)
+		return 0;
 	for (__u32 i = 0; i < MAX_STACK_DEPTH_LIMIT; i++) {
 		if (i >= depth)
 			break;
@@ -319,7 +327,8 @@ static __always_inline __u64 stack_hash(const __u64 *buf, __u32 n)
  * found under a key is reused only if its frames are the same. Returns
  * the key, or 0 (never a key) when the stack was kept nowhere.
  */
-static __always_inline __u64 store_in_overflow(void *overflow, __u64 *buf, __u64 h)
+static __always_inline __u64 store_in_overflow(void *overflow, int set, __u64 *buf,
+					       int scratch_buf, __u64 h)
 {
 	__u64 *old;
 
@@ -344,7 +353,7 @@ static __always_inline __u64 store_in_overflow(void *overflow, __u64 *buf, __u64
 			if (!old)
 				return 0;
 		}
-		if (same_stack(old, buf))
+		if (same_stack_kept(set, h, scratch_buf))
 			return h;
 	}
 	return 0;
@@ -381,7 +390,8 @@ __noinline __u64 overflow_keep(int set, int scratch_buf, __u64 h)
 
 	if (!buf)
 		return 0;
-	return set ? store_in_overflow(&overflow1, buf, h) : store_in_overflow(&overflow0, buf, h);
+	return set ? store_in_overflow(&overflow1, 1, buf, scratch_buf, h)
+		   : store_in_overflow(&overflow0, 0, buf, scratch_buf, h);
 }
 
 /*
