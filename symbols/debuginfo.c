@@ -45,25 +45,6 @@ const char *debuginfo_source__str(enum debuginfo_source s)
 	return "?";
 }
 
-static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, shdr))
-			continue;
-		n = elf_strptr(elf, shstrndx, shdr->sh_name);
-		if (n && !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
-
 static int note_build_id(Elf_Data *data, uint8_t *id, size_t cap)
 {
 	size_t off = 0, name_off, desc_off;
@@ -136,7 +117,7 @@ int debuginfo__debuglink(Elf *elf, const char **name, uint32_t *crc)
 	size_t len, crc_off;
 	GElf_Ehdr eh;
 
-	scn = section_by_name(elf, ".gnu_debuglink", &shdr);
+	scn = elf_read__find_section(elf, ".gnu_debuglink", &shdr);
 	if (!scn || shdr.sh_type == SHT_NOBITS || shdr.sh_size > PATH_MAX + 8 ||
 	    !gelf_getehdr(elf, &eh))
 		return -ENOENT;
@@ -461,7 +442,7 @@ static struct elf_symtab *load_minidebuginfo(Elf *elf, const struct debuginfo_op
 	void *buf;
 	Elf *mini;
 
-	scn = section_by_name(elf, ".gnu_debugdata", &shdr);
+	scn = elf_read__find_section(elf, ".gnu_debugdata", &shdr);
 	if (!scn || shdr.sh_type == SHT_NOBITS)
 		return NULL;
 	if (cap > b->max_inflate_bytes)

@@ -309,3 +309,22 @@ int elf_read__check_sections(Elf *elf, const char *prefix, const struct budget *
 	}
 	return 0;
 }
+
+Elf_Scn *elf_read__find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, shdr) || shdr->sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}

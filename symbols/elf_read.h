@@ -42,6 +42,9 @@ Elf *elf_read__memory(char *image, size_t size, const struct budget *b);
 Elf_Data *elf_read__section(Elf_Scn *scn, GElf_Shdr *shdr, const char *what,
 			    const struct budget *b);
 
+/* The section of elf named name that has data (not SHT_NOBITS), its header in shdr; NULL. */
+Elf_Scn *elf_read__find_section(Elf *elf, const char *name, GElf_Shdr *shdr);
+
 /*
  * Check every section whose name starts with prefix (".debug_") against
  * the budget, for readers such as libdw that read them all themselves:

@@ -52,23 +52,16 @@ static uint64_t le(const uint8_t *p, unsigned size)
 static Elf_Scn *section(Elf *elf, const char *name, uint64_t addr, uint64_t len, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	const char *n;
 
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
+	if (name)
+		return elf_read__find_section(elf, name, sh);
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, sh) || sh->sh_type == SHT_NOBITS)
 			continue;
-		if (name) {
-			n = elf_strptr(elf, shstrndx, sh->sh_name);
-			if (n && !strcmp(n, name))
-				return scn;
-		} else if ((sh->sh_flags & SHF_ALLOC) && addr >= sh->sh_addr &&
-			   addr - sh->sh_addr <= sh->sh_size &&
-			   len <= sh->sh_size - (addr - sh->sh_addr)) {
+		if ((sh->sh_flags & SHF_ALLOC) && addr >= sh->sh_addr &&
+		    addr - sh->sh_addr <= sh->sh_size &&
+		    len <= sh->sh_size - (addr - sh->sh_addr))
 			return scn;
-		}
 	}
 	return NULL;
 }

@@ -371,25 +371,6 @@ static int build_rows(struct builder *bd)
 	return err;
 }
 
-static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, shdr) || shdr->sh_type == SHT_NOBITS)
-			continue;
-		n = elf_strptr(elf, shstrndx, shdr->sh_name);
-		if (n && !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
-
 /* x86-64, 64-bit, little-endian: what the rows are for. */
 static int check_machine(Elf *elf)
 {
@@ -438,7 +419,7 @@ static int list_section(struct builder *bd, Elf *elf, enum cfi_src src, struct c
 	Elf_Scn *scn;
 	int err;
 
-	scn = find_section(elf, name, &shdr);
+	scn = elf_read__find_section(elf, name, &shdr);
 	if (!scn)
 		return -ENOENT;
 	data = elf_read__section(scn, &shdr, name, bd->b);
@@ -564,7 +545,7 @@ static int add_machine(struct sha256 *s, Elf *elf)
 static int add_named(struct sha256 *s, Elf *elf, const char *name, const struct budget *b)
 {
 	GElf_Shdr shdr;
-	Elf_Scn *scn = find_section(elf, name, &shdr);
+	Elf_Scn *scn = elf_read__find_section(elf, name, &shdr);
 
 	sha256__u64(s, scn ? 1 : 0);
 	return scn ? file_id__add_section(s, scn, name, b) : 0;
@@ -584,7 +565,7 @@ int cfi_table__digest(Elf *elf, Elf *debug, const struct budget *b, uint8_t out[
 	if (!err)
 		err = add_named(&s, elf, ".eh_frame", b);
 	/* list_debug_frame(): the file's own .debug_frame, else debug's */
-	if (!err && (find_section(elf, ".debug_frame", &shdr) || !debug)) {
+	if (!err && (elf_read__find_section(elf, ".debug_frame", &shdr) || !debug)) {
 		sha256__u64(&s, 1);
 		err = add_named(&s, elf, ".debug_frame", b);
 	} else if (!err) {
@@ -603,7 +584,7 @@ bool cfi_table__has_debug_frame(Elf *elf)
 {
 	GElf_Shdr shdr;
 
-	return find_section(elf, ".debug_frame", &shdr) != NULL;
+	return elf_read__find_section(elf, ".debug_frame", &shdr) != NULL;
 }
 
 int cfi_table__build_file(const char *path, const struct budget *b, struct cfi_table *t)
