@@ -17,7 +17,7 @@
 #include "collect/cgroups.h"
 #include "cli.h"
 #include "cli_suggest.h"
-#include "output/escape.h"
+#include "common/escape.h"
 #include "output/outfile.h"
 #include "output/retention.h"
 #include "profile.h"

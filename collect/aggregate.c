@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "collect/aggregate.h"
-#include "collect/fnv.h"
+#include "common/fnv.h"
 
 struct agg {
 	struct agg_entry **buckets;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "symbols/dpkg_owner.h"
-#include "output/escape.h"
+#include "common/escape.h"
 #include "output/loss_report.h"
 #include "python/py_bpf.h"
 #include "python/py_files.h"

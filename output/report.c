@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symbols/cache_dir.h"
+#include "common/cache_dir.h"
 #include "collect/cgroup_names.h"
 #include "collect/cgroups.h"
 #include "output/containers.h"

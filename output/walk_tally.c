@@ -9,7 +9,7 @@
 
 #include <linux/types.h>
 
-#include "output/escape.h"
+#include "common/escape.h"
 #include "profile.h"
 #include "output/walk_tally.h"
 

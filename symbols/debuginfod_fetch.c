@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "symbols/budget.h"
-#include "symbols/cache_dir.h"
+#include "common/cache_dir.h"
 #include "symbols/debuginfod_child.h"
 #include "symbols/debuginfod_fetch.h"
 #include "symbols/loader.h"

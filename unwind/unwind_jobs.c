@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "collect/pid_worker.h"
-#include "output/escape.h"
+#include "common/pid_worker.h"
+#include "common/escape.h"
 #include "unwind/table_cache.h"
 #include "unwind/unwind_jobs.h"
 

@@ -15,9 +15,9 @@
 
 #include <bpf/bpf.h>
 
-#include "collect/fnv.h"
+#include "common/fnv.h"
 #include "symbols/proc_maps.h"
-#include "collect/proc_stat.h"
+#include "common/proc_stat.h"
 #include "unwind/table_cache.h"
 #include "unwind/unwind_procs_internal.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "collect/pid_worker.h"
+#include "common/pid_worker.h"
 
 /* How often pid_worker__wait_idle() looks whether the worker is idle. */
 #define IDLE_POLL_MS 10
