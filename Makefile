@@ -58,7 +58,7 @@ endif
 # without frame pointers), symbols/ (kernel and user symbols and the files
 # they come from), output/ (the report and its writers); python/ reads
 # CPython's frames (its BPF side is python/python.bpf.h); common/ holds the
-# pieces two stages share (escaping, FNV, root's cache directories,
+# pieces two stages share (escaping, FNV, the clock, root's cache directories,
 # the per-pid worker, /proc/PID/stat). Includes are
 # spelled from the root ("symbols/elf_read.h"): only -I. is on the path, so
 # a file's dependencies on other stages read at a glance.

@@ -24,6 +24,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "common/clock.h"
 #include "collect/aggregate.h"
 #include "symbols/budget.h"
 #include "cli.h"
@@ -92,22 +93,6 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 static void on_signal(int sig)
 {
 	(void)sig;
-}
-
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static uint64_t now_wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /*
@@ -474,7 +459,7 @@ static void prune_symbols(struct run *run)
 
 static int emit_interval(struct run *run, bool last)
 {
-	uint64_t end_ns = now_wall_ns();
+	uint64_t end_ns = realtime_ns();
 	time_t t = run->interval_start_wall;
 	char stamp[64];
 	struct tm tm;
@@ -550,7 +535,7 @@ static int run_loop(struct run *run)
 
 	for (;;) {
 		struct epoll_event evs[4];
-		double now = now_mono(), wake = run->next_check;
+		double now = monotonic_ns() / 1e9, wake = run->next_check;
 		int n, timeout_ms;
 
 		if (end && now >= end)
@@ -916,9 +901,9 @@ static int run__start(struct run *run)
 		}
 	}
 	run->progress = progress__new(env, stderr, STDOUT_FILENO);
-	run->start_ns = now_wall_ns();
+	run->start_ns = realtime_ns();
 	run->interval_start_wall = run->start_ns / 1e9;
-	run->start = now_mono();
+	run->start = monotonic_ns() / 1e9;
 	run->next_drain = run->start + MAP_DRAIN_SECS;
 	run->next_interval = run->start + env->interval;
 	run->next_check = run->start + 1;
@@ -972,7 +957,7 @@ static int run__finish(struct run *run, int err)
 	} else {
 		err = collect(run);
 		if (!err)
-			err = emit(run, NULL, run->start_ns, now_wall_ns() - run->start_ns);
+			err = emit(run, NULL, run->start_ns, realtime_ns() - run->start_ns);
 	}
 	if (err)
 		return err == -EPIPE ? 0 : err;

@@ -10,6 +10,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "common/clock.h"
 #include "collect/diagnose.h"
 #include "collect/sample_event.h"
 #include "collect/sampler_state.h"

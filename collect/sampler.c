@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "common/clock.h"
 #include "collect/bpf_features.h"
 #include "collect/cgroups.h"
 #include "collect/diagnose.h"
