@@ -346,7 +346,7 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 	if (rec) {
 		rec->status = err;
 		if (!err && !rec->published_ns)
-			rec->published_ns = unwind__mono_ns();
+			rec->published_ns = monotonic_ns();
 	}
 	return err;
 }
