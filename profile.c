@@ -58,6 +58,7 @@
 
 struct run {
 	const struct profile_env *env;
+	struct report_opts report_opts;	/* the report's settings, from env */
 	struct sampler *sampler;
 	struct usyms *usyms;
 	struct unwind_jobs *unwind;	/* NULL: user stacks by frame pointers */
@@ -77,6 +78,92 @@ struct run {
 };
 
 static int verbose;
+
+/* --- each stage's settings, from the command line ------------------------ */
+
+static void sampler_opts_of(const struct profile_env *env, struct sampler_opts *o)
+{
+	*o = (struct sampler_opts){
+		.frequency = env->frequency,
+		.period = env->period,
+		.event = env->event,
+		.cpu = env->cpu,
+		.pids = env->pids,
+		.nr_pids = env->nr_pids,
+		.tids = env->tids,
+		.nr_tids = env->nr_tids,
+		.command_pid = env->command ? env->command_pid : 0,
+		.cgroups = env->cgroups,
+		.nr_cgroups = env->nr_cgroups,
+		.include_self = env->include_self,
+		.include_idle = env->include_idle,
+		.by_container = env->by_container,
+		.user_only = env->user_only,
+		.kernel_only = env->kernel_only,
+		.max_stack_depth = env->max_stack_depth,
+		.dwarf = env->dwarf,
+		.unwind_storage_size = env->unwind_storage_size,
+		.python = env->python,
+		.python_lines = env->lines,
+		.duration = env->duration,
+		.interval = env->interval,
+		.stack_storage_size = env->stack_storage_size,
+		.hash_storage_size = env->hash_storage_size,
+		.stack_storage_given = env->stack_storage_given,
+		.hash_storage_given = env->hash_storage_given,
+		.quiet = env->quiet,
+	};
+}
+
+static void report_opts_of(const struct profile_env *env, struct report_opts *o)
+{
+	*o = (struct report_opts){
+		.format = env->format,
+		.delimited = env->delimited,
+		.annotations = env->annotations,
+		.offsets = env->offsets,
+		.by_container = env->by_container,
+		.max_stack_depth = env->max_stack_depth,
+		.quiet = env->quiet,
+		.to_file = env->output != NULL,
+		.user_only = env->user_only,
+		.kernel_only = env->kernel_only,
+		.frequency = env->frequency,
+		.period = env->period,
+		.duration = env->duration,
+		.pid_arg = env->pid_arg,
+		.tid_arg = env->tid_arg,
+		.nr_pids = env->nr_pids,
+		.nr_tids = env->nr_tids,
+		.command = env->command ? env->command[0] : NULL,
+		.cgroups = env->cgroups,
+		.nr_cgroups = env->nr_cgroups,
+	};
+}
+
+static void loss_report_opts_of(const struct profile_env *env, struct loss_report_opts *o)
+{
+	*o = (struct loss_report_opts){
+		.verbose = env->verbose,
+		.quiet = env->quiet,
+		.stack_storage_size = env->stack_storage_size,
+		.hash_storage_size = env->hash_storage_size,
+		.unwind_storage_size = env->unwind_storage_size,
+		.debuginfod_max_files = env->debuginfod_max_files,
+		.debuginfod_max_user_files = env->debuginfod_max_user_files,
+	};
+}
+
+static void progress_opts_of(const struct profile_env *env, struct progress_opts *o)
+{
+	*o = (struct progress_opts){
+		.duration = env->duration,
+		.quiet = env->quiet,
+		.verbose = env->verbose,
+		.command = env->command != NULL,
+		.folded_to_stdout = env->format == FORMAT_FOLDED && !env->output,
+	};
+}
 
 /*
  * Failures are reported by us, in one line; libbpf's warnings under -v,
@@ -244,7 +331,7 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 	int err;
 
 	progress__clear(run->progress);
-	report__title(env, title, sizeof(title));
+	report__title(&run->report_opts, title, sizeof(title));
 	meta.title = title;
 	if (env->output) {
 		err = outfile__expand_path(env->output, start_ns / 1000000000ULL, path, sizeof(path));
@@ -655,8 +742,10 @@ static void report_losses(const struct run *run)
 	struct py_names_stats names;
 
 	struct map_set_sizes sz;
+	struct loss_report_opts lopts;
 	uint32_t rows;
 
+	loss_report_opts_of(run->env, &lopts);
 	sampler__map_entries(run->sampler, &sz, &rows);
 	t.stack_entries = sz.stacks;
 	t.count_entries = sz.counts;
@@ -674,7 +763,7 @@ static void report_losses(const struct run *run)
 		t.py_names = &names;
 	}
 	if (!sampler__stats(run->sampler, t.stats))
-		loss_report__print(stderr, run->env, &t);
+		loss_report__print(stderr, &lopts, &t);
 	if (run->env->verbose && !run->env->user_only) {
 		bool cached;
 		unsigned int reads;
@@ -684,7 +773,7 @@ static void report_losses(const struct run *run)
 			cached ? "the cache of this boot" : "/proc/kallsyms", reads);
 	}
 	if (!usyms__fetch_stats(run->usyms, &fetched))
-		loss_report__fetches(stderr, run->env, &fetched);
+		loss_report__fetches(stderr, &lopts, &fetched);
 }
 
 /* After sampling: the last counts, then the mappings of every process seen. */
@@ -842,6 +931,7 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 		.fetch = setup_debuginfod(env, &setup) ? &fetch : NULL,
 		.notice = env->verbose ? on_notice : NULL,
 	};
+	struct sampler_opts sopts;
 	int err;
 
 	fetch.max_bytes = uopts.fetch ? setup.max_bytes : 0;
@@ -855,12 +945,14 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 		run->usyms = usyms__new_opts(&uopts);
 	}
 	run->agg = agg__new();
-	run->report = run->usyms ? report__new(env, run->usyms) : NULL;
+	report_opts_of(env, &run->report_opts);
+	run->report = run->usyms ? report__new(&run->report_opts, run->usyms) : NULL;
 	if (!run->usyms || !run->agg || !run->report) {
 		fprintf(stderr, "profile: out of memory\n");
 		return -ENOMEM;
 	}
-	run->sampler = sampler__load(env);
+	sampler_opts_of(env, &sopts);
+	run->sampler = sampler__load(&sopts);
 	if (!run->sampler)
 		return -EINVAL;
 	if (env->verbose)
@@ -880,6 +972,7 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 static int run__start(struct run *run)
 {
 	const struct profile_env *env = run->env;
+	struct progress_opts popts;
 	int err;
 
 	err = sampler__attach(run->sampler);
@@ -891,7 +984,7 @@ static int run__start(struct run *run)
 			(void)report__cache_kallsyms(run->report, env->unwind_cache_dir);
 		report__prefetch_kernel_symbols(run->report);
 	}
-	report__print_header(env, stdout);
+	report__print_header(&run->report_opts, stdout);
 	if (run->cmd) {
 		err = command__start(run->cmd);
 		if (err) {
@@ -900,7 +993,8 @@ static int run__start(struct run *run)
 			return err;
 		}
 	}
-	run->progress = progress__new(env, stderr, STDOUT_FILENO);
+	progress_opts_of(env, &popts);
+	run->progress = progress__new(&popts, stderr, STDOUT_FILENO);
 	run->start_ns = realtime_ns();
 	run->interval_start_wall = run->start_ns / 1e9;
 	run->start = monotonic_ns() / 1e9;
