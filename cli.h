@@ -128,11 +128,6 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
 int cli__validate(const struct profile_env *env, const char *proc_root, const char *sys_root,
 		  FILE *err);
 
-struct outfile_diag;
-
-/* "profile: cannot write 'FILE': why", one line, control characters defused. */
-void cli__print_outfile_error(FILE *err, const struct outfile_diag *diag);
-
 /*
  * Kernel memory the BPF maps take when full: two sets of stack map, count
  * hash and overflow hash. The options that size them are refused when

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "collect/cgroups.h"
 #include "common/escape.h"
+#include "output/emit.h"
 #include "output/outfile.h"
 #include "output/retention.h"
 #include "profile.h"
@@ -200,7 +201,7 @@ int cli__validate(const struct profile_env *env, const char *proc_root, const ch
 		return e;
 	e = outfile__check(env->output, time(NULL), &diag);
 	if (e) {
-		cli__print_outfile_error(err, &diag);
+		emit__print_outfile_error(err, &diag);
 		return e;
 	}
 	if (env->interval && !env->replace && replaces_each_interval(env->output, env->interval)) {
@@ -211,13 +212,4 @@ int cli__validate(const struct profile_env *env, const char *proc_root, const ch
 		return -EINVAL;
 	}
 	return 0;
-}
-
-void cli__print_outfile_error(FILE *err, const struct outfile_diag *diag)
-{
-	fputs("profile: cannot write '", err);
-	escape__text(err, diag->path);
-	fputs("': ", err);
-	escape__text(err, diag->msg);
-	fputc('\n', err);
 }

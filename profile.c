@@ -33,12 +33,11 @@
 #include "symbols/debuginfod_fetch.h"
 #include "symbols/dpkg_owner.h"
 #include "common/escape.h"
+#include "output/emit.h"
 #include "output/from_input.h"
 #include "output/loss_report.h"
 #include "collect/map_config.h"
-#include "output/outfile.h"
 #include "output/progress.h"
-#include "output/retention.h"
 #include "common/proc_stat.h"
 #include "python/py_run.h"
 #include "output/report.h"
@@ -289,90 +288,47 @@ static int setup_events(struct run *run, const sigset_t *sigs)
 	return 0;
 }
 
-/*
- * --keep: the oldest files of -o's pattern go, from the directory the
- * profile was just written to (dirfd, as -o checked it); one line if it
- * cannot be read, or holds too many entries to be read whole.
- */
-static void keep_newest(const struct profile_env *env, int dirfd)
-{
-	int n = dirfd < 0 ? dirfd :
-		retention__apply_at(dirfd, retention__base(env->output), env->keep,
-				    RETENTION_MAX_ENTRIES, stderr);
+/* One profile of the aggregate, as emit__profile() writes it. */
+struct report_write {
+	struct run *run;
+	const struct report_meta *meta;
+	uint64_t printed;
+};
 
-	if (n == -E2BIG)
-		fprintf(stderr, "profile: --keep: the directory of '%s' has more than %d entries: nothing removed\n",
-			env->output, RETENTION_MAX_ENTRIES);
-	else if (n < 0)
-		fprintf(stderr, "profile: --keep: cannot read the directory of '%s': %s\n",
-			env->output, strerror(-n));
+static int write_report(FILE *out, void *ctx)
+{
+	struct report_write *w = ctx;
+	struct run *run = w->run;
+
+	if (run->walks && walk_tally__add(run->walks, run->agg))
+		fprintf(stderr, "profile: cannot count how stacks were walked: %s\n", strerror(ENOMEM));
+	return report__write(run->report, run->agg, w->meta, out, &w->printed);
 }
 
 /*
  * Write the aggregate to stdout, or to -o FILE (its strftime patterns
- * expanded with the start of what it covers): a regular file atomically, so
- * a reader never sees half a profile and a failed write leaves the previous
- * file in place; a device, FIFO or /dev/stdout in place (outfile.h).
+ * expanded with the start of what it covers), then --keep (emit.h).
  */
 static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint64_t duration_ns)
 {
 	const struct profile_env *env = run->env;
+	const struct emit_opts eo = { .output = env->output, .keep = env->keep };
+	char title[512] = "profile";
 	struct report_meta meta = {
 		.start_ns = start_ns,
 		.duration_ns = duration_ns,
 		.event = sampler__event(run->sampler),
+		.title = title,
 		.time_root = time_root,
 	};
-	struct outfile_diag diag;
-	struct outfile *of = NULL;
-	char title[512] = "profile", path[4096];
-	uint64_t printed = 0;
-	FILE *out = stdout;
+	struct report_write w = { .run = run, .meta = &meta };
 	int err;
 
 	progress__clear(run->progress);
 	report__title(&run->report_opts, title, sizeof(title));
-	meta.title = title;
-	if (env->output) {
-		err = outfile__expand_path(env->output, start_ns / 1000000000ULL, path, sizeof(path));
-		if (err) {
-			fprintf(stderr, "profile: cannot write '%s': %s\n", env->output, strerror(-err));
-			return err;
-		}
-		err = outfile__open(path, &of, &diag);
-		if (err) {
-			cli__print_outfile_error(stderr, &diag);
-			return err;
-		}
-		out = outfile__stream(of);
-	}
-	if (run->walks && walk_tally__add(run->walks, run->agg))
-		fprintf(stderr, "profile: cannot count how stacks were walked: %s\n", strerror(ENOMEM));
-	err = report__write(run->report, run->agg, &meta, out, &printed);
-	if (of) {
-		int dirfd = -1;
-
-		if (err) {
-			outfile__abort(of);
-		} else {
-			dirfd = env->keep ? outfile__dup_dir(of) : -1;
-			err = outfile__commit(of);
-		}
-		if (err && err != -EPIPE) {
-			fprintf(stderr, "profile: cannot write '%s': %s\n", path, strerror(-err));
-			if (dirfd >= 0)
-				close(dirfd);
-			return err;
-		}
-		if (!err && env->keep)
-			keep_newest(env, dirfd);
-		if (dirfd >= 0)
-			close(dirfd);
-	} else if (err && err != -EPIPE) {
-		fprintf(stderr, "profile: cannot write the profile: %s\n", strerror(-err));
-	}
+	err = emit__profile(&eo, start_ns / 1000000000ULL, stdout, write_report, &w, stderr);
 	if (!err)
-		run->printed += printed;
+		run->printed += w.printed;
 	return err;
 }
 
@@ -398,6 +354,18 @@ static void from_title(const struct profile_env *env, char *buf, size_t size)
 		snprintf(buf, size, "profile --from %s", env->from[0]);
 }
 
+struct from_write {
+	const struct pf_profile *prof;
+	const struct from_output *o;
+};
+
+static int write_from(FILE *out, void *ctx)
+{
+	const struct from_write *w = ctx;
+
+	return from_input__write(w->prof, w->o, out);
+}
+
 /*
  * --from: read every file into one profile, then write it as a sampled
  * one is written (-o FILE atomically, --keep). Exit status: 2 for input
@@ -406,15 +374,14 @@ static void from_title(const struct profile_env *env, char *buf, size_t size)
 static int convert(const struct profile_env *env)
 {
 	struct pf_limits limits = PF_LIMITS_DEFAULT_INIT;
+	const struct emit_opts eo = { .output = env->output, .keep = env->keep };
 	struct from_output o = { env->format, env->delimited, env->annotations };
 	struct pf_build *b = pf_build__new(&limits);
 	struct pf_read_error rerr;
-	struct outfile_diag diag;
-	struct outfile *of = NULL;
 	struct pf_profile prof;
-	char title[512], path[4096];
-	FILE *out = stdout;
-	int err = 0, dirfd = -1;
+	struct from_write w = { .prof = &prof, .o = &o };
+	char title[512];
+	int err = 0;
 
 	if (!b) {
 		fprintf(stderr, "profile: out of memory\n");
@@ -431,31 +398,8 @@ static int convert(const struct profile_env *env)
 	}
 	from_title(env, title, sizeof(title));
 	err = pf_build__profile(b, title, &prof);
-	if (!err && env->output) {
-		err = outfile__expand_path(env->output, time(NULL), path, sizeof(path));
-		if (err)
-			fprintf(stderr, "profile: cannot write '%s': %s\n", env->output, strerror(-err));
-		else if ((err = outfile__open(path, &of, &diag)))
-			cli__print_outfile_error(stderr, &diag);
-		else
-			out = outfile__stream(of);
-	}
-	if (!err) {
-		err = from_input__write(&prof, &o, out);
-		if (of && err) {
-			outfile__abort(of);
-		} else if (of) {
-			dirfd = env->keep ? outfile__dup_dir(of) : -1;
-			err = outfile__commit(of);
-		}
-		if (err && err != -EPIPE)
-			fprintf(stderr, "profile: cannot write '%s': %s\n", of ? path : "the profile",
-				strerror(-err));
-		if (!err && env->keep)
-			keep_newest(env, dirfd);
-		if (dirfd >= 0)
-			close(dirfd);
-	}
+	if (!err)
+		err = emit__profile(&eo, time(NULL), stdout, write_from, &w, stderr);
 	if (!err && !env->quiet)
 		fprintf(stderr, "profile: %llu samples in %zu stacks from %zu file%s\n",
 			(unsigned long long)pf_build__total(b), pf_build__nr_stacks(b), env->nr_from,
@@ -464,37 +408,16 @@ static int convert(const struct profile_env *env)
 	return err && err != -EPIPE ? 1 : 0;
 }
 
-struct gen_ref {
-	pid_t pid;
-	uint32_t gen;
-};
-
-struct gen_list {
-	struct gen_ref *v;
-	size_t nr, cap;
-};
-
-static int note_gen(const struct agg_entry *e, void *ctx)
+static int read_gen(uint32_t pid, uint32_t gen, void *ctx)
 {
-	struct gen_list *l = ctx;
-
-	if (!e->nr_uips)
-		return 0;
-	if (l->nr && l->v[l->nr - 1].pid == (pid_t)e->pid && l->v[l->nr - 1].gen == e->gen)
-		return 0;	/* cheap filter; duplicates are removed below */
-	if (array_reserve((void **)&l->v, &l->cap, l->nr, sizeof(*l->v)))
-		return -ENOMEM;
-	l->v[l->nr++] = (struct gen_ref){ .pid = e->pid, .gen = e->gen };
+	usyms__add_gen(ctx, pid, gen);
 	return 0;
 }
 
-static int gen_ref_cmp(const void *a, const void *b)
+static int read_gen_once(uint32_t pid, uint32_t gen, void *ctx)
 {
-	const struct gen_ref *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return (x->pid > y->pid) - (x->pid < y->pid);
-	return (x->gen > y->gen) - (x->gen < y->gen);
+	usyms__add_gen_once(ctx, pid, gen);
+	return 0;
 }
 
 /*
@@ -505,21 +428,8 @@ static int gen_ref_cmp(const void *a, const void *b)
  */
 static int read_gens(struct run *run, bool only_new)
 {
-	struct gen_list l = {};
-	int err;
+	int err = agg__for_each_gen(run->agg, only_new ? read_gen_once : read_gen, run->usyms);
 
-	err = agg__for_each(run->agg, note_gen, &l);
-	if (!err && l.nr)
-		qsort(l.v, l.nr, sizeof(*l.v), gen_ref_cmp);
-	for (size_t i = 0; !err && i < l.nr; i++) {
-		if (i && !gen_ref_cmp(&l.v[i], &l.v[i - 1]))
-			continue;
-		if (only_new)
-			usyms__add_gen_once(run->usyms, l.v[i].pid, l.v[i].gen);
-		else
-			usyms__add_gen(run->usyms, l.v[i].pid, l.v[i].gen);
-	}
-	free(l.v);
 	if (err)
 		fprintf(stderr, "profile: cannot list the processes seen: %s\n", strerror(-err));
 	return err;
@@ -695,35 +605,9 @@ static int run_loop(struct run *run)
 	}
 }
 
-/* Why pid's stacks were walked without its tables, from the worker's word on it. */
-static const char *why_no_tables(pid_t pid, void *ctx)
+static void unwind_status(pid_t pid, struct unwind_pid_status *st, void *ctx)
 {
-	const struct run *run = ctx;
-	static char why[128];
-	struct unwind_pid_status st;
-
-	unwind_jobs__status(run->unwind, pid, &st);
-	if (st.err == -EINPROGRESS)
-		return "still waiting for the tables worker when the run ended";
-	if (st.published && st.first_ns && st.published_ns >= st.first_ns) {
-		snprintf(why, sizeof(why), "they were loaded %.2f s after its first notice (the tables worker was busy)",
-			 (st.published_ns - st.first_ns) / 1e9);
-		return why;
-	}
-	if (st.published)
-		return "they were loaded only after these stacks were taken";
-	switch (st.err) {
-	case -ENOENT:
-		return "no notice of the process reached the tables worker";
-	case -ESRCH:
-		return "the process was gone, or a zombie, when its mappings were read";
-	case -ESTALE:
-		return "it exec'd or exited while its mappings were read";
-	case -E2BIG:
-		return "the map of processes with tables was full";
-	default:
-		return "its mappings could not be read";
-	}
+	unwind_jobs__status(ctx, pid, st);
 }
 
 /* What the profile lacks, and under -v the run's statistics. */
@@ -756,7 +640,7 @@ static void report_losses(const struct run *run)
 	}
 	loss_report__unresolved(stderr, run->usyms, run->env->verbose, DPKG_INFO_DIR);
 	if (run->unwind)
-		walk_tally__report(run->walks, stderr, why_no_tables, (void *)run);
+		walk_tally__report(run->walks, stderr, unwind_status, run->unwind);
 	if (run->py) {
 		py_run__stats(run->py, &py, &t.python_dropped, &names);
 		t.python = &py;
