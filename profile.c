@@ -332,80 +332,23 @@ static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint6
 	return err;
 }
 
-/* "profile: 'FILE' line N: why", control characters defused. */
-static void say_read_error(const char *path, const struct pf_read_error *e)
-{
-	fputs("profile: '", stderr);
-	escape__text(stderr, path);
-	if (e->line)
-		fprintf(stderr, "' line %llu: ", (unsigned long long)e->line);
-	else
-		fputs("': ", stderr);
-	escape__text(stderr, e->why);
-	fputc('\n', stderr);
-}
-
-/* The title of a profile read from files: "profile --from a.folded (+2 more)". */
-static void from_title(const struct profile_env *env, char *buf, size_t size)
-{
-	if (env->nr_from > 1)
-		snprintf(buf, size, "profile --from %s (+%zu more)", env->from[0], env->nr_from - 1);
-	else
-		snprintf(buf, size, "profile --from %s", env->from[0]);
-}
-
-struct from_write {
-	const struct pf_profile *prof;
-	const struct from_output *o;
-};
-
-static int write_from(FILE *out, void *ctx)
-{
-	const struct from_write *w = ctx;
-
-	return from_input__write(w->prof, w->o, out);
-}
-
 /*
- * --from: read every file into one profile, then write it as a sampled
- * one is written (-o FILE atomically, --keep). Exit status: 2 for input
- * that cannot be read or is refused, 1 for a failed write.
+ * --from: every file read into one profile, then written as a sampled one
+ * is (from_input.h). Exit status: 2 for input that cannot be read or is
+ * refused, 1 for a failed write.
  */
 static int convert(const struct profile_env *env)
 {
-	struct pf_limits limits = PF_LIMITS_DEFAULT_INIT;
-	const struct emit_opts eo = { .output = env->output, .keep = env->keep };
-	struct from_output o = { env->format, env->delimited, env->annotations };
-	struct pf_build *b = pf_build__new(&limits);
-	struct pf_read_error rerr;
-	struct pf_profile prof;
-	struct from_write w = { .prof = &prof, .o = &o };
-	char title[512];
-	int err = 0;
+	const struct from_opts o = {
+		.files = env->from,
+		.nr_files = env->nr_from,
+		.out = { env->format, env->delimited, env->annotations },
+		.emit = { .output = env->output, .keep = env->keep },
+		.quiet = env->quiet,
+	};
+	int err = from_input__convert(&o, stdout, stderr);
 
-	if (!b) {
-		fprintf(stderr, "profile: out of memory\n");
-		return 1;
-	}
-	for (size_t i = 0; i < env->nr_from && !err; i++) {
-		err = from_input__read(b, env->from[i], &rerr);
-		if (err)
-			say_read_error(env->from[i], &rerr);
-	}
-	if (err) {
-		pf_build__free(b);
-		return EXIT_USAGE;
-	}
-	from_title(env, title, sizeof(title));
-	err = pf_build__profile(b, title, &prof);
-	if (!err)
-		err = emit__profile(&eo, time(NULL), stdout, write_from, &w, stderr);
-	if (!err && !env->quiet)
-		fprintf(stderr, "profile: %llu samples in %zu stacks from %zu file%s\n",
-			(unsigned long long)pf_build__total(b), pf_build__nr_stacks(b), env->nr_from,
-			env->nr_from > 1 ? "s" : "");
-	pf_build__free(b);
-	return err && err != -EPIPE ? 1 : 0;
+	return err == FROM_INPUT_REFUSED ? EXIT_USAGE : err && err != -EPIPE ? 1 : 0;
 }
 
 static int read_gen(uint32_t pid, uint32_t gen, void *ctx)
