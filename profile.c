@@ -6,6 +6,12 @@
  *
  * main() is a list of steps: parse -> load -> attach -> run (drain the
  * maps, note new processes, print intervals) -> collect -> print -> report.
+ *
+ * Past 600 lines on purpose: this is the one file that knows every stage,
+ * and holds only the glue between them (each stage's settings from the
+ * options, the callbacks that hand one stage's news to another, the event
+ * loop); what a stage does is in its folder. Kept whole so that a run
+ * reads top to bottom.
  */
 #include <errno.h>
 #include <limits.h>
