@@ -76,7 +76,7 @@ SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loa
 	symbols/debuginfod_fetch.c symbols/debuginfod_child.c symbols/usyms_fetch.c \
 	symbols/file_id.c symbols/dpkg_owner.c
 OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/walk_tally.c output/keymap.c \
-	output/protobuf.c output/container_id.c output/containers.c \
+	output/report_header.c output/protobuf.c output/container_id.c output/containers.c \
 	output/pathwalk.c output/outfile.c output/emit.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c output/progress.c output/retention.c \
 	output/pf_build.c output/whole_read.c output/pb_read.c output/folded_read.c output/pprof_read.c output/from_input.c
