@@ -57,12 +57,14 @@ endif
 # events, the BPF maps, the aggregate), unwind/ (unwind tables for stacks
 # without frame pointers), symbols/ (kernel and user symbols and the files
 # they come from), output/ (the report and its writers); python/ reads
-# CPython's frames (its BPF side is python/python.bpf.h). Includes are
+# CPython's frames (its BPF side is python/python.bpf.h); common/ holds the
+# pieces two stages share (escaping, FNV, the clock, root's cache directories,
+# the per-pid worker, /proc/PID/stat). Includes are
 # spelled from the root ("symbols/elf_read.h"): only -I. is on the path, so
 # a file's dependencies on other stages read at a glance.
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
-	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
-	collect/bpf_features.c collect/pid_worker.c collect/command.c \
+	collect/map_config.c collect/sample_event.c collect/diagnose.c \
+	collect/bpf_features.c collect/command.c \
 	collect/cgroups.c collect/cgroup_names.c
 SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c symbols/kallsyms_cache.c \
 	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
@@ -71,22 +73,23 @@ SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loa
 	symbols/usyms_procs.c symbols/usyms_modules.c symbols/usyms_jobs.c symbols/usyms_perfmaps.c \
 	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c symbols/usyms_sweep.c \
 	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/debug_ids.c symbols/srcline.c \
-	symbols/debuginfod_fetch.c symbols/debuginfod_child.c symbols/usyms_fetch.c symbols/cache_dir.c \
+	symbols/debuginfod_fetch.c symbols/debuginfod_child.c symbols/usyms_fetch.c \
 	symbols/file_id.c symbols/dpkg_owner.c
 OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/walk_tally.c output/keymap.c \
-	output/protobuf.c output/container_id.c output/containers.c \
-	output/escape.c output/pathwalk.c output/outfile.c output/pprof.c output/flamegraph.c \
+	output/report_header.c output/protobuf.c output/container_id.c output/containers.c \
+	output/pathwalk.c output/outfile.c output/emit.c output/pprof.c output/flamegraph.c \
 	output/speedscope.c output/progress.c output/retention.c \
 	output/pf_build.c output/whole_read.c output/pb_read.c output/folded_read.c output/pprof_read.c output/from_input.c
 UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c \
 	unwind/cfi_code.c unwind/table_cache.c unwind/row_index.c \
 	unwind/unwind_procs.c unwind/unwind_files.c unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c \
 	unwind/go_pclntab.c
+COMMON_SRCS := common/escape.c common/cache_dir.c common/pid_worker.c common/proc_stat.c
 PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_procs.c \
 	python/py_run.c python/py_names.c python/py_linetable.c
-LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
+LIB_SRCS := trace_helpers.c cli.c $(COMMON_SRCS) $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
 	$(PYTHON_SRCS)
-LIB_SRCS += cli_suggest.c
+LIB_SRCS += cli_options.c cli_validate.c cli_suggest.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%.o,$(UNIT_SRCS))
@@ -459,12 +462,12 @@ FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols
 	symbols/elf_read.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/elf_symtab.c symbols/elf_plt.c symbols/sym_nest.c \
 	symbols/rootfs.c symbols/perfmap.c \
-	symbols/debuginfo.c symbols/debug_ids.c output/escape.c output/output_format.c output/outfile.c output/pathwalk.c output/retention.c collect/sample_event.c \
+	symbols/debuginfo.c symbols/debug_ids.c common/escape.c output/output_format.c output/outfile.c output/emit.c output/pathwalk.c output/retention.c collect/sample_event.c \
 	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c \
 	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c \
 	python/py_linetable.c output/container_id.c output/keymap.c output/protobuf.c output/pprof.c output/pf_build.c \
 	output/whole_read.c output/pb_read.c output/folded_read.c output/pprof_read.c
-FUZZ_LIB_SRCS += cli_suggest.c collect/cgroups.c
+FUZZ_LIB_SRCS += cli_options.c cli_validate.c cli_suggest.c collect/cgroups.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))

@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "output/output_format.h"
+#include "collect/map_config.h"
 #include "collect/sample_event.h"
+#include "output/output_format.h"
 
 #define DEFAULT_FREQUENCY 49
-#define DEFAULT_STACK_STORAGE 16384
 /*
  * Unwind rows (16 bytes each) the BPF side holds: 16 MiB for -p/-L (libc
  * and python3 take 93k), 64 MiB for the whole system (a busy 2-CPU host
@@ -27,7 +27,6 @@
 /* The table cache's entries at most, MiB: five times the most seen (docs/unwinding.md) */
 #define DEFAULT_UNWIND_CACHE_MIB 256
 #define MAX_UNWIND_CACHE_MIB (1 << 20)
-#define DEFAULT_HASH_STORAGE 40960
 #define DEFAULT_MAX_STACK_DEPTH 127
 /*
  * The fastest sampling accepted. The BPF program costs up to ~25 us per
@@ -128,11 +127,6 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
  */
 int cli__validate(const struct profile_env *env, const char *proc_root, const char *sys_root,
 		  FILE *err);
-
-struct outfile_diag;
-
-/* "profile: cannot write 'FILE': why", one line, control characters defused. */
-void cli__print_outfile_error(FILE *err, const struct outfile_diag *diag);
 
 /*
  * Kernel memory the BPF maps take when full: two sets of stack map, count

@@ -27,7 +27,7 @@
 #include <linux/errno.h>
 #include <bpf/bpf_helpers.h>
 #include "profile.h"
-#include "collect/fnv.h"
+#include "common/fnv.h"
 #include "unwind/unwind_row.h"
 
 /* Set by userspace between open and load. */

@@ -6,6 +6,12 @@
  *
  * main() is a list of steps: parse -> load -> attach -> run (drain the
  * maps, note new processes, print intervals) -> collect -> print -> report.
+ *
+ * Past 600 lines on purpose: this is the one file that knows every stage,
+ * and holds only the glue between them (each stage's settings from the
+ * options, the callbacks that hand one stage's news to another, the event
+ * loop); what a stage does is in its folder. Kept whole so that a run
+ * reads top to bottom.
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,6 +30,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "common/clock.h"
 #include "collect/aggregate.h"
 #include "symbols/budget.h"
 #include "cli.h"
@@ -31,14 +38,13 @@
 #include "symbols/debuginfod_child.h"
 #include "symbols/debuginfod_fetch.h"
 #include "symbols/dpkg_owner.h"
-#include "output/escape.h"
+#include "common/escape.h"
+#include "output/emit.h"
 #include "output/from_input.h"
 #include "output/loss_report.h"
 #include "collect/map_config.h"
-#include "output/outfile.h"
 #include "output/progress.h"
-#include "output/retention.h"
-#include "collect/proc_stat.h"
+#include "common/proc_stat.h"
 #include "python/py_run.h"
 #include "output/report.h"
 #include "collect/sampler.h"
@@ -57,6 +63,7 @@
 
 struct run {
 	const struct profile_env *env;
+	struct report_opts report_opts;	/* the report's settings, from env */
 	struct sampler *sampler;
 	struct usyms *usyms;
 	struct unwind_jobs *unwind;	/* NULL: user stacks by frame pointers */
@@ -77,6 +84,92 @@ struct run {
 
 static int verbose;
 
+/* --- each stage's settings, from the command line ------------------------ */
+
+static void sampler_opts_of(const struct profile_env *env, struct sampler_opts *o)
+{
+	*o = (struct sampler_opts){
+		.frequency = env->frequency,
+		.period = env->period,
+		.event = env->event,
+		.cpu = env->cpu,
+		.pids = env->pids,
+		.nr_pids = env->nr_pids,
+		.tids = env->tids,
+		.nr_tids = env->nr_tids,
+		.command_pid = env->command ? env->command_pid : 0,
+		.cgroups = env->cgroups,
+		.nr_cgroups = env->nr_cgroups,
+		.include_self = env->include_self,
+		.include_idle = env->include_idle,
+		.by_container = env->by_container,
+		.user_only = env->user_only,
+		.kernel_only = env->kernel_only,
+		.max_stack_depth = env->max_stack_depth,
+		.dwarf = env->dwarf,
+		.unwind_storage_size = env->unwind_storage_size,
+		.python = env->python,
+		.python_lines = env->lines,
+		.duration = env->duration,
+		.interval = env->interval,
+		.stack_storage_size = env->stack_storage_size,
+		.hash_storage_size = env->hash_storage_size,
+		.stack_storage_given = env->stack_storage_given,
+		.hash_storage_given = env->hash_storage_given,
+		.quiet = env->quiet,
+	};
+}
+
+static void report_opts_of(const struct profile_env *env, struct report_opts *o)
+{
+	*o = (struct report_opts){
+		.format = env->format,
+		.delimited = env->delimited,
+		.annotations = env->annotations,
+		.offsets = env->offsets,
+		.by_container = env->by_container,
+		.max_stack_depth = env->max_stack_depth,
+		.quiet = env->quiet,
+		.to_file = env->output != NULL,
+		.user_only = env->user_only,
+		.kernel_only = env->kernel_only,
+		.frequency = env->frequency,
+		.period = env->period,
+		.duration = env->duration,
+		.pid_arg = env->pid_arg,
+		.tid_arg = env->tid_arg,
+		.nr_pids = env->nr_pids,
+		.nr_tids = env->nr_tids,
+		.command = env->command ? env->command[0] : NULL,
+		.cgroups = env->cgroups,
+		.nr_cgroups = env->nr_cgroups,
+	};
+}
+
+static void loss_report_opts_of(const struct profile_env *env, struct loss_report_opts *o)
+{
+	*o = (struct loss_report_opts){
+		.verbose = env->verbose,
+		.quiet = env->quiet,
+		.stack_storage_size = env->stack_storage_size,
+		.hash_storage_size = env->hash_storage_size,
+		.unwind_storage_size = env->unwind_storage_size,
+		.debuginfod_max_files = env->debuginfod_max_files,
+		.debuginfod_max_user_files = env->debuginfod_max_user_files,
+	};
+}
+
+static void progress_opts_of(const struct profile_env *env, struct progress_opts *o)
+{
+	*o = (struct progress_opts){
+		.duration = env->duration,
+		.quiet = env->quiet,
+		.verbose = env->verbose,
+		.command = env->command != NULL,
+		.folded_to_stdout = env->format == FORMAT_FOLDED && !env->output,
+	};
+}
+
 /*
  * Failures are reported by us, in one line; libbpf's warnings under -v,
  * its debug chatter (hundreds of lines a load) only under -vv.
@@ -92,22 +185,6 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 static void on_signal(int sig)
 {
 	(void)sig;
-}
-
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static uint64_t now_wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /*
@@ -217,212 +294,79 @@ static int setup_events(struct run *run, const sigset_t *sigs)
 	return 0;
 }
 
-/*
- * --keep: the oldest files of -o's pattern go, from the directory the
- * profile was just written to (dirfd, as -o checked it); one line if it
- * cannot be read, or holds too many entries to be read whole.
- */
-static void keep_newest(const struct profile_env *env, int dirfd)
-{
-	int n = dirfd < 0 ? dirfd :
-		retention__apply_at(dirfd, retention__base(env->output), env->keep,
-				    RETENTION_MAX_ENTRIES, stderr);
+/* One profile of the aggregate, as emit__profile() writes it. */
+struct report_write {
+	struct run *run;
+	const struct report_meta *meta;
+	uint64_t printed;
+};
 
-	if (n == -E2BIG)
-		fprintf(stderr, "profile: --keep: the directory of '%s' has more than %d entries: nothing removed\n",
-			env->output, RETENTION_MAX_ENTRIES);
-	else if (n < 0)
-		fprintf(stderr, "profile: --keep: cannot read the directory of '%s': %s\n",
-			env->output, strerror(-n));
+static int write_report(FILE *out, void *ctx)
+{
+	struct report_write *w = ctx;
+	struct run *run = w->run;
+
+	if (run->walks && walk_tally__add(run->walks, run->agg))
+		fprintf(stderr, "profile: cannot count how stacks were walked: %s\n", strerror(ENOMEM));
+	return report__write(run->report, run->agg, w->meta, out, &w->printed);
 }
 
 /*
  * Write the aggregate to stdout, or to -o FILE (its strftime patterns
- * expanded with the start of what it covers): a regular file atomically, so
- * a reader never sees half a profile and a failed write leaves the previous
- * file in place; a device, FIFO or /dev/stdout in place (outfile.h).
+ * expanded with the start of what it covers), then --keep (emit.h).
  */
 static int emit(struct run *run, const char *time_root, uint64_t start_ns, uint64_t duration_ns)
 {
 	const struct profile_env *env = run->env;
+	const struct emit_opts eo = { .output = env->output, .keep = env->keep };
+	char title[512] = "profile";
 	struct report_meta meta = {
 		.start_ns = start_ns,
 		.duration_ns = duration_ns,
 		.event = sampler__event(run->sampler),
+		.title = title,
 		.time_root = time_root,
 	};
-	struct outfile_diag diag;
-	struct outfile *of = NULL;
-	char title[512] = "profile", path[4096];
-	uint64_t printed = 0;
-	FILE *out = stdout;
+	struct report_write w = { .run = run, .meta = &meta };
 	int err;
 
 	progress__clear(run->progress);
-	report__title(env, title, sizeof(title));
-	meta.title = title;
-	if (env->output) {
-		err = outfile__expand_path(env->output, start_ns / 1000000000ULL, path, sizeof(path));
-		if (err) {
-			fprintf(stderr, "profile: cannot write '%s': %s\n", env->output, strerror(-err));
-			return err;
-		}
-		err = outfile__open(path, &of, &diag);
-		if (err) {
-			cli__print_outfile_error(stderr, &diag);
-			return err;
-		}
-		out = outfile__stream(of);
-	}
-	if (run->walks && walk_tally__add(run->walks, run->agg))
-		fprintf(stderr, "profile: cannot count how stacks were walked: %s\n", strerror(ENOMEM));
-	err = report__write(run->report, run->agg, &meta, out, &printed);
-	if (of) {
-		int dirfd = -1;
-
-		if (err) {
-			outfile__abort(of);
-		} else {
-			dirfd = env->keep ? outfile__dup_dir(of) : -1;
-			err = outfile__commit(of);
-		}
-		if (err && err != -EPIPE) {
-			fprintf(stderr, "profile: cannot write '%s': %s\n", path, strerror(-err));
-			if (dirfd >= 0)
-				close(dirfd);
-			return err;
-		}
-		if (!err && env->keep)
-			keep_newest(env, dirfd);
-		if (dirfd >= 0)
-			close(dirfd);
-	} else if (err && err != -EPIPE) {
-		fprintf(stderr, "profile: cannot write the profile: %s\n", strerror(-err));
-	}
+	report__title(&run->report_opts, title, sizeof(title));
+	err = emit__profile(&eo, start_ns / 1000000000ULL, stdout, write_report, &w, stderr);
 	if (!err)
-		run->printed += printed;
+		run->printed += w.printed;
 	return err;
 }
 
-/* "profile: 'FILE' line N: why", control characters defused. */
-static void say_read_error(const char *path, const struct pf_read_error *e)
-{
-	fputs("profile: '", stderr);
-	escape__text(stderr, path);
-	if (e->line)
-		fprintf(stderr, "' line %llu: ", (unsigned long long)e->line);
-	else
-		fputs("': ", stderr);
-	escape__text(stderr, e->why);
-	fputc('\n', stderr);
-}
-
-/* The title of a profile read from files: "profile --from a.folded (+2 more)". */
-static void from_title(const struct profile_env *env, char *buf, size_t size)
-{
-	if (env->nr_from > 1)
-		snprintf(buf, size, "profile --from %s (+%zu more)", env->from[0], env->nr_from - 1);
-	else
-		snprintf(buf, size, "profile --from %s", env->from[0]);
-}
-
 /*
- * --from: read every file into one profile, then write it as a sampled
- * one is written (-o FILE atomically, --keep). Exit status: 2 for input
- * that cannot be read or is refused, 1 for a failed write.
+ * --from: every file read into one profile, then written as a sampled one
+ * is (from_input.h). Exit status: 2 for input that cannot be read or is
+ * refused, 1 for a failed write.
  */
 static int convert(const struct profile_env *env)
 {
-	struct pf_limits limits = PF_LIMITS_DEFAULT_INIT;
-	struct from_output o = { env->format, env->delimited, env->annotations };
-	struct pf_build *b = pf_build__new(&limits);
-	struct pf_read_error rerr;
-	struct outfile_diag diag;
-	struct outfile *of = NULL;
-	struct pf_profile prof;
-	char title[512], path[4096];
-	FILE *out = stdout;
-	int err = 0, dirfd = -1;
+	const struct from_opts o = {
+		.files = env->from,
+		.nr_files = env->nr_from,
+		.out = { env->format, env->delimited, env->annotations },
+		.emit = { .output = env->output, .keep = env->keep },
+		.quiet = env->quiet,
+	};
+	int err = from_input__convert(&o, stdout, stderr);
 
-	if (!b) {
-		fprintf(stderr, "profile: out of memory\n");
-		return 1;
-	}
-	for (size_t i = 0; i < env->nr_from && !err; i++) {
-		err = from_input__read(b, env->from[i], &rerr);
-		if (err)
-			say_read_error(env->from[i], &rerr);
-	}
-	if (err) {
-		pf_build__free(b);
-		return EXIT_USAGE;
-	}
-	from_title(env, title, sizeof(title));
-	err = pf_build__profile(b, title, &prof);
-	if (!err && env->output) {
-		err = outfile__expand_path(env->output, time(NULL), path, sizeof(path));
-		if (err)
-			fprintf(stderr, "profile: cannot write '%s': %s\n", env->output, strerror(-err));
-		else if ((err = outfile__open(path, &of, &diag)))
-			cli__print_outfile_error(stderr, &diag);
-		else
-			out = outfile__stream(of);
-	}
-	if (!err) {
-		err = from_input__write(&prof, &o, out);
-		if (of && err) {
-			outfile__abort(of);
-		} else if (of) {
-			dirfd = env->keep ? outfile__dup_dir(of) : -1;
-			err = outfile__commit(of);
-		}
-		if (err && err != -EPIPE)
-			fprintf(stderr, "profile: cannot write '%s': %s\n", of ? path : "the profile",
-				strerror(-err));
-		if (!err && env->keep)
-			keep_newest(env, dirfd);
-		if (dirfd >= 0)
-			close(dirfd);
-	}
-	if (!err && !env->quiet)
-		fprintf(stderr, "profile: %llu samples in %zu stacks from %zu file%s\n",
-			(unsigned long long)pf_build__total(b), pf_build__nr_stacks(b), env->nr_from,
-			env->nr_from > 1 ? "s" : "");
-	pf_build__free(b);
-	return err && err != -EPIPE ? 1 : 0;
+	return err == FROM_INPUT_REFUSED ? EXIT_USAGE : err && err != -EPIPE ? 1 : 0;
 }
 
-struct gen_ref {
-	pid_t pid;
-	uint32_t gen;
-};
-
-struct gen_list {
-	struct gen_ref *v;
-	size_t nr, cap;
-};
-
-static int note_gen(const struct agg_entry *e, void *ctx)
+static int read_gen(uint32_t pid, uint32_t gen, void *ctx)
 {
-	struct gen_list *l = ctx;
-
-	if (!e->nr_uips)
-		return 0;
-	if (l->nr && l->v[l->nr - 1].pid == (pid_t)e->pid && l->v[l->nr - 1].gen == e->gen)
-		return 0;	/* cheap filter; duplicates are removed below */
-	if (array_reserve((void **)&l->v, &l->cap, l->nr, sizeof(*l->v)))
-		return -ENOMEM;
-	l->v[l->nr++] = (struct gen_ref){ .pid = e->pid, .gen = e->gen };
+	usyms__add_gen(ctx, pid, gen);
 	return 0;
 }
 
-static int gen_ref_cmp(const void *a, const void *b)
+static int read_gen_once(uint32_t pid, uint32_t gen, void *ctx)
 {
-	const struct gen_ref *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return (x->pid > y->pid) - (x->pid < y->pid);
-	return (x->gen > y->gen) - (x->gen < y->gen);
+	usyms__add_gen_once(ctx, pid, gen);
+	return 0;
 }
 
 /*
@@ -433,21 +377,8 @@ static int gen_ref_cmp(const void *a, const void *b)
  */
 static int read_gens(struct run *run, bool only_new)
 {
-	struct gen_list l = {};
-	int err;
+	int err = agg__for_each_gen(run->agg, only_new ? read_gen_once : read_gen, run->usyms);
 
-	err = agg__for_each(run->agg, note_gen, &l);
-	if (!err && l.nr)
-		qsort(l.v, l.nr, sizeof(*l.v), gen_ref_cmp);
-	for (size_t i = 0; !err && i < l.nr; i++) {
-		if (i && !gen_ref_cmp(&l.v[i], &l.v[i - 1]))
-			continue;
-		if (only_new)
-			usyms__add_gen_once(run->usyms, l.v[i].pid, l.v[i].gen);
-		else
-			usyms__add_gen(run->usyms, l.v[i].pid, l.v[i].gen);
-	}
-	free(l.v);
 	if (err)
 		fprintf(stderr, "profile: cannot list the processes seen: %s\n", strerror(-err));
 	return err;
@@ -474,7 +405,7 @@ static void prune_symbols(struct run *run)
 
 static int emit_interval(struct run *run, bool last)
 {
-	uint64_t end_ns = now_wall_ns();
+	uint64_t end_ns = realtime_ns();
 	time_t t = run->interval_start_wall;
 	char stamp[64];
 	struct tm tm;
@@ -550,7 +481,7 @@ static int run_loop(struct run *run)
 
 	for (;;) {
 		struct epoll_event evs[4];
-		double now = now_mono(), wake = run->next_check;
+		double now = monotonic_ns() / 1e9, wake = run->next_check;
 		int n, timeout_ms;
 
 		if (end && now >= end)
@@ -623,35 +554,9 @@ static int run_loop(struct run *run)
 	}
 }
 
-/* Why pid's stacks were walked without its tables, from the worker's word on it. */
-static const char *why_no_tables(pid_t pid, void *ctx)
+static void unwind_status(pid_t pid, struct unwind_pid_status *st, void *ctx)
 {
-	const struct run *run = ctx;
-	static char why[128];
-	struct unwind_pid_status st;
-
-	unwind_jobs__status(run->unwind, pid, &st);
-	if (st.err == -EINPROGRESS)
-		return "still waiting for the tables worker when the run ended";
-	if (st.published && st.first_ns && st.published_ns >= st.first_ns) {
-		snprintf(why, sizeof(why), "they were loaded %.2f s after its first notice (the tables worker was busy)",
-			 (st.published_ns - st.first_ns) / 1e9);
-		return why;
-	}
-	if (st.published)
-		return "they were loaded only after these stacks were taken";
-	switch (st.err) {
-	case -ENOENT:
-		return "no notice of the process reached the tables worker";
-	case -ESRCH:
-		return "the process was gone, or a zombie, when its mappings were read";
-	case -ESTALE:
-		return "it exec'd or exited while its mappings were read";
-	case -E2BIG:
-		return "the map of processes with tables was full";
-	default:
-		return "its mappings could not be read";
-	}
+	unwind_jobs__status(ctx, pid, st);
 }
 
 /* What the profile lacks, and under -v the run's statistics. */
@@ -670,8 +575,10 @@ static void report_losses(const struct run *run)
 	struct py_names_stats names;
 
 	struct map_set_sizes sz;
+	struct loss_report_opts lopts;
 	uint32_t rows;
 
+	loss_report_opts_of(run->env, &lopts);
 	sampler__map_entries(run->sampler, &sz, &rows);
 	t.stack_entries = sz.stacks;
 	t.count_entries = sz.counts;
@@ -682,14 +589,14 @@ static void report_losses(const struct run *run)
 	}
 	loss_report__unresolved(stderr, run->usyms, run->env->verbose, DPKG_INFO_DIR);
 	if (run->unwind)
-		walk_tally__report(run->walks, stderr, why_no_tables, (void *)run);
+		walk_tally__report(run->walks, stderr, unwind_status, run->unwind);
 	if (run->py) {
 		py_run__stats(run->py, &py, &t.python_dropped, &names);
 		t.python = &py;
 		t.py_names = &names;
 	}
 	if (!sampler__stats(run->sampler, t.stats))
-		loss_report__print(stderr, run->env, &t);
+		loss_report__print(stderr, &lopts, &t);
 	if (run->env->verbose && !run->env->user_only) {
 		bool cached;
 		unsigned int reads;
@@ -699,7 +606,7 @@ static void report_losses(const struct run *run)
 			cached ? "the cache of this boot" : "/proc/kallsyms", reads);
 	}
 	if (!usyms__fetch_stats(run->usyms, &fetched))
-		loss_report__fetches(stderr, run->env, &fetched);
+		loss_report__fetches(stderr, &lopts, &fetched);
 }
 
 /* After sampling: the last counts, then the mappings of every process seen. */
@@ -857,6 +764,7 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 		.fetch = setup_debuginfod(env, &setup) ? &fetch : NULL,
 		.notice = env->verbose ? on_notice : NULL,
 	};
+	struct sampler_opts sopts;
 	int err;
 
 	fetch.max_bytes = uopts.fetch ? setup.max_bytes : 0;
@@ -870,12 +778,14 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 		run->usyms = usyms__new_opts(&uopts);
 	}
 	run->agg = agg__new();
-	run->report = run->usyms ? report__new(env, run->usyms) : NULL;
+	report_opts_of(env, &run->report_opts);
+	run->report = run->usyms ? report__new(&run->report_opts, run->usyms) : NULL;
 	if (!run->usyms || !run->agg || !run->report) {
 		fprintf(stderr, "profile: out of memory\n");
 		return -ENOMEM;
 	}
-	run->sampler = sampler__load(env);
+	sampler_opts_of(env, &sopts);
+	run->sampler = sampler__load(&sopts);
 	if (!run->sampler)
 		return -EINVAL;
 	if (env->verbose)
@@ -895,6 +805,7 @@ static int run__setup(struct run *run, const sigset_t *sigs)
 static int run__start(struct run *run)
 {
 	const struct profile_env *env = run->env;
+	struct progress_opts popts;
 	int err;
 
 	err = sampler__attach(run->sampler);
@@ -906,7 +817,7 @@ static int run__start(struct run *run)
 			(void)report__cache_kallsyms(run->report, env->unwind_cache_dir);
 		report__prefetch_kernel_symbols(run->report);
 	}
-	report__print_header(env, stdout);
+	report__print_header(&run->report_opts, stdout);
 	if (run->cmd) {
 		err = command__start(run->cmd);
 		if (err) {
@@ -915,10 +826,11 @@ static int run__start(struct run *run)
 			return err;
 		}
 	}
-	run->progress = progress__new(env, stderr, STDOUT_FILENO);
-	run->start_ns = now_wall_ns();
+	progress_opts_of(env, &popts);
+	run->progress = progress__new(&popts, stderr, STDOUT_FILENO);
+	run->start_ns = realtime_ns();
 	run->interval_start_wall = run->start_ns / 1e9;
-	run->start = now_mono();
+	run->start = monotonic_ns() / 1e9;
 	run->next_drain = run->start + MAP_DRAIN_SECS;
 	run->next_interval = run->start + env->interval;
 	run->next_check = run->start + 1;
@@ -972,7 +884,7 @@ static int run__finish(struct run *run, int err)
 	} else {
 		err = collect(run);
 		if (!err)
-			err = emit(run, NULL, run->start_ns, now_wall_ns() - run->start_ns);
+			err = emit(run, NULL, run->start_ns, realtime_ns() - run->start_ns);
 	}
 	if (err)
 		return err == -EPIPE ? 0 : err;

@@ -160,11 +160,3 @@ int read_online_cpus(bool *mask, int nr)
 {
 	return read_online_cpus_file("/sys/devices/system/cpu/online", mask, nr);
 }
-
-uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}

@@ -36,9 +36,6 @@ int parse_hex(const char **p, const char *end, uint64_t *out);
  */
 int array_reserve(void **arr, size_t *cap, size_t idx, size_t elem);
 
-/* CLOCK_MONOTONIC in nanoseconds: the clock of drain windows and map readings. */
-uint64_t monotonic_ns(void);
-
 /* Read one integer from a file such as /proc/sys/kernel/perf_event_max_stack. */
 int read_long_file(const char *path, long *out);
 

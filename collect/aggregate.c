@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "collect/aggregate.h"
-#include "collect/fnv.h"
+#include "common/fnv.h"
+#include "trace_helpers.h"
 
 struct agg {
 	struct agg_entry **buckets;
@@ -185,4 +186,53 @@ int agg__for_each(const struct agg *a, int (*fn)(const struct agg_entry *e, void
 		}
 	}
 	return 0;
+}
+
+/* The process generations of an aggregate, each once. */
+struct gen_ref {
+	uint32_t pid, gen;
+};
+
+struct gen_list {
+	struct gen_ref *v;
+	size_t nr, cap;
+};
+
+static int note_gen(const struct agg_entry *e, void *ctx)
+{
+	struct gen_list *l = ctx;
+
+	if (!e->nr_uips)
+		return 0;
+	if (l->nr && l->v[l->nr - 1].pid == e->pid && l->v[l->nr - 1].gen == e->gen)
+		return 0;	/* cheap filter; duplicates are removed below */
+	if (array_reserve((void **)&l->v, &l->cap, l->nr, sizeof(*l->v)))
+		return -ENOMEM;
+	l->v[l->nr++] = (struct gen_ref){ .pid = e->pid, .gen = e->gen };
+	return 0;
+}
+
+static int gen_ref_cmp(const void *a, const void *b)
+{
+	const struct gen_ref *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->gen > y->gen) - (x->gen < y->gen);
+}
+
+int agg__for_each_gen(const struct agg *a, int (*fn)(uint32_t pid, uint32_t gen, void *ctx),
+		      void *ctx)
+{
+	struct gen_list l = {};
+	int err;
+
+	err = agg__for_each(a, note_gen, &l);
+	if (!err && l.nr)
+		qsort(l.v, l.nr, sizeof(*l.v), gen_ref_cmp);
+	for (size_t i = 0; !err && i < l.nr; i++)
+		if (!i || gen_ref_cmp(&l.v[i], &l.v[i - 1]))
+			err = fn(l.v[i].pid, l.v[i].gen, ctx);
+	free(l.v);
+	return err;
 }

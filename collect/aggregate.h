@@ -84,4 +84,12 @@ uint64_t agg__total(const struct agg *a);
 /* Calls fn for every entry; stops at and returns the first non-zero result. */
 int agg__for_each(const struct agg *a, int (*fn)(const struct agg_entry *e, void *ctx), void *ctx);
 
+/*
+ * Calls fn once for each process generation (pid, gen) with user stacks
+ * in a, by pid then gen: whose mappings name the frames. Returns 0,
+ * -ENOMEM, or the first non-zero result of fn, which stops it.
+ */
+int agg__for_each_gen(const struct agg *a, int (*fn)(uint32_t pid, uint32_t gen, void *ctx),
+		      void *ctx);
+
 #endif /* AGGREGATE_H */

@@ -10,6 +10,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "common/clock.h"
 #include "collect/diagnose.h"
 #include "collect/sample_event.h"
 #include "collect/sampler_state.h"
@@ -25,7 +26,7 @@ void sampler__attach_gens(struct sampler *s)
 	struct bpf_program *progs[] = { s->obj->progs.on_exec, s->obj->progs.on_exit };
 	struct bpf_link **links[] = { &s->exec_link, &s->exit_link };
 
-	if (s->env->kernel_only)
+	if (s->opts.kernel_only)
 		return;
 	for (size_t i = 0; i < 2; i++) {
 		*links[i] = bpf_program__attach(progs[i]);
@@ -52,7 +53,7 @@ void sampler__attach_follow(struct sampler *s)
 	const char *tp = "sched_process_fork";
 	int err = 0;
 
-	if (!s->env->command)
+	if (!s->opts.command_pid)
 		return;
 	if (!s->exit_link) {
 		s->follow_exit_link = bpf_program__attach(s->obj->progs.on_exit);
@@ -135,7 +136,7 @@ int sampler__attach(struct sampler *s)
 	if (read_online_cpus(online, nr_cpus) < 0)
 		memset(online, 1, nr_cpus * sizeof(*online));
 	s->last_flip_ns = monotonic_ns();	/* the first window opens with the first event */
-	err = cpu_events__open(&ce, s->env, online, nr_cpus, sample_event__open_cpu, NULL);
+	err = cpu_events__open(&ce, &s->opts, online, nr_cpus, sample_event__open_cpu, NULL);
 	free(online);
 	if (err) {
 		print_open_error(&ce, err);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "collect/cgroup_names.h"
 #include "collect/cgroups.h"
 #include "trace_helpers.h"

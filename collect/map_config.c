@@ -36,18 +36,18 @@ static __u64 pow2_at_least(__u64 n)
  * symbol files while the other set fills: then never less than
  * MAP_DRAIN_SECS either.
  */
-static __u64 samples_per_set(const struct profile_env *env, int nr_cpus)
+static __u64 samples_per_set(const struct sampler_opts *o, int nr_cpus)
 {
 	__u64 secs = MAP_DRAIN_SECS;
 
-	if (env->period || env->frequency <= 0)
+	if (o->period || o->frequency <= 0)
 		return 0;
-	if (env->interval && env->interval > (long)secs)
-		secs = env->interval;
-	else if (!env->interval && env->duration && env->duration < (long)secs)
-		secs = env->duration;
+	if (o->interval && o->interval > (long)secs)
+		secs = o->interval;
+	else if (!o->interval && o->duration && o->duration < (long)secs)
+		secs = o->duration;
 	/* and a second for a drain that comes late */
-	return (__u64)env->frequency * (nr_cpus > 0 ? nr_cpus : 1) * (secs + 1);
+	return (__u64)o->frequency * (nr_cpus > 0 ? nr_cpus : 1) * (secs + 1);
 }
 
 /* need with room, within [MAP_SET_MIN_ENTRIES, given] */
@@ -58,19 +58,19 @@ static __u32 by_need(__u64 need, long given)
 	return need < (__u64)given ? (__u32)need : (__u32)given;
 }
 
-void map_set__sizes(const struct profile_env *env, int nr_cpus, bool prealloc,
+void map_set__sizes(const struct sampler_opts *o, int nr_cpus, bool prealloc,
 		    struct map_set_sizes *sz)
 {
-	__u64 samples = samples_per_set(env, env->cpu >= 0 ? 1 : nr_cpus);
-	__u64 stacks_per_sample = env->user_only || env->kernel_only ? 1 : 2;
+	__u64 samples = samples_per_set(o, o->cpu >= 0 ? 1 : nr_cpus);
+	__u64 stacks_per_sample = o->user_only || o->kernel_only ? 1 : 2;
 
-	sz->stacks = (__u32)env->stack_storage_size;
-	sz->counts = (__u32)env->hash_storage_size;
-	if (samples && !env->stack_storage_given)
+	sz->stacks = (__u32)o->stack_storage_size;
+	sz->counts = (__u32)o->hash_storage_size;
+	if (samples && !o->stack_storage_given)
 		sz->stacks = by_need(pow2_at_least(16 * stacks_per_sample * samples),
-				     env->stack_storage_size);
-	if (samples && !env->hash_storage_given)
-		sz->counts = by_need(4 * samples, env->hash_storage_size);
+				     o->stack_storage_size);
+	if (samples && !o->hash_storage_given)
+		sz->counts = by_need(4 * samples, o->hash_storage_size);
 	/*
 	 * Two stacks per count-hash entry is more than the counts can
 	 * reference, so the overflow map never fills before the count hash.
@@ -79,14 +79,14 @@ void map_set__sizes(const struct profile_env *env, int nr_cpus, bool prealloc,
 	sz->overflow = prealloc ? sz->stacks / 4 + 1 : 2 * sz->counts;
 }
 
-int map_set__size(const struct profile_env *env, const struct map_set *set, int nr_cpus,
+int map_set__size(const struct sampler_opts *o, const struct map_set *set, int nr_cpus,
 		  bool prealloc, __u32 stackmap_depth)
 {
-	__u32 stack_bytes = env->max_stack_depth * sizeof(__u64);
+	__u32 stack_bytes = o->max_stack_depth * sizeof(__u64);
 	struct map_set_sizes sz;
 	int err;
 
-	map_set__sizes(env, nr_cpus, prealloc, &sz);
+	map_set__sizes(o, nr_cpus, prealloc, &sz);
 	err = map_size(set->stackmap, sz.stacks, stackmap_depth * sizeof(__u64));
 	if (!err)
 		err = map_size(set->overflow, sz.overflow, stack_bytes);

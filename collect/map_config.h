@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "cli.h"
+#include <linux/types.h>
+
+#include "collect/sampler_opts.h"
 
 struct bpf_map;
 
@@ -27,6 +29,9 @@ struct map_set {
 #define MAP_DRAIN_SECS 10
 /* The fewest entries a set's maps are sized to from the run's need. */
 #define MAP_SET_MIN_ENTRIES 1024
+/* The most entries, unless given (--stack-storage-size, --hash-storage-size). */
+#define DEFAULT_STACK_STORAGE 16384
+#define DEFAULT_HASH_STORAGE 40960
 
 /* The entries of one set's maps. */
 struct map_set_sizes {
@@ -36,24 +41,24 @@ struct map_set_sizes {
 };
 
 /*
- * What a set of env's run needs, for nr_cpus CPUs. Unless their sizes are
+ * What a set of o's run needs, for nr_cpus CPUs. Unless their sizes are
  * given, the stack map and the count hash are sized from the samples a
  * set can take where that is fewer: -F's rate x the CPUs x the seconds
  * until the set is drained (a run shorter than MAP_DRAIN_SECS, else that,
  * or -i's interval if longer), and a second, with room to spare (four
  * count entries a sample; sixteen stack-map entries a stack, so that stack
  * ids rarely collide and go to the overflow map). Sizes given,
- * and runs of -c, whose rate is not known, take the sizes of env. prealloc:
+ * and runs of -c, whose rate is not known, take the sizes of o. prealloc:
  * the hashes preallocated, for kernels before 6.1.
  */
-void map_set__sizes(const struct profile_env *env, int nr_cpus, bool prealloc,
+void map_set__sizes(const struct sampler_opts *o, int nr_cpus, bool prealloc,
 		    struct map_set_sizes *sz);
 
 /*
- * Size a set's maps for env, before load (map_set__sizes()); both sets
+ * Size a set's maps for o, before load (map_set__sizes()); both sets
  * take samples in turn, so both are the same size. 0 or -errno.
  */
-int map_set__size(const struct profile_env *env, const struct map_set *set, int nr_cpus,
+int map_set__size(const struct sampler_opts *o, const struct map_set *set, int nr_cpus,
 		  bool prealloc, __u32 stackmap_depth);
 
 /*

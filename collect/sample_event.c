@@ -8,8 +8,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "collect/sample_event.h"
+#include "collect/sampler_opts.h"
 
 int sample_event__parse(const char *name)
 {
@@ -25,7 +25,7 @@ const char *sample_event__name(enum sample_event ev)
 	return ev == SAMPLE_EVENT_CYCLES ? "cycles" : "cpu-clock";
 }
 
-void sample_event__attr(enum sample_event ev, const struct profile_env *env,
+void sample_event__attr(enum sample_event ev, const struct sampler_opts *o,
 			struct perf_event_attr *attr)
 {
 	bool hardware = ev == SAMPLE_EVENT_CYCLES;
@@ -34,11 +34,11 @@ void sample_event__attr(enum sample_event ev, const struct profile_env *env,
 	attr->size = sizeof(*attr);
 	attr->type = hardware ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
 	attr->config = hardware ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_SW_CPU_CLOCK;
-	if (env->period) {
-		attr->sample_period = env->period;
+	if (o->period) {
+		attr->sample_period = o->period;
 	} else {
 		attr->freq = 1;
-		attr->sample_freq = env->frequency;
+		attr->sample_freq = o->frequency;
 	}
 }
 
@@ -51,14 +51,14 @@ int sample_event__open_cpu(const struct perf_event_attr *attr, int cpu, void *ct
 	return fd < 0 ? -errno : fd;
 }
 
-int cpu_events__open(struct cpu_events *ce, const struct profile_env *env, const bool *online,
+int cpu_events__open(struct cpu_events *ce, const struct sampler_opts *o, const bool *online,
 		     int nr_cpus, sample_event_open_fn open_fn, void *ctx)
 {
 	struct perf_event_attr attr;
 	int err = 0;
 
-	*ce = (struct cpu_events){ .event = env->event, .failed_cpu = -1 };
-	sample_event__attr(ce->event, env, &attr);
+	*ce = (struct cpu_events){ .event = o->event, .failed_cpu = -1 };
+	sample_event__attr(ce->event, o, &attr);
 	ce->fds = calloc(nr_cpus, sizeof(*ce->fds));
 	ce->cpus = calloc(nr_cpus, sizeof(*ce->cpus));
 	if (!ce->fds || !ce->cpus) {
@@ -68,7 +68,7 @@ int cpu_events__open(struct cpu_events *ce, const struct profile_env *env, const
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		int fd;
 
-		if (!online[cpu] || (env->cpu >= 0 && cpu != env->cpu))
+		if (!online[cpu] || (o->cpu >= 0 && cpu != o->cpu))
 			continue;
 		fd = open_fn(&attr, cpu, ctx);
 		if (fd == -ENODEV)

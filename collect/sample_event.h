@@ -11,7 +11,7 @@
 
 #include <linux/perf_event.h>
 
-struct profile_env;
+struct sampler_opts;
 
 /*
  * -e: the default is BCC profile's cpu-clock, so that -F and -c count time
@@ -28,8 +28,8 @@ int sample_event__parse(const char *name);
 /* "cpu-clock" or "cycles". */
 const char *sample_event__name(enum sample_event ev);
 
-/* The attributes of ev, sampling by env's -F or -c. */
-void sample_event__attr(enum sample_event ev, const struct profile_env *env,
+/* The attributes of ev, sampling at o's frequency or period. */
+void sample_event__attr(enum sample_event ev, const struct sampler_opts *o,
 			struct perf_event_attr *attr);
 
 /*
@@ -49,13 +49,13 @@ struct cpu_events {
 };
 
 /*
- * Open env->event on every CPU online[] (nr_cpus of them) says is online,
- * on env->cpu alone with -C. A CPU that goes offline meanwhile is
+ * Open o->event on every CPU online[] (nr_cpus of them) says is online,
+ * on o->cpu alone with -C. A CPU that goes offline meanwhile is
  * skipped. 0; or -errno with failed_cpu set and nothing left open
  * (-ENODEV and failed_cpu -1: no CPU to sample). No fallback to another
  * event: cycles where a CPU has no PMU for them is an error.
  */
-int cpu_events__open(struct cpu_events *ce, const struct profile_env *env, const bool *online,
+int cpu_events__open(struct cpu_events *ce, const struct sampler_opts *o, const bool *online,
 		     int nr_cpus, sample_event_open_fn open_fn, void *ctx);
 /* Close the fds not handed over, free the arrays. */
 void cpu_events__close(struct cpu_events *ce);

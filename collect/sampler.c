@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "common/clock.h"
 #include "collect/bpf_features.h"
 #include "collect/cgroups.h"
 #include "collect/diagnose.h"
@@ -53,26 +54,26 @@ static __u64 random_seed(void)
 	return seed;
 }
 
-static void set_rodata(struct profile_bpf *obj, const struct profile_env *env, bool dwarf,
+static void set_rodata(struct profile_bpf *obj, const struct sampler_opts *o, bool dwarf,
 		       bool python)
 {
 	obj->rodata->dwarf_unwind = dwarf;
 	obj->rodata->py_enabled = python;
-	obj->rodata->py_lines = python && env->lines;
+	obj->rodata->py_lines = python && o->python_lines;
 	obj->rodata->py_seed = random_seed();
-	obj->rodata->user_stacks_only = env->user_only;
-	obj->rodata->kernel_stacks_only = env->kernel_only;
-	obj->rodata->include_idle = env->include_idle;
-	obj->rodata->filter_by_pid = env->nr_pids > 0 || env->command;
-	obj->rodata->follow_forks = env->command != NULL;
-	obj->rodata->filter_by_tid = env->nr_tids > 0;
-	if (!env->include_self && !env->nr_pids && !env->nr_tids && !env->command)
+	obj->rodata->user_stacks_only = o->user_only;
+	obj->rodata->kernel_stacks_only = o->kernel_only;
+	obj->rodata->include_idle = o->include_idle;
+	obj->rodata->filter_by_pid = o->nr_pids > 0 || o->command_pid;
+	obj->rodata->follow_forks = o->command_pid != 0;
+	obj->rodata->filter_by_tid = o->nr_tids > 0;
+	if (!o->include_self && !o->nr_pids && !o->nr_tids && !o->command_pid)
 		obj->rodata->self_pid = getpid();
-	obj->rodata->key_by_tid = env->nr_tids > 0;
-	obj->rodata->key_by_cgroup = env->by_container;
-	obj->rodata->nr_cgroup_filters = env->nr_cgroups;
-	obj->rodata->track_gens = !env->kernel_only;
-	obj->rodata->stack_depth = env->max_stack_depth;
+	obj->rodata->key_by_tid = o->nr_tids > 0;
+	obj->rodata->key_by_cgroup = o->by_container;
+	obj->rodata->nr_cgroup_filters = o->nr_cgroups;
+	obj->rodata->track_gens = !o->kernel_only;
+	obj->rodata->stack_depth = o->max_stack_depth;
 	obj->rodata->nr_cpus = libbpf_num_possible_cpus() > 0 ? libbpf_num_possible_cpus() : 1;
 }
 
@@ -82,7 +83,7 @@ static void set_rodata(struct profile_bpf *obj, const struct profile_env *env, b
  * user stacks by frame pointers). Walks with unwind tables keep
  * --perf-max-stack-depth frames in the overflow map.
  */
-static __u32 stackmap_depth(const struct profile_env *env)
+static __u32 stackmap_depth(const struct sampler_opts *o)
 {
 	long max = 127;	/* the sysctl's default */
 	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "re");
@@ -92,7 +93,7 @@ static __u32 stackmap_depth(const struct profile_env *env)
 			max = 127;
 		fclose(f);
 	}
-	return env->max_stack_depth < max ? (__u32)env->max_stack_depth : (__u32)max;
+	return o->max_stack_depth < max ? (__u32)o->max_stack_depth : (__u32)max;
 }
 
 /* The maps of Python frames; the smallest the program loads with when there are none. */
@@ -116,7 +117,7 @@ static int size_maps(struct sampler *s, bool prealloc)
 {
 	struct profile_bpf *obj = s->obj;
 	struct bpf_map *shared[] = { obj->maps.pid_gen, obj->maps.pids, obj->maps.tids };
-	__u32 depth = stackmap_depth(s->env);
+	__u32 depth = stackmap_depth(&s->opts);
 	int nr_cpus = libbpf_num_possible_cpus();
 	int err = 0;
 
@@ -125,19 +126,19 @@ static int size_maps(struct sampler *s, bool prealloc)
 	s->sets[1] = (struct map_set){ obj->maps.counts1, obj->maps.stackmap1, obj->maps.overflow1,
 				       obj->maps.pending1 };
 	for (int i = 0; i < 2 && !err; i++)
-		err = map_set__size(s->env, &s->sets[i], nr_cpus, prealloc, depth);
+		err = map_set__size(&s->opts, &s->sets[i], nr_cpus, prealloc, depth);
 	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]) && !err && prealloc; i++)
 		err = bpf_map__set_map_flags(shared[i], 0);
 	if (!err)
 		err = bpf_map__set_value_size(obj->maps.scratch,
-					      s->env->max_stack_depth * sizeof(__u64));
+					      s->opts.max_stack_depth * sizeof(__u64));
 	if (!err)
 		err = bpf_map__set_value_size(obj->maps.unwind_frames,
-					      s->env->max_stack_depth * sizeof(__u64));
+					      s->opts.max_stack_depth * sizeof(__u64));
 	/* without unwinding, the smallest maps the program loads with */
 	if (!err)
 		err = bpf_map__set_max_entries(obj->maps.unwind_rows,
-					       s->dwarf ? s->env->unwind_storage_size : 1);
+					       s->dwarf ? s->opts.unwind_storage_size : 1);
 	/* written through mmap by the worker (unwind_files.c): no update per row */
 	if (!err && s->dwarf)
 		err = bpf_map__set_map_flags(obj->maps.unwind_rows,
@@ -148,13 +149,13 @@ static int size_maps(struct sampler *s, bool prealloc)
 		err = bpf_map__set_max_entries(obj->maps.unwind_procs_big,
 					       s->dwarf ? UNWIND_MAX_BIG_PROCS : 1);
 	/* -- CMD: its processes join pids as they fork */
-	if (!err && s->env->command)
+	if (!err && s->opts.command_pid)
 		err = bpf_map__set_max_entries(obj->maps.pids, FOLLOW_MAX_PROCS);
 	if (!err)
 		err = bpf_map__set_max_entries(obj->maps.forked,
-					       s->env->command ? FOLLOW_MAX_FORKED : 1);
-	if (!err && s->env->nr_cgroups)
-		err = bpf_map__set_max_entries(obj->maps.cgroup_filter, s->env->nr_cgroups);
+					       s->opts.command_pid ? FOLLOW_MAX_FORKED : 1);
+	if (!err && s->opts.nr_cgroups)
+		err = bpf_map__set_max_entries(obj->maps.cgroup_filter, s->opts.nr_cgroups);
 	return err ? err : size_python_maps(s);
 }
 
@@ -166,24 +167,24 @@ static int size_maps(struct sampler *s, bool prealloc)
  */
 static int open_configured(struct sampler *s, bool prealloc)
 {
-	const struct profile_env *env = s->env;
+	const struct sampler_opts *o = &s->opts;
 
 	s->obj = profile_bpf__open();
 	if (!s->obj)
 		return -errno;
-	set_rodata(s->obj, env, s->dwarf, s->python);
+	set_rodata(s->obj, o, s->dwarf, s->python);
 	/* one of the three sampling programs: the others may not load here */
 	bpf_program__set_autoload(s->obj->progs.do_sample, false);
 	bpf_program__set_autoload(s->obj->progs.do_sample_python, false);
 	bpf_program__set_autoload(s->obj->progs.do_sample_unwind, false);
 	bpf_program__set_autoload(sampler__prog(s), true);
-	if (env->kernel_only) {
+	if (o->kernel_only) {
 		/* no user stacks: no mappings, no generations */
 		bpf_program__set_autoload(s->obj->progs.on_exec, false);
 		/* but the command's processes still leave pids as they exit */
-		bpf_program__set_autoload(s->obj->progs.on_exit, env->command != NULL);
+		bpf_program__set_autoload(s->obj->progs.on_exit, o->command_pid != 0);
 	}
-	bpf_program__set_autoload(s->obj->progs.on_fork, env->command != NULL);
+	bpf_program__set_autoload(s->obj->progs.on_fork, o->command_pid != 0);
 	return size_maps(s, prealloc);
 }
 
@@ -193,18 +194,18 @@ static int open_configured(struct sampler *s, bool prealloc)
  */
 static int fill_cgroups(struct sampler *s)
 {
-	const struct profile_env *env = s->env;
+	const struct sampler_opts *o = &s->opts;
 	char mount[PATH_MAX], dir[PATH_MAX];
 	int map_fd = bpf_map__fd(s->obj->maps.cgroup_filter), err = 0;
 	bool mounted;
 
-	if (!env->nr_cgroups)
+	if (!o->nr_cgroups)
 		return 0;
 	mounted = !cgroup2__mount("/proc/self/mountinfo", mount, sizeof(mount));
-	for (__u32 i = 0; i < env->nr_cgroups && !err; i++) {
+	for (__u32 i = 0; i < o->nr_cgroups && !err; i++) {
 		int fd;
 
-		err = cgroup2__resolve(mounted ? mount : NULL, env->cgroups[i], dir, sizeof(dir));
+		err = cgroup2__resolve(mounted ? mount : NULL, o->cgroups[i], dir, sizeof(dir));
 		fd = err ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (!err && fd < 0)
 			err = -errno;
@@ -224,7 +225,7 @@ static int fill_cgroups(struct sampler *s)
 /* The ids of -p or -L into their filter maps. Prints one line on failure. */
 static int fill_filters(struct sampler *s)
 {
-	const struct profile_env *env = s->env;
+	const struct sampler_opts *o = &s->opts;
 	pid_t failed;
 	int err;
 
@@ -232,21 +233,21 @@ static int fill_filters(struct sampler *s)
 	if (err)
 		return err;
 
-	err = id_filter__fill(bpf_map__fd(s->obj->maps.pids), env->pids, env->nr_pids, &failed);
+	err = id_filter__fill(bpf_map__fd(s->obj->maps.pids), o->pids, o->nr_pids, &failed);
 	if (err) {
 		fprintf(stderr, "profile: cannot add pid %d to the BPF filter map: %s\n",
 			(int)failed, strerror(-err));
 		return err;
 	}
-	if (env->command) {
-		err = id_filter__fill(bpf_map__fd(s->obj->maps.pids), &env->command_pid, 1, &failed);
+	if (o->command_pid) {
+		err = id_filter__fill(bpf_map__fd(s->obj->maps.pids), &o->command_pid, 1, &failed);
 		if (err) {
 			fprintf(stderr, "profile: cannot add pid %d to the BPF filter map: %s\n",
 				(int)failed, strerror(-err));
 			return err;
 		}
 	}
-	err = id_filter__fill(bpf_map__fd(s->obj->maps.tids), env->tids, env->nr_tids, &failed);
+	err = id_filter__fill(bpf_map__fd(s->obj->maps.tids), o->tids, o->nr_tids, &failed);
 	if (err)
 		fprintf(stderr, "profile: cannot add tid %d to the BPF filter map: %s\n",
 			(int)failed, strerror(-err));
@@ -297,16 +298,16 @@ out:
  */
 static void seed_gens(struct sampler *s)
 {
-	const struct profile_env *env = s->env;
+	const struct sampler_opts *o = &s->opts;
 
-	if (env->kernel_only)
+	if (o->kernel_only)
 		return;
-	for (size_t i = 0; i < env->nr_pids; i++) {
-		int err = seed_gen(s, env->pids[i]);
+	for (size_t i = 0; i < o->nr_pids; i++) {
+		int err = seed_gen(s, o->pids[i]);
 
 		if (err)
 			fprintf(stderr, "profile: cannot give pid %d a generation before sampling: %s\n",
-				(int)env->pids[i], strerror(-err));
+				(int)o->pids[i], strerror(-err));
 	}
 }
 
@@ -349,21 +350,21 @@ static int load_object(struct sampler *s)
 }
 
 /* --call-graph dwarf where the kernel can: else a note, and frame pointers. */
-static bool want_dwarf(const struct profile_env *env)
+static bool want_dwarf(const struct sampler_opts *o)
 {
 	const struct bpf_feature *missing;
 
-	if (!env->dwarf || env->kernel_only)
+	if (!o->dwarf || o->kernel_only)
 		return false;
 	missing = bpf_features__missing_for_unwind(bpf_features__probe);
 	if (missing) {
-		if (!env->quiet)
+		if (!o->quiet)
 			fprintf(stderr, "profile: this kernel lacks %s (Linux %s): user stacks by frame pointers only\n",
 				missing->name, missing->since);
 		return false;
 	}
 	if (!bpf_features__kernel_btf("/sys")) {
-		if (!env->quiet)
+		if (!o->quiet)
 			fprintf(stderr, "profile: this kernel has no BTF (no /sys/kernel/btf/vmlinux): user stacks by frame pointers only\n");
 		return false;
 	}
@@ -371,15 +372,15 @@ static bool want_dwarf(const struct profile_env *env)
 }
 
 /* Python frames where the kernel can: else a note, and none. */
-static bool want_python(const struct profile_env *env)
+static bool want_python(const struct sampler_opts *o)
 {
 	const struct bpf_feature *missing;
 
-	if (env->kernel_only)
+	if (o->kernel_only)
 		return false;
 	missing = bpf_features__missing_for_python(bpf_features__probe);
 	if (missing) {
-		if (!env->quiet)
+		if (!o->quiet)
 			fprintf(stderr, "profile: this kernel lacks %s (Linux %s): no Python frames\n",
 				missing->name, missing->since);
 		return false;
@@ -418,7 +419,7 @@ struct bpf_program *sampler__prog(const struct sampler *s)
 	return s->python ? s->obj->progs.do_sample_python : s->obj->progs.do_sample;
 }
 
-struct sampler *sampler__load(const struct profile_env *env)
+struct sampler *sampler__load(const struct sampler_opts *opts)
 {
 	struct sampler *s;
 	int err;
@@ -429,10 +430,10 @@ struct sampler *sampler__load(const struct profile_env *env)
 		errno = ENOMEM;
 		return NULL;
 	}
-	s->env = env;
-	s->dwarf = want_dwarf(env);
+	s->opts = *opts;
+	s->dwarf = want_dwarf(opts);
 	/* the walk by tables needs what Python frames need */
-	s->python = env->python && (s->dwarf || want_python(env));
+	s->python = opts->python && (s->dwarf || want_python(opts));
 	err = load_object(s);
 	if (!err)
 		err = fill_filters(s);
@@ -451,7 +452,7 @@ struct sampler *sampler__load(const struct profile_env *env)
 	if (!err && s->python)
 		err = ring_buffer__add(s->rb, bpf_map__fd(s->obj->maps.py_names), on_py_name, s);
 	if (!err)
-		err = map_drain__init(&s->drain, env->max_stack_depth);
+		err = map_drain__init(&s->drain, opts->max_stack_depth);
 	if (err) {
 		fprintf(stderr, "profile: cannot set up the sampler: %s\n", strerror(-err));
 		goto fail;

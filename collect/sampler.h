@@ -11,7 +11,7 @@
 #include <sys/types.h>
 
 #include "collect/aggregate.h"
-#include "cli.h"
+#include "collect/sampler_opts.h"
 #include "profile.h"
 
 struct map_set_sizes;
@@ -20,12 +20,13 @@ struct sampler;
 struct bpf_program;
 
 /*
- * Open, configure and load; the -p targets given their generation, and
+ * Open, configure and load for opts (copied; its arrays stay the
+ * caller's until sampler__free()); the -p targets given their generation, and
  * the exec and exit tracepoints that keep generations attached (what is
  * looked at in a target before sampling is then told apart from what it
  * execs next). Prints one line and returns NULL with errno set on failure.
  */
-struct sampler *sampler__load(const struct profile_env *env);
+struct sampler *sampler__load(const struct sampler_opts *opts);
 /* One perf event per online CPU (or -C's). Prints one line on failure. */
 int sampler__attach(struct sampler *s);
 /* Stop sampling; the maps stay readable. */

@@ -18,7 +18,7 @@
 #include "collect/sampler.h"
 
 struct sampler {
-	const struct profile_env *env;
+	struct sampler_opts opts;
 	struct profile_bpf *obj;
 	struct bpf_link **links;
 	int nr_links;

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/escape.h"
+#include "common/escape.h"
 #include "output/flamegraph.h"
 #include "flamegraph_js.h"	/* generated from flamegraph.js */
-#include "collect/fnv.h"
+#include "common/fnv.h"
 #include "output/keymap.h"
 #include "trace_helpers.h"
 

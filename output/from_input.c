@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "common/escape.h"
 #include "output/flamegraph.h"
 #include "output/folded_read.h"
 #include "output/from_input.h"
@@ -138,4 +140,75 @@ int from_input__write(const struct pf_profile *p, const struct from_output *o, F
 	if (!err && (fflush(out) || ferror(out)))
 		err = errno ? -errno : -EIO;
 	return err;
+}
+
+/* "profile: 'FILE' line N: why", control characters defused. */
+static void say_read_error(FILE *f, const char *path, const struct pf_read_error *e)
+{
+	fputs("profile: '", f);
+	escape__text(f, path);
+	if (e->line)
+		fprintf(f, "' line %llu: ", (unsigned long long)e->line);
+	else
+		fputs("': ", f);
+	escape__text(f, e->why);
+	fputc('\n', f);
+}
+
+/* The title of a profile read from files: "profile --from a.folded (+2 more)". */
+static void from_title(const struct from_opts *o, char *buf, size_t size)
+{
+	if (o->nr_files > 1)
+		snprintf(buf, size, "profile --from %s (+%zu more)", o->files[0], o->nr_files - 1);
+	else
+		snprintf(buf, size, "profile --from %s", o->files[0]);
+}
+
+struct from_write {
+	const struct pf_profile *prof;
+	const struct from_output *out;
+};
+
+static int write_from(FILE *f, void *ctx)
+{
+	const struct from_write *w = ctx;
+
+	return from_input__write(w->prof, w->out, f);
+}
+
+int from_input__convert(const struct from_opts *o, FILE *out, FILE *err)
+{
+	struct pf_limits limits = PF_LIMITS_DEFAULT_INIT;
+	struct pf_build *b = pf_build__new(&limits);
+	struct pf_read_error rerr;
+	struct pf_profile prof;
+	struct from_write w = { .prof = &prof, .out = &o->out };
+	char title[512];
+	int e = 0;
+
+	if (!b) {
+		fprintf(err, "profile: out of memory\n");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < o->nr_files && !e; i++) {
+		e = from_input__read(b, o->files[i], &rerr);
+		if (e)
+			say_read_error(err, o->files[i], &rerr);
+	}
+	if (e) {
+		pf_build__free(b);
+		return FROM_INPUT_REFUSED;
+	}
+	from_title(o, title, sizeof(title));
+	e = pf_build__profile(b, title, &prof);
+	if (e)
+		fprintf(err, "profile: out of memory\n");
+	else
+		e = emit__profile(&o->emit, time(NULL), out, write_from, &w, err);
+	if (!e && !o->quiet)
+		fprintf(err, "profile: %llu samples in %zu stacks from %zu file%s\n",
+			(unsigned long long)pf_build__total(b), pf_build__nr_stacks(b), o->nr_files,
+			o->nr_files > 1 ? "s" : "");
+	pf_build__free(b);
+	return e;
 }

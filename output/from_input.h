@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "output/emit.h"
 #include "output/output_format.h"
 #include "output/pf_build.h"
 
@@ -39,5 +40,26 @@ struct from_output {
  * (-EPIPE when the reader went away), -ENOMEM.
  */
 int from_input__write(const struct pf_profile *p, const struct from_output *o, FILE *out);
+
+/* What --from reads and how it is written; profile.c fills it from the command line. */
+struct from_opts {
+	const char *const *files;	/* read in this order, merged */
+	size_t nr_files;
+	struct from_output out;		/* the format and its options */
+	struct emit_opts emit;		/* -o and --keep */
+	bool quiet;			/* no line on what was read */
+};
+
+/* from_input__convert(): a file could not be read or was refused (an exit status of 2). */
+#define FROM_INPUT_REFUSED 1
+
+/*
+ * Read every file of o into one profile and write it as a sampled one is
+ * written (emit.h): to out, or to -o's file. Unless quiet, then one line
+ * on err of what was read. Returns 0; FROM_INPUT_REFUSED after one line
+ * naming the file and why; or -errno of the write (said in one line,
+ * but -EPIPE: the reader went away) or -ENOMEM.
+ */
+int from_input__convert(const struct from_opts *o, FILE *out, FILE *err);
 
 #endif /* FROM_INPUT_H */

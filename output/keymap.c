@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/fnv.h"
+#include "common/fnv.h"
 #include "output/keymap.h"
 #include "trace_helpers.h"
 

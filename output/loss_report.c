@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "symbols/dpkg_owner.h"
-#include "output/escape.h"
+#include "common/escape.h"
 #include "output/loss_report.h"
 #include "python/py_bpf.h"
 #include "python/py_files.h"
@@ -137,13 +137,13 @@ static void print_unwind(FILE *f, const struct run_totals *rt)
 }
 
 /* Python frames: what was lost always, the statistics under -v. */
-static void print_python(FILE *f, const struct profile_env *env, const struct run_totals *rt)
+static void print_python(FILE *f, const struct loss_report_opts *o, const struct run_totals *rt)
 {
 	const struct py_procs_stats *p = rt->python;
 	const struct py_names_stats *n = rt->py_names;
 	const uint64_t *t = rt->stats;
 
-	if (t[STAT_PY_NAMES_LOST] && env->verbose)
+	if (t[STAT_PY_NAMES_LOST] && o->verbose)
 		fprintf(f, "profile: python: %llu frames' names not sent at once (ring buffer full): sent at their next sample\n",
 			(unsigned long long)t[STAT_PY_NAMES_LOST]);
 	if (n->dropped)
@@ -152,7 +152,7 @@ static void print_python(FILE *f, const struct profile_env *env, const struct ru
 	if (p->full)
 		fprintf(f, "profile: python: %llu processes got no Python frames: %d had them at once\n",
 			(unsigned long long)p->full, PY_MAX_PROCS);
-	if (!env->verbose)
+	if (!o->verbose)
 		return;
 	fprintf(f, "profile: python: %llu processes walked (%llu files looked at, %llu with an interpreter, %llu forgotten for room (%u with one and %u without kept at once), %llu looks cut at %d files, %llu skipped (no interpreter last time, nothing mapped since), %llu processes of a version we cannot read, %llu not queued, %llu entries swept); %llu user stacks with Python frames (%llu cut at %d Python frames, %llu at %d activations of the eval loop, %llu with a frame unreadable, %llu with frames after the end of the native walk), %llu samples of threads without a thread state; %llu names of %llu records (%llu malformed)\n",
 		(unsigned long long)p->procs, (unsigned long long)p->files,
@@ -168,15 +168,15 @@ static void print_python(FILE *f, const struct profile_env *env, const struct ru
 		(unsigned long long)n->malformed);
 }
 
-void loss_report__print(FILE *f, const struct profile_env *env, const struct run_totals *rt)
+void loss_report__print(FILE *f, const struct loss_report_opts *o, const struct run_totals *rt)
 {
 	const uint64_t *t = rt->stats;
 	/* the sizes the maps had: by default, what the run's rate and length need */
-	long stacks = rt->stack_entries ? (long)rt->stack_entries : env->stack_storage_size;
-	long counts = rt->count_entries ? (long)rt->count_entries : env->hash_storage_size;
+	long stacks = rt->stack_entries ? (long)rt->stack_entries : o->stack_storage_size;
+	long counts = rt->count_entries ? (long)rt->count_entries : o->hash_storage_size;
 
 	if (rt->python)
-		print_python(f, env, rt);
+		print_python(f, o, rt);
 
 	if (t[STAT_KSTACK_LOST] || t[STAT_USTACK_LOST])
 		fprintf(f, "profile: %llu kernel and %llu user stacks lost, stack map and overflow map full; raise --stack-storage-size (now %ld) or --hash-storage-size (now %ld)\n",
@@ -185,7 +185,7 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 	if (t[STAT_HASH_FULL])
 		fprintf(f, "profile: %llu samples dropped, count hash full; raise --hash-storage-size (now %ld)\n",
 			(unsigned long long)t[STAT_HASH_FULL], counts);
-	if (t[STAT_NEW_PID_LOST] && env->verbose)
+	if (t[STAT_NEW_PID_LOST] && o->verbose)
 		fprintf(f, "profile: %llu new-process notices lost (ring buffer full); their mappings were read at the end\n",
 			(unsigned long long)t[STAT_NEW_PID_LOST]);
 	if (t[STAT_GEN_FULL])
@@ -198,7 +198,7 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 		fprintf(f, "profile: no samples collected (were the targets on CPU?)\n");
 	if (rt->unwind && rt->unwind->no_room)
 		fprintf(f, "profile: %llu files' unwind tables did not fit, their stacks walked by frame pointers; raise --unwind-storage-size (now %ld)\n",
-			(unsigned long long)rt->unwind->no_room, env->unwind_storage_size);
+			(unsigned long long)rt->unwind->no_room, o->unwind_storage_size);
 	if (rt->unwind && rt->unwind->partial_procs)
 		fprintf(f, "profile: %llu processes had executable mappings left out of their unwind entries (more than %d, more than %d of one file, or %llu times no room for %d big entries): their stacks may end early there\n",
 			(unsigned long long)rt->unwind->partial_procs, UNWIND_MAX_MAPS_BIG,
@@ -207,9 +207,9 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 	if (rt->unwind && rt->unwind->procs_full)
 		fprintf(f, "profile: %llu processes got no unwind tables: %d had them at once; their stacks were walked by frame pointers\n",
 			(unsigned long long)rt->unwind->procs_full, UNWIND_MAX_PROCS);
-	if (rt->unwind && env->verbose)
+	if (rt->unwind && o->verbose)
 		print_unwind(f, rt);
-	if (env->verbose)
+	if (o->verbose)
 		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu of profile itself left out (--include-self keeps them), %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read (%zu symbol tables held at the end, %llu freed with the last process mapping them), %zu process generations held, %llu execs of sampled processes\n",
 			rt->event, (unsigned long long)t[STAT_SAMPLES],
 			(unsigned long long)rt->printed, (unsigned long long)t[STAT_HASH_FULL],
@@ -219,22 +219,22 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 			(unsigned long long)t[STAT_EXECS]);
 }
 
-void loss_report__fetches(FILE *f, const struct profile_env *env,
+void loss_report__fetches(FILE *f, const struct loss_report_opts *o,
 			  const struct debuginfod_fetch_stats *st)
 {
 	char line[256];
 
-	if (env->verbose) {
+	if (o->verbose) {
 		debuginfod_fetch_stats__format(st, line, sizeof(line));
 		fprintf(f, "profile: %s\n", line);
 	}
-	if (env->quiet)
+	if (o->quiet)
 		return;
 	if (st->over_files)
 		fprintf(f, "profile: debuginfod: %u debug file%s not asked for: over --debuginfod-max-files (%ld a run)\n",
-			st->over_files, st->over_files == 1 ? "" : "s", env->debuginfod_max_files);
+			st->over_files, st->over_files == 1 ? "" : "s", o->debuginfod_max_files);
 	if (st->over_user_files)
 		fprintf(f, "profile: debuginfod: %u debug file%s not asked for: over --debuginfod-max-user-files (%ld for the files of one user)\n",
 			st->over_user_files, st->over_user_files == 1 ? "" : "s",
-			env->debuginfod_max_user_files);
+			o->debuginfod_max_user_files);
 }

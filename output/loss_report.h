@@ -8,18 +8,26 @@
 #ifndef LOSS_REPORT_H
 #define LOSS_REPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include <linux/types.h>
 
-#include "cli.h"
 #include "symbols/debuginfod_fetch.h"
 #include "profile.h"
 #include "python/py_names.h"
 #include "python/py_procs.h"
 #include "unwind/unwind_procs.h"
 #include "symbols/usyms.h"
+
+/* The options the run went by, as the lines name them; profile.c fills it. */
+struct loss_report_opts {
+	bool verbose, quiet;		/* -v: the statistics too; -q: no line on fetches */
+	/* the sizes given (the maps' as made are in run_totals) */
+	long stack_storage_size, hash_storage_size, unwind_storage_size;
+	long debuginfod_max_files, debuginfod_max_user_files;
+};
 
 /* What the run counted, beside the options it ran with. */
 struct run_totals {
@@ -29,7 +37,7 @@ struct run_totals {
 	size_t nr_files;		/* usyms__nr_files() */
 	struct usyms_held held;		/* usyms__held() */
 	size_t nr_gens;			/* usyms__nr_gens() */
-	/* a set's stack map and count hash as made (map_config.h); 0: env's sizes */
+	/* a set's stack map and count hash as made (map_config.h); 0: opts' sizes */
 	uint32_t stack_entries, count_entries;
 	/* unwind tables (--call-graph dwarf), when they were used */
 	const struct unwind_procs_stats *unwind;
@@ -41,7 +49,7 @@ struct run_totals {
 };
 
 /* Losses, each with the option that avoids it; the statistics under -v. */
-void loss_report__print(FILE *f, const struct profile_env *env, const struct run_totals *t);
+void loss_report__print(FILE *f, const struct loss_report_opts *o, const struct run_totals *t);
 /*
  * Where frames stayed unresolved and why: a list when verbose, else one
  * line; then the stripped files without a debug file and what would name
@@ -55,7 +63,7 @@ void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose,
  * run and one user's files may make us fetch: one line each, unless -q.
  * Under -v first what debuginfod did.
  */
-void loss_report__fetches(FILE *f, const struct profile_env *env,
+void loss_report__fetches(FILE *f, const struct loss_report_opts *o,
 			  const struct debuginfod_fetch_stats *st);
 
 #endif /* LOSS_REPORT_H */

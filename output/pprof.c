@@ -12,7 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "output/escape.h"
+#include "common/escape.h"
 #include "output/keymap.h"
 #include "output/pprof.h"
 #include "trace_helpers.h"

@@ -19,21 +19,21 @@ struct progress {
 	bool shown;
 };
 
-struct progress *progress__new(const struct profile_env *env, FILE *err, int out_fd)
+struct progress *progress__new(const struct progress_opts *o, FILE *err, int out_fd)
 {
 	struct progress *p;
 
 	/* -- CMD: the terminal is the command's */
-	if (env->quiet || env->verbose || env->command || !isatty(fileno(err)))
+	if (o->quiet || o->verbose || o->command || !isatty(fileno(err)))
 		return NULL;
 	/* folded lines onto the terminal the line is drawn on: no */
-	if (env->format == FORMAT_FOLDED && !env->output && isatty(out_fd))
+	if (o->folded_to_stdout && isatty(out_fd))
 		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->f = err;
-	p->duration = env->duration;
+	p->duration = o->duration;
 	return p;
 }
 

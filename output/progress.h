@@ -10,17 +10,27 @@
 #ifndef PROGRESS_H
 #define PROGRESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include <linux/types.h>
+
 #include "profile.h"
 
 struct progress;
 
+/* Whether a person watches the terminal; profile.c fills it from the command line. */
+struct progress_opts {
+	long duration;			/* seconds; 0: until stopped */
+	bool quiet, verbose;		/* -q, -v: no line (-v's lines would break it) */
+	bool command;			/* -- CMD: the terminal is the command's */
+	bool folded_to_stdout;		/* folded lines on stdout (no -o): not onto the same terminal */
+};
+
 /* NULL when the line would be noise, or out of memory (then none either). */
-struct progress *progress__new(const struct profile_env *env, FILE *err, int out_fd);
+struct progress *progress__new(const struct progress_opts *o, FILE *err, int out_fd);
 
 /* "profile: 12 of 30 s, 2345 samples, 17 processes, 3 lost" into buf. */
 void progress__format(char *buf, size_t size, double elapsed, long duration,

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symbols/cache_dir.h"
+#include "common/cache_dir.h"
 #include "collect/cgroup_names.h"
 #include "collect/cgroups.h"
 #include "output/containers.h"
@@ -33,7 +33,7 @@
 #include "output/stack_fmt.h"
 
 struct report {
-	const struct profile_env *env;
+	struct report_opts opts;
 	struct usyms *usyms;
 	struct kallsyms *kallsyms;
 	bool kallsyms_waited;
@@ -49,22 +49,22 @@ struct report {
 
 static const char *const UNKNOWN = "[unknown]";
 
-struct report *report__new(const struct profile_env *env, struct usyms *usyms)
+struct report *report__new(const struct report_opts *opts, struct usyms *usyms)
 {
 	struct report *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
-	r->env = env;
+	r->opts = *opts;
 	r->usyms = usyms;
 	r->kallsyms = kallsyms__new(NULL);
-	r->kframes = calloc(env->max_stack_depth, sizeof(*r->kframes));
+	r->kframes = calloc(opts->max_stack_depth, sizeof(*r->kframes));
 	/* and the mark of a stack cut at the depth */
-	r->uframes = calloc(env->max_stack_depth + 1, sizeof(*r->uframes));
-	r->umodules = calloc(env->max_stack_depth + 1, sizeof(*r->umodules));
-	r->uaddrs = calloc(env->max_stack_depth + 1, sizeof(*r->uaddrs));
-	r->upy = calloc(env->max_stack_depth + 1, sizeof(*r->upy));
-	if (env->by_container) {
+	r->uframes = calloc(opts->max_stack_depth + 1, sizeof(*r->uframes));
+	r->umodules = calloc(opts->max_stack_depth + 1, sizeof(*r->umodules));
+	r->uaddrs = calloc(opts->max_stack_depth + 1, sizeof(*r->uaddrs));
+	r->upy = calloc(opts->max_stack_depth + 1, sizeof(*r->upy));
+	if (opts->by_container) {
 		char mount[PATH_MAX];
 
 		/* none: cli__validate() refused the run; "[unknown]" in tests */
@@ -73,7 +73,7 @@ struct report *report__new(const struct profile_env *env, struct usyms *usyms)
 		r->containers = containers__new(mount);
 	}
 	if (!r->kallsyms || !r->kframes || !r->uframes || !r->umodules || !r->uaddrs || !r->upy ||
-	    (env->by_container && !r->containers)) {
+	    (opts->by_container && !r->containers)) {
 		report__free(r);
 		errno = ENOMEM;
 		return NULL;
@@ -276,7 +276,7 @@ static bool name_unnamed(struct report *r, size_t k, const struct usym *sym, con
 		r->uframes[k] = UNKNOWN;
 		return false;
 	}
-	if (r->env->offsets && sym->module) {
+	if (r->opts.offsets && sym->module) {
 		r->uframes[k] = offset_name(r, sym->label, sym->file_addr);
 		return false;
 	}
@@ -385,14 +385,14 @@ static int add_text(const struct agg_entry *e, void *ctx)
 static int write_text(struct report *r, const struct agg *agg, const struct report_meta *meta,
 		      FILE *out, uint64_t *printed)
 {
-	const struct profile_env *env = r->env;
+	const struct report_opts *o = &r->opts;
 	struct stack_fmt_opts fmt = {
-		.folded = env->format == FORMAT_FOLDED,
-		.delimited = env->delimited,
-		.annotations = env->annotations,
-		.user_only = env->user_only,
-		.kernel_only = env->kernel_only,
-		.per_thread = env->nr_tids > 0,
+		.folded = o->format == FORMAT_FOLDED,
+		.delimited = o->delimited,
+		.annotations = o->annotations,
+		.user_only = o->user_only,
+		.kernel_only = o->kernel_only,
+		.per_thread = o->nr_tids > 0,
 		.root = meta->time_root,
 	};
 	struct text_ctx t = { .r = r };
@@ -438,14 +438,14 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 {
 	struct pf_ctx *c = ctx;
 	struct report *r = c->r;
-	const struct profile_env *env = r->env;
+	const struct report_opts *o = &r->opts;
 	struct pf_frame *start = c->frames + c->nr_frames, *f = start;
 	struct container_label l = {};
 
 	/* pprof has labels for it, the SVG a frame above comm; speedscope a root frame */
-	if (label_of(r, e, &l) && env->format == FORMAT_JSON)
+	if (label_of(r, e, &l) && o->format == FORMAT_JSON)
 		f = marker(f, l.id, false);
-	if (!env->kernel_only) {
+	if (!o->kernel_only) {
 		if (agg_stack__missed(e->uerr)) {
 			f = marker(f, "[Missed User Stack]", false);
 		} else if (!e->uerr) {
@@ -466,7 +466,7 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 			}
 		}
 	}
-	if (!env->user_only) {
+	if (!o->user_only) {
 		if (agg_stack__missed(e->kerr)) {
 			f = marker(f, "[Missed Kernel Stack]", true);
 		} else if (!e->kerr) {
@@ -499,17 +499,17 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 static int write_structured(struct report *r, const struct agg *agg, const struct report_meta *meta,
 			    FILE *out, uint64_t *printed)
 {
-	const struct profile_env *env = r->env;
+	const struct report_opts *o = &r->opts;
 	struct pf_ctx c = { .r = r };
 	struct pf_profile p = {
 		.start_ns = meta->start_ns,
 		.duration_ns = meta->duration_ns,
-		.frequency = env->period ? 0 : env->frequency,
-		.period = env->period,
+		.frequency = o->period ? 0 : o->frequency,
+		.period = o->period,
 		.event = meta->event,
 		.title = meta->title,
-		.per_thread = env->nr_tids > 0,
-		.of_targets = env->nr_pids || env->nr_tids || env->command,
+		.per_thread = o->nr_tids > 0,
+		.of_targets = o->nr_pids || o->nr_tids || o->command,
 	};
 	int err;
 
@@ -528,7 +528,7 @@ static int write_structured(struct report *r, const struct agg *agg, const struc
 		goto out;
 	p.samples = c.samples;
 	p.nr_samples = c.nr_samples;
-	switch (env->format) {
+	switch (o->format) {
 	case FORMAT_PPROF:
 		err = pprof__write(&p, out);
 		break;
@@ -566,7 +566,7 @@ static int write_report(struct report *r, const struct agg *agg, const struct re
 {
 	int err;
 
-	switch (r->env->format) {
+	switch (r->opts.format) {
 	case FORMAT_TEXT:
 	case FORMAT_FOLDED:
 		err = write_text(r, agg, meta, out, printed);
@@ -594,72 +594,4 @@ int report__write(struct report *r, const struct agg *agg, const struct report_m
 	err = write_report(r, agg, meta, out, printed);
 	say_unnamed(r);
 	return err;
-}
-
-void report__print_header(const struct profile_env *env, FILE *f)
-{
-	const char *stacks = env->user_only ? "user" : env->kernel_only ? "kernel" : "user + kernel";
-	char who[256] = "all threads";
-
-	if (env->format != FORMAT_TEXT || env->quiet || env->output)
-		return;
-	if (env->pid_arg)
-		snprintf(who, sizeof(who), "PID %s", env->pid_arg);
-	else if (env->tid_arg)
-		snprintf(who, sizeof(who), "TID %s", env->tid_arg);
-	else if (env->command)
-		snprintf(who, sizeof(who), "%s and its children", env->command[0]);
-	else if (env->nr_cgroups == 1)
-		snprintf(who, sizeof(who), "all threads in cgroup %s", env->cgroups[0]);
-	else if (env->nr_cgroups)
-		snprintf(who, sizeof(who), "all threads in %zu cgroups", env->nr_cgroups);
-	if (env->period)
-		fprintf(f, "Sampling at every %ld events of %s by %s stack", env->period, who, stacks);
-	else
-		fprintf(f, "Sampling at %ld Hertz of %s by %s stack", env->frequency, who, stacks);
-	/* -p stops when its processes have exited: the duration is a bound */
-	if (env->command && env->duration)
-		fprintf(f, " until it exits, for at most %ld secs.\n", env->duration);
-	else if (env->command)
-		fprintf(f, " until it exits.\n");
-	else if (env->nr_pids && env->duration)
-		fprintf(f, " until %s, for at most %ld secs.\n",
-			env->nr_pids > 1 ? "they exit" : "it exits", env->duration);
-	else if (env->nr_pids)
-		fprintf(f, " until %s... Hit Ctrl-C to end.\n",
-			env->nr_pids > 1 ? "they exit" : "it exits");
-	else if (env->duration)
-		fprintf(f, " for %ld secs.\n", env->duration);
-	else
-		fprintf(f, "... Hit Ctrl-C to end.\n");
-	fflush(f);
-}
-
-void report__title(const struct profile_env *env, char *buf, size_t size)
-{
-	char host[256] = "";
-	int n;
-
-	gethostname(host, sizeof(host) - 1);
-	if (env->period)
-		n = snprintf(buf, size, "profile -c %ld", env->period);
-	else
-		n = snprintf(buf, size, "profile -F %ld", env->frequency);
-	if (n < 0 || (size_t)n >= size)
-		return;
-	/* which, as the header says them: -p 185 is "PID 185" */
-	if (env->nr_pids && env->pid_arg)
-		n += snprintf(buf + n, size - n, " of PID %s", env->pid_arg);
-	else if (env->nr_tids && env->tid_arg)
-		n += snprintf(buf + n, size - n, " of TID %s", env->tid_arg);
-	else if (env->command)
-		n += snprintf(buf + n, size - n, " of %s and its children", env->command[0]);
-	else if (env->nr_cgroups)
-		n += snprintf(buf + n, size - n, " of all threads in %zu cgroup%s", env->nr_cgroups,
-			      env->nr_cgroups > 1 ? "s" : "");
-	else
-		n += snprintf(buf + n, size - n, " of all threads");
-	if (n > 0 && (size_t)n < size)
-		snprintf(buf + n, size - n, ", %s stacks on %s",
-			 env->user_only ? "user" : env->kernel_only ? "kernel" : "user + kernel", host);
 }

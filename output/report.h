@@ -11,10 +11,29 @@
 #include <stdio.h>
 
 #include "collect/aggregate.h"
-#include "cli.h"
+#include "output/output_format.h"
 #include "symbols/usyms.h"
 
 struct report;
+
+/* How the report is written, and what was sampled; profile.c fills it from the command line. */
+struct report_opts {
+	enum output_format format;
+	bool delimited, annotations;	/* text and folded: -d, -a */
+	bool offsets;			/* unnamed frames with their address, each its own */
+	bool by_container;		/* samples told apart by cgroup, shown by container */
+	long max_stack_depth;		/* frames a stack may hold */
+	bool quiet, to_file;		/* -q, -o FILE: no header line on stdout */
+	/* what was sampled: the header line, the title, pprof's metadata */
+	bool user_only, kernel_only;
+	long frequency, period;		/* one of the two is 0 */
+	long duration;			/* seconds; 0: until stopped */
+	const char *pid_arg, *tid_arg;	/* -p, -L as given; NULL: none */
+	size_t nr_pids, nr_tids;
+	const char *command;		/* -- CMD's name; NULL: none */
+	const char *const *cgroups;	/* --cgroup as given */
+	size_t nr_cgroups;
+};
 
 /* What the profile covers, for headers and metadata. */
 struct report_meta {
@@ -25,8 +44,11 @@ struct report_meta {
 	const char *time_root;	/* interval mode: root frame in folded output, e.g. "2026-11-22_15:46:33" */
 };
 
-/* usyms stays the caller's; kernel symbols are loaded on first use. NULL with errno set. */
-struct report *report__new(const struct profile_env *env, struct usyms *usyms);
+/*
+ * opts is copied (its strings stay the caller's), usyms stays the caller's;
+ * kernel symbols are loaded on first use. NULL with errno set.
+ */
+struct report *report__new(const struct report_opts *opts, struct usyms *usyms);
 void report__free(struct report *r);
 
 struct py_names;
@@ -73,9 +95,9 @@ int report__write(struct report *r, const struct agg *agg, const struct report_m
  * of all threads by user + kernel stack... Hit Ctrl-C to end."); nothing
  * for other formats, -q or -o.
  */
-void report__print_header(const struct profile_env *env, FILE *f);
+void report__print_header(const struct report_opts *o, FILE *f);
 
 /* "profile -F 99 of PID 185, user stacks on HOST": the title of SVG and pprof output. */
-void report__title(const struct profile_env *env, char *buf, size_t size);
+void report__title(const struct report_opts *o, char *buf, size_t size);
 
 #endif /* REPORT_H */

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output/escape.h"
+#include "common/escape.h"
 #include "output/retention.h"
 
 /*

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/escape.h"
+#include "common/escape.h"
 #include "output/keymap.h"
 #include "output/speedscope.h"
 #include "trace_helpers.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "collect/aggregate.h"
-#include "output/escape.h"
+#include "common/escape.h"
 #include "output/stack_fmt.h"
 #include "trace_helpers.h"
 

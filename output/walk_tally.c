@@ -9,7 +9,7 @@
 
 #include <linux/types.h>
 
-#include "output/escape.h"
+#include "common/escape.h"
 #include "profile.h"
 #include "output/walk_tally.h"
 
@@ -97,7 +97,33 @@ static int by_no_tables(const void *a, const void *b)
 	return (x->no_tables < y->no_tables) - (x->no_tables > y->no_tables);
 }
 
-void walk_tally__report(const struct walk_tally *t, FILE *f, walk_why_fn why, void *ctx)
+/* Why a process's stacks were walked without its tables, from the worker's word on it. */
+static const char *why_no_tables(const struct unwind_pid_status *st, char *buf, size_t size)
+{
+	if (st->err == -EINPROGRESS)
+		return "still waiting for the tables worker when the run ended";
+	if (st->published && st->first_ns && st->published_ns >= st->first_ns) {
+		snprintf(buf, size, "they were loaded %.2f s after its first notice (the tables worker was busy)",
+			 (st->published_ns - st->first_ns) / 1e9);
+		return buf;
+	}
+	if (st->published)
+		return "they were loaded only after these stacks were taken";
+	switch (st->err) {
+	case -ENOENT:
+		return "no notice of the process reached the tables worker";
+	case -ESRCH:
+		return "the process was gone, or a zombie, when its mappings were read";
+	case -ESTALE:
+		return "it exec'd or exited while its mappings were read";
+	case -E2BIG:
+		return "the map of processes with tables was full";
+	default:
+		return "its mappings could not be read";
+	}
+}
+
+void walk_tally__report(const struct walk_tally *t, FILE *f, walk_status_fn status, void *ctx)
 {
 	if (!t || !t->nr)
 		return;
@@ -109,13 +135,16 @@ void walk_tally__report(const struct walk_tally *t, FILE *f, walk_why_fn why, vo
 	qsort(over.v, over.nr, sizeof(*over.v), by_no_tables);
 	for (size_t i = 0; i < over.nr && i < WALK_TALLY_MAX_LINES; i++) {
 		const struct proc_walks *p = over.v[i];
+		struct unwind_pid_status st;
+		char why[128];
 
+		status(p->pid, &st, ctx);
 		fprintf(f, "profile: pid %d (", (int)p->pid);
 		/* a name the process chose: no escapes to the terminal */
 		escape__text(f, p->comm);
 		fprintf(f, "): %llu of %llu user stacks walked by frame pointers, without its unwind tables: %s\n",
 			(unsigned long long)p->no_tables, (unsigned long long)p->stacks,
-			why(p->pid, ctx));
+			why_no_tables(&st, why, sizeof(why)));
 	}
 	if (over.nr > WALK_TALLY_MAX_LINES)
 		fprintf(f, "profile: and %zu more processes with most user stacks walked without their unwind tables\n",

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "collect/aggregate.h"
+#include "unwind/unwind_procs.h"
 
 /* A process is named when at least this many of its stacks, and this share, lacked tables. */
 #define WALK_TALLY_MIN_STACKS 20
@@ -26,10 +27,10 @@ struct walk_tally;
 struct walk_tally *walk_tally__new(void);
 /* Count the samples of a with user stacks, by process. 0 or -ENOMEM. */
 int walk_tally__add(struct walk_tally *t, const struct agg *a);
-/* Why pid had no tables, in words (an unwind_jobs status): a static string. */
-typedef const char *(*walk_why_fn)(pid_t pid, void *ctx);
-/* One line per process over the bounds above, the most samples first. */
-void walk_tally__report(const struct walk_tally *t, FILE *f, walk_why_fn why, void *ctx);
+/* What became of pid's unwind tables (unwind_jobs__status()). */
+typedef void (*walk_status_fn)(pid_t pid, struct unwind_pid_status *st, void *ctx);
+/* One line per process over the bounds above, the most samples first, with why in words. */
+void walk_tally__report(const struct walk_tally *t, FILE *f, walk_status_fn status, void *ctx);
 void walk_tally__free(struct walk_tally *t);
 
 #endif /* WALK_TALLY_H */

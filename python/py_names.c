@@ -11,7 +11,7 @@
 
 #include <linux/types.h>
 
-#include "collect/fnv.h"
+#include "common/fnv.h"
 #include "python/py_bpf.h"
 #include "python/py_linetable.h"
 #include "python/py_names.h"

@@ -17,7 +17,7 @@
 
 #include "symbols/file_id.h"
 #include "symbols/proc_maps.h"
-#include "collect/proc_stat.h"
+#include "common/proc_stat.h"
 #include "python/py_elf.h"
 #include "python/py_files.h"
 #include "python/py_layout.h"

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "collect/pid_worker.h"
+#include "common/pid_worker.h"
 #include "python/py_run.h"
 #include "trace_helpers.h"
 

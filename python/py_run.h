@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * py_run.h - Python frames in a run of profile, where the sampler walks
- * them: processes are looked at on a worker thread (collect/pid_worker.h,
+ * them: processes are looked at on a worker thread (common/pid_worker.h,
  * py_procs.h; their files are the users'), the targets of -p before
  * sampling starts, every other process when it is first sampled, and
  * every 2 s the entries of processes gone are swept; the names of their

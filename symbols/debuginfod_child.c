@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "symbols/debuginfod_child.h"
 
 extern char **environ;
@@ -42,14 +43,6 @@ struct child_answer {
 	int32_t err;
 	uint8_t cached;
 };
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* --- libdebuginfod, dlopen()ed ------------------------------------------- */
 
@@ -202,8 +195,8 @@ static int await_answer(int sock, pid_t pid, bool (*stop)(void *), void *stop_ct
 		}
 		if (!told && stop(stop_ctx)) {
 			send(sock, "s", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-			told = mono_ms();
-		} else if (told && mono_ms() - told >= STOP_GRACE_MS) {
+			told = monotonic_ns() / 1000000;
+		} else if (told && monotonic_ns() / 1000000 - told >= STOP_GRACE_MS) {
 			kill(pid, SIGKILL);
 			return -ECANCELED;
 		}

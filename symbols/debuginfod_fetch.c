@@ -22,8 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "symbols/budget.h"
-#include "symbols/cache_dir.h"
+#include "common/cache_dir.h"
 #include "symbols/debuginfod_child.h"
 #include "symbols/debuginfod_fetch.h"
 #include "symbols/loader.h"
@@ -62,14 +63,6 @@ struct debuginfod_fetch {
 	struct debuginfod_fetch_stats stats;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static int child_find(void *ctx, const uint8_t *id, size_t len, uint64_t max_bytes,
 		      bool (*stop)(void *), void *stop_ctx, bool *cached)
 {
@@ -87,7 +80,7 @@ static bool past_deadline(void *arg)
 	uint64_t deadline = __atomic_load_n(&f->deadline_ns, __ATOMIC_RELAXED);
 
 	return __atomic_load_n(&f->cancelled, __ATOMIC_RELAXED) ||
-	       (deadline && mono_ns() >= deadline);
+	       (deadline && monotonic_ns() >= deadline);
 }
 
 /* A refusal of the file itself, not of the moment: the file leaves the cache. */
@@ -108,7 +101,7 @@ static void run_request(struct loader_job *job, void *ctx)
 	pthread_mutex_lock(&f->lock);
 	f->running++;
 	if (!f->first_ns)
-		f->first_ns = mono_ns();
+		f->first_ns = monotonic_ns();
 	pthread_mutex_unlock(&f->lock);
 	if (!past_deadline(f))
 		fd = f->backend.find(f->backend.ctx, r->id, r->len, f->max_bytes, past_deadline, f,
@@ -127,7 +120,7 @@ static void run_request(struct loader_job *job, void *ctx)
 	else
 		f->stats.failed++;
 	f->running--;
-	f->last_ns = mono_ns();
+	f->last_ns = monotonic_ns();
 	pthread_mutex_unlock(&f->lock);
 	free(r);
 }
@@ -260,7 +253,7 @@ void debuginfod_fetch__set_deadline(struct debuginfod_fetch *f, uint64_t deadlin
 
 int debuginfod_fetch__wait(struct debuginfod_fetch *f, uint64_t until_ns, int watch_fd)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = monotonic_ns();
 	int ms = -1;
 
 	if (until_ns)
@@ -283,7 +276,7 @@ void debuginfod_fetch__stats(struct debuginfod_fetch *f, struct debuginfod_fetch
 	st->pending = pending;
 	st->busy_ns = 0;
 	if (f->first_ns)
-		st->busy_ns = (f->running ? mono_ns() : f->last_ns) - f->first_ns;
+		st->busy_ns = (f->running ? monotonic_ns() : f->last_ns) - f->first_ns;
 	pthread_mutex_unlock(&f->lock);
 }
 

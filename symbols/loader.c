@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "symbols/loader.h"
 
 /* How often a wait looks at watch_fd and the clock. */
@@ -128,14 +129,6 @@ int loader__submit(struct loader *l, struct loader_job *job)
 	return 0;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static bool readable(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -145,7 +138,7 @@ static bool readable(int fd)
 
 int loader__wait(struct loader *l, int timeout_ms, int watch_fd)
 {
-	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	int64_t deadline = timeout_ms < 0 ? -1 : (int64_t)(monotonic_ns() / 1000000) + timeout_ms;
 
 	for (;;) {
 		struct timespec until;
@@ -168,7 +161,7 @@ int loader__wait(struct loader *l, int timeout_ms, int watch_fd)
 			return 0;
 		if (readable(watch_fd))
 			return -EINTR;
-		if (deadline >= 0 && now_ms() >= deadline)
+		if (deadline >= 0 && (int64_t)(monotonic_ns() / 1000000) >= deadline)
 			return -ETIMEDOUT;
 	}
 }

@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "symbols/elf_symtab.h"
 #include "symbols/loader.h"
 #include "symbols/perfmap.h"
 #include "symbols/srcline.h"
-#include "trace_helpers.h"
 #include "symbols/usyms_internal.h"
 
 /* How long usyms__free() waits for a loader job that ignores cancelling. */

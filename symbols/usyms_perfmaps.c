@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "symbols/perfmap.h"
-#include "trace_helpers.h"
 #include "symbols/usyms_internal.h"
 
 static bool shared_perfmap__is(const struct shared_perfmap *sp, const struct stat *sb)

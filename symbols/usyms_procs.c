@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "symbols/proc_maps.h"
 #include "trace_helpers.h"
 #include "symbols/usyms_internal.h"

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "symbols/cache_dir.h"
-#include "collect/fnv.h"
+#include "common/cache_dir.h"
+#include "common/fnv.h"
 #include "unwind/table_cache.h"
 
 _Static_assert(sizeof(struct unwind_row) == 16, "the checksum reads a row as two words");

@@ -57,7 +57,6 @@
 
 #include "unwind/cfi_table.h"
 
-#define TABLE_CACHE_DEFAULT_DIR "/var/cache/profile/unwind"
 /* 3: named by the table's digest (2: build-id and owner; .debug_frame's rows) */
 #define TABLE_CACHE_VERSION 3
 #define TABLE_CACHE_MAGIC "PRFUNWT"	/* 8 bytes with its NUL */

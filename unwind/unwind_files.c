@@ -108,9 +108,9 @@ static int table_of(struct unwind_procs *u, Elf *elf, Elf *debug, const struct s
 		u->stats.from_cache++;
 		return 0;
 	}
-	t0 = unwind__mono_ns();
+	t0 = monotonic_ns();
 	err = cfi_table__build_debug(elf, debug, &u->b, t);
-	u->stats.build_ns += unwind__mono_ns() - t0;
+	u->stats.build_ns += monotonic_ns() - t0;
 	if (err)
 		return err;
 	u->stats.built++;
@@ -460,9 +460,9 @@ static const struct unwind_file *vdso_file(struct unwind_procs *u)
 
 	if (!u->vdso_tried && !f->status) {
 		u->vdso_tried = true;
-		t0 = unwind__mono_ns();
+		t0 = monotonic_ns();
 		f->status = vdso_image__table(&u->vdso, &u->b, &t, &vaddr);
-		u->stats.build_ns += unwind__mono_ns() - t0;
+		u->stats.build_ns += monotonic_ns() - t0;
 		if (!f->status) {
 			f->segs[0].vaddr = vaddr;
 			f->segs[0].filesz = u->vdso.size;

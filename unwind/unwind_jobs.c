@@ -10,8 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "collect/pid_worker.h"
-#include "output/escape.h"
+#include "common/clock.h"
+#include "common/pid_worker.h"
+#include "common/escape.h"
 #include "unwind/table_cache.h"
 #include "unwind/unwind_jobs.h"
 
@@ -23,14 +24,6 @@ struct unwind_jobs {
 	struct pid_worker *worker;	/* loads a pid's tables, sweeps */
 	void *gens;		/* tsearch: the last generation queued, by pid; main thread only */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Generations are never this (profile.bpf.c hands them out from 1). */
 #define GEN_LOADED_BEFORE UINT32_MAX
@@ -76,7 +69,7 @@ static bool new_gen(struct unwind_jobs *j, pid_t pid, uint32_t gen)
 	e = malloc(sizeof(*e));
 	if (!e)
 		return true;
-	*e = (struct pid_gen_seen){ .pid = pid, .gen = gen, .first_ns = now_ns() };
+	*e = (struct pid_gen_seen){ .pid = pid, .gen = gen, .first_ns = monotonic_ns() };
 	if (!tsearch(e, &j->gens, cmp_pid))
 		free(e);
 	return true;
@@ -133,7 +126,7 @@ void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid)
 	struct pid_gen_seen *e = malloc(sizeof(*e));
 
 	if (e) {
-		*e = (struct pid_gen_seen){ .pid = pid, .gen = GEN_LOADED_BEFORE, .first_ns = now_ns() };
+		*e = (struct pid_gen_seen){ .pid = pid, .gen = GEN_LOADED_BEFORE, .first_ns = monotonic_ns() };
 		if (!tsearch(e, &j->gens, cmp_pid))
 			free(e);
 	}

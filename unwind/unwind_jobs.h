@@ -3,7 +3,7 @@
  * unwind_jobs.h - unwind tables loaded off the main thread: the thread
  * that reads signals and drains the maps only queues a pid
  * (unwind_jobs__queue never blocks on a file); one worker thread
- * (collect/pid_worker.h) builds the tables and publishes the process
+ * (common/pid_worker.h) builds the tables and publishes the process
  * (unwind_procs.h). Until it has, the process's stacks are walked by
  * frame pointers (counted by the BPF side).
  */

@@ -15,9 +15,9 @@
 
 #include <bpf/bpf.h>
 
-#include "collect/fnv.h"
+#include "common/fnv.h"
 #include "symbols/proc_maps.h"
-#include "collect/proc_stat.h"
+#include "common/proc_stat.h"
 #include "unwind/table_cache.h"
 #include "unwind/unwind_procs_internal.h"
 
@@ -346,7 +346,7 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 	if (rec) {
 		rec->status = err;
 		if (!err && !rec->published_ns)
-			rec->published_ns = unwind__mono_ns();
+			rec->published_ns = monotonic_ns();
 	}
 	return err;
 }

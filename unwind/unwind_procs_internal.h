@@ -14,6 +14,7 @@
 
 #include <linux/types.h>
 
+#include "common/clock.h"
 #include "symbols/budget.h"
 #include "symbols/file_id.h"
 #include "unwind/go_runtime.h"
@@ -64,14 +65,6 @@ struct unwind_procs {
 	struct unwind_file vdso_file;
 	bool vdso_tried;
 };
-
-static inline uint64_t unwind__mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * Mapping e of pid into m, with its file's table where it has one (the

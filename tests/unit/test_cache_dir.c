@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Root's cache directories (symbols/cache_dir.c), the unwind table
+ * Root's cache directories (common/cache_dir.c), the unwind table
  * cache's and debuginfod's: refused when any directory above them is
  * another user's, writable by others or a symlink; made ours alone.
  */
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "symbols/cache_dir.h"
+#include "common/cache_dir.h"
 #include "test_util.h"
 
 Test(cache_dir, must_be_safe_for_root)

@@ -109,6 +109,19 @@ Test(cli_parse, verbose_counts_its_repeats)
 	cr_assert_eq(r.env.verbose, 3);
 }
 
+/* -e names the event, as perf does (its alias too); another is one usage line. */
+Test(cli_parse, event_by_name)
+{
+	PARSE_OK("1");
+	cr_assert_eq(r.env.event, SAMPLE_EVENT_CPU_CLOCK);
+	PARSE_OK("-e", "cycles");
+	cr_assert_eq(r.env.event, SAMPLE_EVENT_CYCLES);
+	PARSE_OK("--event", "cpu-cycles");
+	cr_assert_eq(r.env.event, SAMPLE_EVENT_CYCLES);
+	ASSERT_ERROR_LINE("profile: unknown event 'instructions' (cpu-clock, cycles)\n", "-e",
+			  "instructions", "1");
+}
+
 Test(cli_parse, frequency_and_duration)
 {
 	PARSE_OK("-F", "99", "30");

@@ -3,7 +3,7 @@
  * test_escape.c - UTF-8 validation and the JSON and XML escaping built on
  * it: what passes through, what is escaped, what becomes U+FFFD.
  */
-#include "output/escape.h"
+#include "common/escape.h"
 #include "output_util.h"
 
 #define FFFD "\xef\xbf\xbd"

@@ -238,3 +238,47 @@ Test(folded_read, written_again_as_folded)
 	free(m.text);
 	pf_build__free(b);
 }
+
+/*
+ * --from FILE...: the files merged into one profile, written to out, how
+ * much was read said on err; a file refused is one line naming it.
+ */
+Test(folded_read, files_converted_into_one_profile)
+{
+	char *dir = make_tmpdir();
+	const char *files[] = { write_in(dir, "a.folded", "app;main;hot_a 5\n"),
+				write_in(dir, "b.folded", "app;main;hot_a 2\napp;main;hot_b 1\n"),
+				write_in(dir, "bad.folded", "app;main;hot_a five\n") };
+	struct from_opts o = { .files = files, .nr_files = 2, .out = { .format = FORMAT_FOLDED } };
+	char *said, *text;
+	size_t len;
+	struct memout m;
+	FILE *err = open_memstream(&said, &len);
+
+	cr_assert_not_null(err);
+	cr_assert_eq(from_input__convert(&o, memout__open(&m), err), 0);
+	cr_assert_eq(fclose(err), 0);
+	/* merged: the same stack's counts summed, in the writer's order */
+	text = memout__text(&m);
+	cr_assert(strstr(text, "app;main;hot_a 7\n"), "%s", text);
+	cr_assert(strstr(text, "app;main;hot_b 1\n"), "%s", text);
+	cr_assert_eq(strlen(text), strlen("app;main;hot_a 7\napp;main;hot_b 1\n"));
+	cr_assert_str_eq(said, "profile: 8 samples in 2 stacks from 2 files\n");
+	free(m.text);
+	free(said);
+
+	o.files = &files[1];
+	err = open_memstream(&said, &len);
+	cr_assert_not_null(err);
+	cr_assert_eq(from_input__convert(&o, memout__open(&m), err), FROM_INPUT_REFUSED);
+	cr_assert_eq(fclose(err), 0);
+	text = memout__text(&m);
+	cr_assert_str_empty(text, "written: %s", text);
+	cr_assert(is_one_line(said), "'%s'", said);
+	cr_assert(strstr(said, "bad.folded' line 1: "), "'%s'", said);
+	free(m.text);
+	free(said);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		free((char *)files[i]);
+	rm_rf(dir);
+}

@@ -7,7 +7,7 @@
 #include "output/loss_report.h"
 #include "test_util.h"
 
-static struct profile_env env = {
+static struct loss_report_opts opts = {
 	.stack_storage_size = 16384,
 	.hash_storage_size = 40960,
 };
@@ -20,7 +20,7 @@ static char *print(const struct run_totals *t)
 	FILE *f = open_memstream(&text, &len);
 
 	cr_assert_not_null(f);
-	loss_report__print(f, &env, t);
+	loss_report__print(f, &opts, t);
 	cr_assert_eq(fclose(f), 0);
 	return text;
 }
@@ -83,9 +83,9 @@ Test(loss_report, verbose_adds_the_statistics)
 	t.stats[STAT_SAMPLES] = 100;
 	t.stats[STAT_HASH_FULL] = 10;
 	t.stats[STAT_NEW_PID_LOST] = 1;
-	env.verbose = true;
+	opts.verbose = true;
 	text = print(&t);
-	env.verbose = false;
+	opts.verbose = false;
 	cr_assert_not_null(strstr(text, "profile: 1 new-process notices lost"), "%s", text);
 	cr_assert_not_null(strstr(text, "profile: event cycles, 100 samples, 90 printed, 10 dropped, 0 of profile itself left out (--include-self keeps them), 0+0 kernel+user stacks kept in the overflow map, 4 ELF files read (3 symbol tables held at the end, 1 freed with the last process mapping them), 2 process generations held, 0 execs of sampled processes\n"),
 			   "%s", text);
@@ -123,8 +123,8 @@ Test(loss_report, frames_without_symbols_one_line_or_a_list)
 	free(text);
 }
 
-/* loss_report__fetches() of st with the env given, into a string the caller frees. */
-static char *print_fetches(const struct profile_env *e, const struct debuginfod_fetch_stats *st)
+/* loss_report__fetches() of st with the options given, into a string the caller frees. */
+static char *print_fetches(const struct loss_report_opts *e, const struct debuginfod_fetch_stats *st)
 {
 	char *text;
 	size_t len;
@@ -143,7 +143,7 @@ static char *print_fetches(const struct profile_env *e, const struct debuginfod_
  */
 Test(loss_report, debug_files_not_asked_for_are_said)
 {
-	struct profile_env e = { .debuginfod_max_files = 256, .debuginfod_max_user_files = 16 };
+	struct loss_report_opts e = { .debuginfod_max_files = 256, .debuginfod_max_user_files = 16 };
 	struct debuginfod_fetch_stats st = { .fetched = 2 };
 	const char *vline = "profile: debuginfod: 2 debug files fetched, 0 cached, 0 failed, "
 			    "0 too big, 0 timed out, 4 not asked for, in 0.0 s\n";

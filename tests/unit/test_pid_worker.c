@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/pid_worker.h"
+#include "common/pid_worker.h"
 #include "test_util.h"
 
 #define NO_SWEEP (3600ull * 1000000000ull)

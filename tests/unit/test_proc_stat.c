@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
-#include "collect/proc_stat.h"
+#include "common/proc_stat.h"
 #include "test_util.h"
 
 static char *tmp;

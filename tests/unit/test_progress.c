@@ -64,28 +64,28 @@ static FILE *open_terminal(int *master)
 /* A file, -q, -v, folded lines onto the same terminal: no line; else one. */
 Test(progress, none_where_it_would_be_noise)
 {
-	struct profile_env env = { .duration = 5, .format = FORMAT_TEXT };
+	struct progress_opts o = { .duration = 5 };
 	int master;
 	FILE *f = tmpfile(), *tty = open_terminal(&master);
 	struct progress *p;
 
 	cr_assert_not_null(f);
-	cr_assert_null(progress__new(&env, f, STDOUT_FILENO), "drawn into a file");
+	cr_assert_null(progress__new(&o, f, STDOUT_FILENO), "drawn into a file");
 	fclose(f);
-	p = progress__new(&env, tty, -1);
+	p = progress__new(&o, tty, -1);
 	cr_assert_not_null(p, "no line on a terminal");
 	progress__free(p);
-	env.quiet = true;
-	cr_assert_null(progress__new(&env, tty, -1));
-	env.quiet = false;
-	env.verbose = true;
-	cr_assert_null(progress__new(&env, tty, -1));
-	env.verbose = false;
+	o.quiet = true;
+	cr_assert_null(progress__new(&o, tty, -1));
+	o.quiet = false;
+	o.verbose = true;
+	cr_assert_null(progress__new(&o, tty, -1));
+	o.verbose = false;
 	/* folded output onto that terminal too */
-	env.format = FORMAT_FOLDED;
-	cr_assert_null(progress__new(&env, tty, fileno(tty)));
-	env.output = "out.folded";
-	p = progress__new(&env, tty, fileno(tty));
+	o.folded_to_stdout = true;
+	cr_assert_null(progress__new(&o, tty, fileno(tty)));
+	o.folded_to_stdout = false;	/* -o out.folded */
+	p = progress__new(&o, tty, fileno(tty));
 	cr_assert_not_null(p, "folded into a file: the line stays");
 	progress__free(p);
 	fclose(tty);

@@ -6,7 +6,6 @@
  * kernel code loaded after kallsyms was read is named in the next report.
  */
 #include "collect/aggregate.h"
-#include "cli.h"
 #include "python/py_bpf.h"
 #include "python/py_names.h"
 #include "output/report.h"
@@ -21,7 +20,7 @@ static const char kallsyms[] =
 
 /* A report of kernel-only stacks over a kallsyms file the test writes. */
 struct fixture {
-	struct profile_env env;
+	struct report_opts opts;
 	struct usyms *u;
 	struct report *r;
 	char *dir, *path;
@@ -30,16 +29,25 @@ struct fixture {
 static void fixture_init(struct fixture *f, enum output_format format)
 {
 	*f = (struct fixture){
-		.env = {
-			.kernel_only = true, .folded = format == FORMAT_FOLDED,
-			.format = format, .max_stack_depth = 127, .frequency = 49,
+		.opts = {
+			.kernel_only = true, .format = format, .max_stack_depth = 127,
+			.frequency = 49,
 		},
 	};
 	f->dir = make_tmpdir();
 	f->path = write_in(f->dir, "kallsyms", kallsyms);
 	f->u = usyms__new(NULL);
 	cr_assert_not_null(f->u);
-	f->r = report__new(&f->env, f->u);
+	f->r = report__new(&f->opts, f->u);
+	cr_assert_not_null(f->r);
+	cr_assert_eq(report__use_kallsyms(f->r, f->path), 0);
+}
+
+/* The report made again, for f->opts changed since (report__new() copies them). */
+static void fixture_reopen(struct fixture *f)
+{
+	report__free(f->r);
+	f->r = report__new(&f->opts, f->u);
 	cr_assert_not_null(f->r);
 	cr_assert_eq(report__use_kallsyms(f->r, f->path), 0);
 }
@@ -188,8 +196,9 @@ Test(report, python_frames_are_named_and_follow_a_cut)
 	FILE *out;
 
 	fixture_init(&f, FORMAT_FOLDED);
-	f.env.kernel_only = false;
-	f.env.user_only = true;
+	f.opts.kernel_only = false;
+	f.opts.user_only = true;
+	fixture_reopen(&f);
 	cr_assert_eq(py_names__add(names, &ea, sizeof(ea)), 0);
 	cr_assert_eq(py_names__add(names, &eb, sizeof(eb)), 0);
 	report__set_python(f.r, names);
@@ -234,11 +243,8 @@ Test(report, the_same_stack_in_two_cgroups_under_two_roots)
 			      &kern, &user, 2), 0);
 	cr_assert_eq(agg__nr_entries(agg), 2);
 	fixture_init(&f, FORMAT_FOLDED);
-	f.env.by_container = true;
-	report__free(f.r);
-	f.r = report__new(&f.env, f.u);
-	cr_assert_not_null(f.r);
-	cr_assert_eq(report__use_kallsyms(f.r, f.path), 0);
+	f.opts.by_container = true;
+	fixture_reopen(&f);
 	out = open_memstream(&text, &len);
 	cr_assert_not_null(out);
 	cr_assert_eq(report__write(f.r, agg, &meta, out, &printed), 0);

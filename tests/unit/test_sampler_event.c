@@ -2,13 +2,14 @@
 /*
  * test_sampler_event.c - which perf event sampling uses, and that every CPU
  * uses the same one: cpu_events__open against a fake perf_event_open that
- * plays a machine with or without a PMU, on options parsed by cli__parse.
+ * plays a machine with or without a PMU, at the rate and on the CPUs of
+ * the sampler's options.
  */
 #include <fcntl.h>
 
-#include "cli.h"
 #include "collect/diagnose.h"
 #include "collect/sample_event.h"
+#include "collect/sampler_opts.h"
 #include "test_util.h"
 
 #define NR_CPUS 4
@@ -49,20 +50,8 @@ static void no_pmu(struct fake_pmu *f)
 		f->hw_err[i] = -ENOENT;
 }
 
-#define PARSE(env, ...)                                                       \
-	do {                                                                  \
-		char *argv_[] = { "profile", __VA_ARGS__, NULL };             \
-		parse_ok(env, ARRAY_SIZE(argv_) - 1, argv_);                  \
-	} while (0)
-
-static void parse_ok(struct profile_env *env, int argc, char **argv)
-{
-	FILE *null = fopen("/dev/null", "w");
-
-	cr_assert_not_null(null);
-	cr_assert_eq(cli__parse(argc, argv, env, null, null), 0, "options refused");
-	fclose(null);
-}
+/* What -F 49 (the default) on every CPU asks of the sampler. */
+#define RUN_AT_49HZ { .frequency = 49, .cpu = -1 }
 
 static const bool all_online[NR_CPUS] = { true, true, true, true };
 
@@ -97,12 +86,12 @@ static void assert_closed(const struct fake_pmu *f)
 /* BCC's profile samples cpu-clock: -F and -c count time, PMU or not. */
 Test(sample_event, default_is_cpu_clock_where_cycles_would_open)
 {
-	struct profile_env env;
+	struct sampler_opts o = RUN_AT_49HZ;
 	struct fake_pmu f = { 0 };
 	struct cpu_events ce;
 
-	PARSE(&env, "-F", "99");
-	cr_assert_eq(cpu_events__open(&ce, &env, all_online, NR_CPUS, fake_open, &f), 0);
+	o.frequency = 99;
+	cr_assert_eq(cpu_events__open(&ce, &o, all_online, NR_CPUS, fake_open, &f), 0);
 	cr_assert_eq(ce.event, SAMPLE_EVENT_CPU_CLOCK);
 	cr_assert_str_eq(sample_event__name(ce.event), "cpu-clock");
 	assert_all_cpus_on(&f, &ce, is_cpu_clock);
@@ -110,52 +99,50 @@ Test(sample_event, default_is_cpu_clock_where_cycles_would_open)
 		cr_assert(f.attr[i].freq && f.attr[i].sample_freq == 99);
 	cpu_events__close(&ce);
 	assert_closed(&f);
-	cli__release(&env);
 }
 
 /* A PMU on CPU 0 only must not leave CPU 0 on cycles and the rest on cpu-clock. */
 Test(sample_event, default_never_mixes_events)
 {
-	struct profile_env env;
+	struct sampler_opts o = RUN_AT_49HZ;
 	struct fake_pmu f = { 0 };
 	struct cpu_events ce;
 
 	no_pmu(&f);
 	f.hw_err[0] = 0;
-	PARSE(&env, "-c", "1000000");
-	cr_assert_eq(cpu_events__open(&ce, &env, all_online, NR_CPUS, fake_open, &f), 0);
+	o.frequency = 0;
+	o.period = 1000000;
+	cr_assert_eq(cpu_events__open(&ce, &o, all_online, NR_CPUS, fake_open, &f), 0);
 	assert_all_cpus_on(&f, &ce, is_cpu_clock);
 	for (int i = 0; i < f.calls; i++)
 		cr_assert(!f.attr[i].freq && f.attr[i].sample_period == 1000000);
 	cpu_events__close(&ce);
-	cli__release(&env);
 }
 
 Test(sample_event, cycles_on_request)
 {
-	struct profile_env env;
+	struct sampler_opts o = RUN_AT_49HZ;
 	struct fake_pmu f = { 0 };
 	struct cpu_events ce;
 
-	PARSE(&env, "-e", "cycles");
-	cr_assert_eq(cpu_events__open(&ce, &env, all_online, NR_CPUS, fake_open, &f), 0);
+	o.event = SAMPLE_EVENT_CYCLES;
+	cr_assert_eq(cpu_events__open(&ce, &o, all_online, NR_CPUS, fake_open, &f), 0);
 	cr_assert_eq(ce.event, SAMPLE_EVENT_CYCLES);
 	cr_assert_str_eq(sample_event__name(ce.event), "cycles");
 	assert_all_cpus_on(&f, &ce, is_cycles);
 	cpu_events__close(&ce);
-	cli__release(&env);
 }
 
 /* Cycles asked for but one CPU has no PMU for them: fail, no cpu-clock anywhere. */
 Test(sample_event, cycles_refused_on_one_cpu_fails_whole)
 {
-	struct profile_env env;
+	struct sampler_opts o = RUN_AT_49HZ;
 	struct fake_pmu f = { 0 };
 	struct cpu_events ce;
 
 	f.hw_err[2] = -ENOENT;
-	PARSE(&env, "--event", "cycles");
-	cr_assert_eq(cpu_events__open(&ce, &env, all_online, NR_CPUS, fake_open, &f), -ENOENT);
+	o.event = SAMPLE_EVENT_CYCLES;
+	cr_assert_eq(cpu_events__open(&ce, &o, all_online, NR_CPUS, fake_open, &f), -ENOENT);
 	cr_assert_eq(ce.failed_cpu, 2);
 	cr_assert_eq(ce.nr, 0);
 	for (int i = 0; i < f.calls; i++)
@@ -163,65 +150,58 @@ Test(sample_event, cycles_refused_on_one_cpu_fails_whole)
 			  f.cpu[i]);
 	assert_closed(&f);
 	cpu_events__close(&ce);
-	cli__release(&env);
 }
 
 Test(sample_event, cycles_without_pmu_fails_on_first_cpu)
 {
-	struct profile_env env;
+	struct sampler_opts o = RUN_AT_49HZ;
 	struct fake_pmu f = { 0 };
 	struct cpu_events ce;
 
 	no_pmu(&f);
-	PARSE(&env, "-e", "cycles");
-	cr_assert_eq(cpu_events__open(&ce, &env, all_online, NR_CPUS, fake_open, &f), -ENOENT);
+	o.event = SAMPLE_EVENT_CYCLES;
+	cr_assert_eq(cpu_events__open(&ce, &o, all_online, NR_CPUS, fake_open, &f), -ENOENT);
 	cr_assert_eq(ce.failed_cpu, 0);
 	cr_assert_eq(f.calls, 1);
 	cpu_events__close(&ce);
-	cli__release(&env);
 }
 
 /* -C and offline CPUs: only the CPUs that are there; gone meanwhile (ENODEV) skipped. */
 Test(sample_event, online_cpus_and_cpu_filter)
 {
 	static const bool online[NR_CPUS] = { true, false, true, true };
-	struct profile_env env;
+	struct sampler_opts o = RUN_AT_49HZ;
 	struct fake_pmu f = { 0 };
 	struct cpu_events ce;
 
 	f.sw_err[3] = -ENODEV;
-	PARSE(&env, "1");
-	cr_assert_eq(cpu_events__open(&ce, &env, online, NR_CPUS, fake_open, &f), 0);
+	cr_assert_eq(cpu_events__open(&ce, &o, online, NR_CPUS, fake_open, &f), 0);
 	cr_assert_eq(ce.nr, 2);
 	cr_assert_eq(ce.cpus[0], 0);
 	cr_assert_eq(ce.cpus[1], 2);
 	cr_assert_eq(f.calls, 3);	/* 0, 2, 3 */
 	cpu_events__close(&ce);
-	cli__release(&env);
 
 	memset(&f, 0, sizeof(f));
-	PARSE(&env, "-C", "2");
-	cr_assert_eq(cpu_events__open(&ce, &env, online, NR_CPUS, fake_open, &f), 0);
+	o.cpu = 2;
+	cr_assert_eq(cpu_events__open(&ce, &o, online, NR_CPUS, fake_open, &f), 0);
 	cr_assert_eq(ce.nr, 1);
 	cr_assert_eq(ce.cpus[0], 2);
 	cr_assert_eq(f.calls, 1);
 	cpu_events__close(&ce);
-	cli__release(&env);
 }
 
 Test(sample_event, no_cpu_left_is_enodev)
 {
-	struct profile_env env;
+	struct sampler_opts o = RUN_AT_49HZ;
 	struct fake_pmu f = { 0 };
 	struct cpu_events ce;
 
 	for (int i = 0; i < NR_CPUS; i++)
 		f.sw_err[i] = -ENODEV;
-	PARSE(&env, "1");
-	cr_assert_eq(cpu_events__open(&ce, &env, all_online, NR_CPUS, fake_open, &f), -ENODEV);
+	cr_assert_eq(cpu_events__open(&ce, &o, all_online, NR_CPUS, fake_open, &f), -ENODEV);
 	cr_assert_eq(ce.failed_cpu, -1);
 	cpu_events__close(&ce);
-	cli__release(&env);
 }
 
 Test(sample_event, names)
@@ -234,23 +214,6 @@ Test(sample_event, names)
 	cr_assert_eq(sample_event__parse(sample_event__name(SAMPLE_EVENT_CYCLES)), SAMPLE_EVENT_CYCLES);
 	cr_assert_eq(sample_event__parse(sample_event__name(SAMPLE_EVENT_CPU_CLOCK)),
 		     SAMPLE_EVENT_CPU_CLOCK);
-}
-
-Test(sample_event, unknown_event_is_one_usage_line)
-{
-	char *argv[] = { "profile", "-e", "instructions", "1", NULL };
-	struct profile_env env;
-	char *msg = NULL;
-	size_t len = 0;
-	FILE *err = open_memstream(&msg, &len), *null = fopen("/dev/null", "w");
-
-	cr_assert(err && null);
-	cr_assert_eq(cli__parse(4, argv, &env, null, err), -EINVAL);
-	fclose(err);
-	fclose(null);
-	cr_assert(is_one_line(msg), "'%s'", msg);
-	cr_assert_str_eq(msg, "profile: unknown event 'instructions' (cpu-clock, cycles)\n");
-	free(msg);
 }
 
 /* The one line of a refused cycles event says what to do; cpu-clock's errno speaks for itself. */

@@ -225,23 +225,34 @@ Test(sampler_maps, drain_moves_a_set_into_the_aggregate)
 	close(set.overflow);
 }
 
-#define SIZES(sz, cpus, ...)                                                  \
-	do {                                                                  \
-		char *argv_[] = { "profile", __VA_ARGS__, NULL };             \
-		sizes_of(sz, cpus, ARRAY_SIZE(argv_) - 1, argv_);             \
-	} while (0)
+/* A run, as its options would give it: -F hz or -c period, secs (0: until stopped), -i. */
+struct run {
+	long hz, period, secs, interval;
+	bool user_only;		/* -U */
+	int cpu;		/* -C cpu + 1; 0: every CPU */
+	bool sizes_given;	/* --stack-storage-size and --hash-storage-size, their defaults */
+};
 
-/* The set sizes of the run argv asks for, on cpus CPUs, hashes not preallocated. */
-static void sizes_of(struct map_set_sizes *sz, int cpus, int argc, char **argv)
+#define SIZES(sz, cpus, ...) sizes_of(sz, cpus, (struct run){ __VA_ARGS__ })
+
+/* The set sizes of run on cpus CPUs, hashes not preallocated. */
+static void sizes_of(struct map_set_sizes *sz, int cpus, struct run run)
 {
-	FILE *null = fopen("/dev/null", "w");
-	struct profile_env env;
+	struct sampler_opts o = {
+		.frequency = run.hz,
+		.period = run.period,
+		.duration = run.secs,
+		.interval = run.interval,
+		.user_only = run.user_only,
+		.cpu = run.cpu - 1,
+		.max_stack_depth = 127,
+		.stack_storage_size = DEFAULT_STACK_STORAGE,
+		.hash_storage_size = DEFAULT_HASH_STORAGE,
+		.stack_storage_given = run.sizes_given,
+		.hash_storage_given = run.sizes_given,
+	};
 
-	cr_assert_not_null(null);
-	cr_assert_eq(cli__parse(argc, argv, &env, null, null), 0, "options refused");
-	fclose(null);
-	map_set__sizes(&env, cpus, false, sz);
-	cli__release(&env);
+	map_set__sizes(&o, cpus, false, sz);
 }
 
 /*
@@ -254,22 +265,22 @@ Test(map_sizes, a_short_run_takes_what_its_samples_need)
 {
 	struct map_set_sizes sz;
 
-	SIZES(&sz, 2, "-F", "49", "1");
+	SIZES(&sz, 2, .hz = 49, .secs = 1);
 	cr_assert_eq(sz.stacks, 8192);
 	cr_assert_eq(sz.counts, MAP_SET_MIN_ENTRIES);
 	cr_assert_eq(sz.overflow, 2 * MAP_SET_MIN_ENTRIES);
 	/* one stack a sample: half */
-	SIZES(&sz, 2, "-U", "-F", "49", "1");
+	SIZES(&sz, 2, .hz = 49, .secs = 1, .user_only = true);
 	cr_assert_eq(sz.stacks, 4096);
 	/* one CPU of -C */
-	SIZES(&sz, 2, "-C", "0", "-F", "49", "1");
+	SIZES(&sz, 2, .hz = 49, .secs = 1, .cpu = 0 + 1);
 	cr_assert_eq(sz.stacks, 4096);
 	/* 999 Hz on 4 CPUs for 2 s: 11,988 samples */
-	SIZES(&sz, 4, "-F", "999", "2");
+	SIZES(&sz, 4, .hz = 999, .secs = 2);
 	cr_assert_eq(sz.stacks, DEFAULT_STACK_STORAGE);
 	cr_assert_eq(sz.counts, DEFAULT_HASH_STORAGE);
 	/* 99 Hz: 1,188 samples */
-	SIZES(&sz, 4, "-F", "99", "2");
+	SIZES(&sz, 4, .hz = 99, .secs = 2);
 	cr_assert_eq(sz.counts, 4 * 1188);
 	cr_assert_eq(sz.overflow, 8 * 1188);
 }
@@ -283,15 +294,15 @@ Test(map_sizes, a_set_holds_samples_until_its_drain)
 {
 	struct map_set_sizes sz, forever;
 
-	SIZES(&sz, 2, "-F", "49", "3600");
-	SIZES(&forever, 2, "-F", "49");
+	SIZES(&sz, 2, .hz = 49, .secs = 3600);
+	SIZES(&forever, 2, .hz = 49);
 	cr_assert_eq(sz.counts, 4 * 49 * 2 * (MAP_DRAIN_SECS + 1));
 	cr_assert_eq(forever.counts, sz.counts);
-	SIZES(&sz, 2, "-F", "49", "-i", "1", "3600");
+	SIZES(&sz, 2, .hz = 49, .interval = 1, .secs = 3600);
 	cr_assert_eq(sz.counts, forever.counts);
-	SIZES(&sz, 2, "-F", "49", "-i", "60", "3600");
+	SIZES(&sz, 2, .hz = 49, .interval = 60, .secs = 3600);
 	cr_assert_eq(sz.counts, 4 * 49 * 2 * 61);
-	SIZES(&sz, 2, "-F", "49", "-i", "60", "5");
+	SIZES(&sz, 2, .hz = 49, .interval = 60, .secs = 5);
 	cr_assert_eq(sz.counts, 4 * 49 * 2 * 61, "-i: the interval, however short the run");
 }
 
@@ -300,10 +311,10 @@ Test(map_sizes, given_sizes_and_event_counts_are_kept)
 {
 	struct map_set_sizes sz;
 
-	SIZES(&sz, 2, "--stack-storage-size", "16384", "--hash-storage-size", "40960", "-F", "49", "1");
+	SIZES(&sz, 2, .sizes_given = true, .hz = 49, .secs = 1);
 	cr_assert_eq(sz.stacks, 16384);
 	cr_assert_eq(sz.counts, 40960);
-	SIZES(&sz, 2, "-c", "1000000", "1");
+	SIZES(&sz, 2, .period = 1000000, .secs = 1);
 	cr_assert_eq(sz.stacks, DEFAULT_STACK_STORAGE);
 	cr_assert_eq(sz.counts, DEFAULT_HASH_STORAGE);
 	cr_assert_eq(sz.overflow, 2 * DEFAULT_HASH_STORAGE);

@@ -21,22 +21,29 @@ static void add(struct agg *a, uint32_t pid, const char *comm, uint32_t flags, u
 	cr_assert_eq(agg__add(a, &key, &kern, &user, count), 0);
 }
 
-static const char *why(pid_t pid, void *ctx)
+/* The tables worker's word on pid: ctx's for pid 10, queued still for the others. */
+static void status(pid_t pid, struct unwind_pid_status *st, void *ctx)
 {
-	(void)ctx;
-	return pid == 10 ? "still waiting for the tables worker when the run ended" : "other";
+	const struct unwind_pid_status *of_10 = ctx;
+
+	*st = pid == 10 && of_10 ? *of_10 : (struct unwind_pid_status){ .err = -EINPROGRESS };
 }
 
-static char *report(const struct walk_tally *t)
+static char *report_with(const struct walk_tally *t, const struct unwind_pid_status *of_10)
 {
 	char *text;
 	size_t len;
 	FILE *f = open_memstream(&text, &len);
 
 	cr_assert_not_null(f);
-	walk_tally__report(t, f, why, NULL);
+	walk_tally__report(t, f, status, (void *)of_10);
 	cr_assert_eq(fclose(f), 0);
 	return text;
+}
+
+static char *report(const struct walk_tally *t)
+{
+	return report_with(t, NULL);
 }
 
 Test(walk_tally, process_without_tables_named_with_why)
@@ -101,6 +108,42 @@ Test(walk_tally, many_processes_counted_past_the_lines)
 	cr_assert_null(strchr(text, '\x1b'), "%s", text);
 	cr_assert(strstr(text, "and 2 more processes"), "%s", text);
 	free(text);
+	agg__free(a);
+	walk_tally__free(t);
+}
+
+/* Why, in words, from what the tables worker says of the process. */
+Test(walk_tally, why_from_the_tables_worker)
+{
+	static const struct {
+		struct unwind_pid_status st;
+		const char *why;
+	} cases[] = {
+		{ { .err = -EINPROGRESS }, "still waiting for the tables worker when the run ended" },
+		{ { .published = true, .first_ns = 1000000000, .published_ns = 2500000000 },
+		  "they were loaded 1.50 s after its first notice (the tables worker was busy)" },
+		{ { .published = true }, "they were loaded only after these stacks were taken" },
+		{ { .err = -ENOENT }, "no notice of the process reached the tables worker" },
+		{ { .err = -ESRCH }, "the process was gone, or a zombie, when its mappings were read" },
+		{ { .err = -ESTALE }, "it exec'd or exited while its mappings were read" },
+		{ { .err = -E2BIG }, "the map of processes with tables was full" },
+		{ { .err = -EACCES }, "its mappings could not be read" },
+	};
+	struct walk_tally *t = walk_tally__new();
+	struct agg *a = agg__new();
+
+	cr_assert(t && a);
+	add(a, 10, "py", KEY_USER_NO_TABLES, 0x1000, 40);
+	cr_assert_eq(walk_tally__add(t, a), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = report_with(t, &cases[i].st), want[256];
+
+		snprintf(want, sizeof(want),
+			 "profile: pid 10 (py): 40 of 40 user stacks walked by frame pointers, without its unwind tables: %s\n",
+			 cases[i].why);
+		cr_assert_str_eq(text, want);
+		free(text);
+	}
 	agg__free(a);
 	walk_tally__free(t);
 }

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "collect/pid_worker.h"
+#include "common/clock.h"
+#include "common/pid_worker.h"
 
 /* How often pid_worker__wait_idle() looks whether the worker is idle. */
 #define IDLE_POLL_MS 10
@@ -26,18 +27,10 @@ struct pid_worker {
 	uint64_t next_sweep;	/* CLOCK_MONOTONIC ns */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Until there is work, or the next sweep is due. Under w->lock. */
 static void wait_for_work(struct pid_worker *w)
 {
-	while (!w->len && !w->stop && now_ns() < w->next_sweep) {
+	while (!w->len && !w->stop && monotonic_ns() < w->next_sweep) {
 		struct timespec until = {
 			.tv_sec = (time_t)(w->next_sweep / 1000000000ull),
 			.tv_nsec = (long)(w->next_sweep % 1000000000ull),
@@ -58,11 +51,11 @@ static void *worker(void *arg)
 		wait_for_work(w);
 		if (w->stop)
 			break;
-		if (now_ns() >= w->next_sweep) {
+		if (monotonic_ns() >= w->next_sweep) {
 			pthread_mutex_unlock(&w->lock);
 			w->ops.sweep(w->ops.ctx);
 			pthread_mutex_lock(&w->lock);
-			w->next_sweep = now_ns() + w->ops.sweep_ns;
+			w->next_sweep = monotonic_ns() + w->ops.sweep_ns;
 			continue;
 		}
 		pid = w->queue[w->head];
@@ -88,7 +81,7 @@ struct pid_worker *pid_worker__start(const struct pid_worker_ops *ops)
 	if (!w)
 		return NULL;
 	w->ops = *ops;
-	w->next_sweep = now_ns() + ops->sweep_ns;
+	w->next_sweep = monotonic_ns() + ops->sweep_ns;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/proc_stat.h"
+#include "common/proc_stat.h"
 
 /* The state, and the start time where need_start says so. */
 static int read_stat(const char *proc_root, pid_t pid, struct proc_stat_info *info, bool need_start)

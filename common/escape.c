@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "output/escape.h"
+#include "common/escape.h"
 
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD in UTF-8 */
 #define ESCAPE_MAX 8		/* an escape written into a buffer: "\\u001f" */

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "symbols/cache_dir.h"
+#include "common/cache_dir.h"
 
 int cache_dir__check(const char *dir, uid_t uid, char *why, size_t size)
 {
