@@ -60,7 +60,7 @@ endif
 # CPython's frames (its BPF side is python/python.bpf.h). Includes are
 # spelled from the root ("symbols/elf_read.h"): only -I. is on the path, so
 # a file's dependencies on other stages read at a glance.
-COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
+COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c collect/offcpu_drain.c \
 	collect/map_config.c collect/sample_event.c collect/diagnose.c collect/proc_stat.c \
 	collect/bpf_features.c collect/pid_worker.c collect/command.c \
 	collect/cgroups.c collect/cgroup_names.c
@@ -114,7 +114,8 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/manylibs build/workloads/deeprec build/workloads/zombies \
 	build/workloads/qsortburn build/workloads/drapburn \
 	build/workloads/vforkburn build/workloads/sigburn_musl build/workloads/muslstart \
-	build/workloads/vdsoburn build/workloads/cmdburn
+	build/workloads/vdsoburn build/workloads/cmdburn \
+	build/workloads/offcpu build/workloads/wallhalf
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -155,7 +156,8 @@ $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name profile_bpf > $@
 
 # Objects of the tool only (they include the BPF skeleton).
-TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/collect/sampler.o $(OUTPUT)/collect/attach.o
+TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/collect/sampler.o $(OUTPUT)/collect/attach.o \
+	$(OUTPUT)/collect/offcpu_attach.o
 $(TOOL_OBJS): $(OUTPUT)/profile.skel.h
 
 # The flame graph's script, kept as output/flamegraph.js, embedded as a C

@@ -53,6 +53,12 @@ enum {
 	OPT_FROM,
 	OPT_INCLUDE_SELF,
 	OPT_OFFSETS,
+	/* off the CPU: check_off_cpu() */
+	OPT_OFF_CPU,
+	OPT_WALL,
+	OPT_INCLUDE_RUNNABLE,
+	OPT_MIN_BLOCK,
+	OPT_MAX_BLOCK,
 };
 
 static const char usage[] =
@@ -74,6 +80,15 @@ static const char usage[] =
 "  -I, --include-idle        include the CPU idle stacks\n"
 "      --include-self        include profile's own samples (the whole system only)\n"
 "  -C, --cpu=CPU             sample this CPU only\n"
+"      --off-cpu             count the time threads wait off the CPU (sleeping,\n"
+"                            blocked: interruptible and uninterruptible), not\n"
+"                            samples: microseconds in text and folded output\n"
+"      --wall                wall-clock time: on-CPU samples weighted by their\n"
+"                            period plus off-CPU time (waiting for a CPU too)\n"
+"      --include-runnable    with --off-cpu, count the time preempted threads wait\n"
+"                            for a CPU too\n"
+"      --min-block=USECS     count only waits of at least USECS microseconds\n"
+"      --max-block=USECS     count only waits of at most USECS microseconds\n"
 "      --cgroup=PATH         profile only the tasks in this cgroup v2 directory and\n"
 "                            below (repeatable; /sys/fs/cgroup/X or the cgroup path /X)\n"
 "      --by-container        tell samples apart by cgroup: a root frame per container\n"
@@ -237,7 +252,8 @@ static int check_conflicts(struct profile_env *env, FILE *err)
 		fprintf(err, "profile: -p/--pid and -L/--tid conflict\n");
 		return -EINVAL;
 	}
-	if (!env->period && !env->frequency)
+	/* --off-cpu samples nothing: no rate */
+	if (!env->period && !env->frequency && !env->off_cpu)
 		env->frequency = DEFAULT_FREQUENCY;
 	return 0;
 }
@@ -263,6 +279,7 @@ struct parser {
 	bool format_set;	/* -f or --format given */
 	bool folded_flag;	/* as -f */
 	int sampling_opt;	/* the first option given that only sampling takes, or 0 */
+	bool event_set;		/* -e given */
 	const struct option *long_opts;	/* for "did you mean" and option names */
 };
 
@@ -277,6 +294,7 @@ static const int sampling_opts[] = {
 	OPT_DEBUGINFOD_URL, OPT_DEBUGINFOD_DEADLINE, OPT_DEBUGINFOD_MAX_FILES,
 	OPT_DEBUGINFOD_MAX_USER_FILES, OPT_NO_DEBUGINFOD, OPT_NO_DEMANGLE, OPT_LINES, OPT_NO_PYTHON,
 	OPT_CGROUP, OPT_BY_CONTAINER, OPT_INCLUDE_SELF, OPT_OFFSETS,
+	OPT_OFF_CPU, OPT_WALL, OPT_INCLUDE_RUNNABLE, OPT_MIN_BLOCK, OPT_MAX_BLOCK,
 };
 
 static void note_sampling_opt(struct parser *p, int opt)
@@ -298,6 +316,42 @@ static void print_opt_name(struct parser *p, int opt)
 			fprintf(p->err, "--%s", o->name);
 		return;
 	}
+}
+
+/*
+ * --off-cpu traces, it does not sample: no rate, no event. --wall weighs
+ * samples by their period in ns: cpu-clock only. The rest needs one of them.
+ */
+static int check_off_cpu(struct parser *p)
+{
+	const struct profile_env *env = p->env;
+	const char *mode = env->off_cpu ? "--off-cpu" : "--wall";
+	int bad = 0;
+
+	if (env->off_cpu && env->wall)
+		fprintf(p->err, "profile: --off-cpu and --wall conflict (--wall counts off-CPU time too)\n");
+	else if ((env->off_cpu || env->wall) && env->cpu >= 0)
+		bad = 'C';
+	else if (env->off_cpu && (env->frequency || env->period || p->event_set))
+		bad = env->frequency ? 'F' : env->period ? 'c' : 'e';
+	else if (env->wall && env->kernel_only)
+		bad = 'K';
+	else if (env->wall && env->event != SAMPLE_EVENT_CPU_CLOCK)
+		fprintf(p->err, "profile: --wall needs the cpu-clock event (a sample of cycles is no time)\n");
+	else if (!env->off_cpu && !env->wall && (env->include_runnable || env->min_block || env->max_block))
+		fprintf(p->err, "profile: --%s needs --off-cpu or --wall\n", env->include_runnable ?
+			"include-runnable" : env->min_block ? "min-block" : "max-block");
+	else if (env->max_block && env->min_block > env->max_block)
+		fprintf(p->err, "profile: --min-block %ld exceeds --max-block %ld\n", env->min_block,
+			env->max_block);
+	else
+		return 0;
+	if (bad) {
+		fprintf(p->err, "profile: %s and ", mode);
+		print_opt_name(p, bad);
+		fputs(" conflict\n", p->err);
+	}
+	return -EINVAL;
 }
 
 /* --from writes a profile that was sampled already: nothing about sampling goes with it. */
@@ -394,6 +448,8 @@ static const struct number_opt number_opts[] = {
 	  MAX_DEBUGINFOD_FILES, ENV_LONG(debuginfod_max_files) },
 	{ "debuginfod-max-user-files", OPT_DEBUGINFOD_MAX_USER_FILES, "debuginfod max user files",
 	  1, MAX_DEBUGINFOD_FILES, ENV_LONG(debuginfod_max_user_files) },
+	{ "min-block", OPT_MIN_BLOCK, "min block", 0, MAX_BLOCK_US, ENV_LONG(min_block) },
+	{ "max-block", OPT_MAX_BLOCK, "max block", 1, MAX_BLOCK_US, ENV_LONG(max_block) },
 };
 
 struct flag_opt {
@@ -420,6 +476,9 @@ static const struct flag_opt flag_opts[] = {
 	{ "by-container", OPT_BY_CONTAINER, ENV_BOOL(by_container), true },
 	{ "include-self", OPT_INCLUDE_SELF, ENV_BOOL(include_self), true },
 	{ "offsets", OPT_OFFSETS, ENV_BOOL(offsets), true },
+	{ "off-cpu", OPT_OFF_CPU, ENV_BOOL(off_cpu), true },
+	{ "wall", OPT_WALL, ENV_BOOL(wall), true },
+	{ "include-runnable", OPT_INCLUDE_RUNNABLE, ENV_BOOL(include_runnable), true },
 };
 
 static const struct option other_opts[] = {
@@ -624,6 +683,7 @@ static int parse_option(struct parser *p, int opt, char **argv)
 			return -EINVAL;
 		}
 		env->event = err;
+		p->event_set = true;
 		return 0;
 	case 'p':
 		env->pid_arg = optarg;
@@ -782,6 +842,8 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
 	free(orig);
 	if (!e)
 		e = check_from(&p);
+	if (!e)
+		e = check_off_cpu(&p);
 	if (!e)
 		e = check_conflicts(env, err);
 	if (!e && env->output)

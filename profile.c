@@ -181,9 +181,12 @@ static void tell_loaded(const struct sampler *s)
 	uint64_t ns;
 	uint32_t insns, rows;
 
-	if (!sampler__verified(s, &insns, &ns))
-		fprintf(stderr, "profile: BPF program %s: %u instructions verified; loaded in %.3f s\n",
-			bpf_program__name(sampler__prog(s)), insns, ns / 1e9);
+	struct bpf_program *progs[] = { sampler__prog(s), sampler__switch_prog(s) };
+
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+		if (!sampler__verified(s, progs[i], &insns, &ns))
+			fprintf(stderr, "profile: BPF program %s: %u instructions verified; loaded in %.3f s\n",
+				bpf_program__name(progs[i]), insns, ns / 1e9);
 	sampler__map_entries(s, &sz, &rows);
 	fprintf(stderr, "profile: BPF maps: two sets of %u stacks, %u counts and %u overflow stacks; %u unwind rows\n",
 		sz.stacks, sz.counts, sz.overflow, rows);
@@ -670,9 +673,14 @@ static void report_losses(const struct run *run)
 	struct py_names_stats names;
 
 	struct map_set_sizes sz;
+	struct offcpu_drain_stats offcpu;
 	uint32_t rows;
 
 	sampler__map_entries(run->sampler, &sz, &rows);
+	if (run->env->off_cpu || run->env->wall) {
+		sampler__offcpu_stats(run->sampler, &offcpu);
+		t.offcpu = &offcpu;
+	}
 	t.stack_entries = sz.stacks;
 	t.count_entries = sz.counts;
 	usyms__held(run->usyms, &t.held);
@@ -680,7 +688,8 @@ static void report_losses(const struct run *run)
 		unwind_jobs__stats(run->unwind, &unwind, &t.unwind_dropped);
 		t.unwind = &unwind;
 	}
-	loss_report__unresolved(stderr, run->usyms, run->env->verbose, DPKG_INFO_DIR);
+	loss_report__unresolved(stderr, run->usyms, run->env->verbose,
+				run->env->off_cpu || run->env->wall, DPKG_INFO_DIR);
 	if (run->unwind)
 		walk_tally__report(run->walks, stderr, why_no_tables, (void *)run);
 	if (run->py) {
@@ -777,7 +786,7 @@ static void setup_unwind(struct run *run)
 	run->unwind = unwind_jobs__open(&fds, &opts, stderr);
 	if (!run->unwind)
 		return;
-	run->walks = walk_tally__new();	/* NULL: not counted */
+	run->walks = walk_tally__new(run->env->off_cpu || run->env->wall);	/* NULL: not counted */
 	for (size_t i = 0; i < env->nr_pids; i++)
 		unwind_jobs__preload(run->unwind, env->pids[i]);
 	unwind_jobs__wait_idle(run->unwind, run->sigfd);

@@ -199,13 +199,54 @@ static const struct ksym *kernel_frame(struct report *r, const uint64_t *ips, si
 	return find_ksym(r, ips[i] - (i > 0));
 }
 
-static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
+/* The profile counts time (--off-cpu, --wall), in ns, not samples. */
+static bool counts_time(const struct profile_env *env)
 {
-	for (size_t i = 0; i < n; i++) {
+	return env->off_cpu || env->wall;
+}
+
+static bool is_bpf_prog(const struct ksym *ks)
+{
+	return ks && ks->module && !strcmp(ks->module, "bpf");
+}
+
+/* What runs a BPF program at a tracepoint, on the kernels we know. */
+static bool is_tracepoint_glue(const struct ksym *ks)
+{
+	return ks && !ks->module && (!strncmp(ks->name, "bpf_trace_run", 13) ||
+				     !strncmp(ks->name, "__bpf_trace_", 12) ||
+				     !strncmp(ks->name, "__traceiter_", 12));
+}
+
+/*
+ * --off-cpu, --wall: the kernel stack of a thread leaving the CPU was
+ * taken in our BPF program, run by sched_switch's glue (bpf_trace_run4,
+ * on some kernels __bpf_trace_sched_switch, __traceiter_sched_switch):
+ * frames of the profiler, not of the thread. How many of them lead ips.
+ */
+static size_t tracing_frames(struct report *r, const uint64_t *ips, size_t n)
+{
+	size_t i = 0;
+
+	if (!counts_time(r->env))
+		return 0;
+	while (i < n && is_bpf_prog(kernel_frame(r, ips, i)))
+		i++;
+	if (!i || i == n || !is_tracepoint_glue(kernel_frame(r, ips, i)))
+		return 0;
+	while (i < n && is_tracepoint_glue(kernel_frame(r, ips, i)))
+		i++;
+	return i;
+}
+
+/* Name kernel frames skip.. of ips into kframes[0..]. */
+static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n, size_t skip)
+{
+	for (size_t i = skip; i < n; i++) {
 		const struct ksym *ks = kernel_frame(r, ips, i);
 
 		/* module symbols carry their module: "func [module]" */
-		r->kframes[i] = ks ? ks->label : UNKNOWN;
+		r->kframes[i - skip] = ks ? ks->label : UNKNOWN;
 	}
 }
 
@@ -300,6 +341,8 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 	const uint64_t *ips = e->ips + e->nr_kips;
 	size_t n = e->nr_uips, k = 0;
 	const char *unnamed_module = NULL;	/* of frame k - 1, when it is unnamed */
+	/* unresolved frames counted by samples, or by microseconds of time */
+	uint64_t weight = counts_time(r->env) ? e->count / 1000 + (e->count % 1000 != 0) : e->count;
 
 	for (size_t i = 0; i < n; i++, k++) {
 		bool merged = false;
@@ -316,7 +359,7 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 		 * its function is not taken for the next one. Unresolved:
 		 * "[libfoo.so]" still names the file.
 		 */
-		if (!usyms__resolve_at(r->usyms, &w, ips[i] - (i > 0), e->count, &sym)) {
+		if (!usyms__resolve_at(r->usyms, &w, ips[i] - (i > 0), weight, &sym)) {
 			r->uframes[k] = sym.name;
 			unnamed_module = NULL;
 		} else if (name_unnamed(r, k, &sym, unnamed_module)) {
@@ -374,8 +417,10 @@ static int add_text(const struct agg_entry *e, void *ctx)
 		rec.container = l.id;
 
 	if (!e->kerr) {
-		rec.nr_kframes = e->nr_kips;
-		resolve_kernel(r, e->ips, e->nr_kips);
+		size_t skip = tracing_frames(r, e->ips, e->nr_kips);
+
+		rec.nr_kframes = e->nr_kips - skip;
+		resolve_kernel(r, e->ips, e->nr_kips, skip);
 	}
 	if (!e->uerr)
 		rec.nr_uframes = resolve_user(r, e);
@@ -394,6 +439,7 @@ static int write_text(struct report *r, const struct agg *agg, const struct repo
 		.kernel_only = env->kernel_only,
 		.per_thread = env->nr_tids > 0,
 		.root = meta->time_root,
+		.ns_as_us = counts_time(env),
 	};
 	struct text_ctx t = { .r = r };
 	int err;
@@ -470,7 +516,9 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 		if (agg_stack__missed(e->kerr)) {
 			f = marker(f, "[Missed Kernel Stack]", true);
 		} else if (!e->kerr) {
-			for (size_t i = e->nr_kips; i-- > 0; f++) {
+			size_t skip = tracing_frames(r, e->ips, e->nr_kips);
+
+			for (size_t i = e->nr_kips; i-- > skip; f++) {
 				const struct ksym *ks = kernel_frame(r, e->ips, i);
 
 				*f = (struct pf_frame){
@@ -510,6 +558,7 @@ static int write_structured(struct report *r, const struct agg *agg, const struc
 		.title = meta->title,
 		.per_thread = env->nr_tids > 0,
 		.of_targets = env->nr_pids || env->nr_tids || env->command,
+		.measure = env->off_cpu ? "off_cpu" : env->wall ? "wall" : NULL,
 	};
 	int err;
 
@@ -601,7 +650,12 @@ void report__print_header(const struct profile_env *env, FILE *f)
 	const char *stacks = env->user_only ? "user" : env->kernel_only ? "kernel" : "user + kernel";
 	char who[256] = "all threads";
 
-	if (env->format != FORMAT_TEXT || env->quiet || env->output)
+	/* folded output says its unit too, but not among its lines */
+	if (env->format == FORMAT_FOLDED && counts_time(env))
+		f = stderr;
+	else if (env->format != FORMAT_TEXT)
+		return;
+	if (env->quiet || env->output)
 		return;
 	if (env->pid_arg)
 		snprintf(who, sizeof(who), "PID %s", env->pid_arg);
@@ -613,7 +667,15 @@ void report__print_header(const struct profile_env *env, FILE *f)
 		snprintf(who, sizeof(who), "all threads in cgroup %s", env->cgroups[0]);
 	else if (env->nr_cgroups)
 		snprintf(who, sizeof(who), "all threads in %zu cgroups", env->nr_cgroups);
-	if (env->period)
+	if (env->off_cpu)
+		fprintf(f, "Tracing off-CPU time (us) of %s by %s stack", who, stacks);
+	else if (env->wall && env->period)
+		fprintf(f, "Wall-clock time (us): on-CPU sampled at every %ld ns plus off-CPU time, of %s by %s stack",
+			env->period, who, stacks);
+	else if (env->wall)
+		fprintf(f, "Wall-clock time (us): on-CPU sampled at %ld Hertz plus off-CPU time, of %s by %s stack",
+			env->frequency, who, stacks);
+	else if (env->period)
 		fprintf(f, "Sampling at every %ld events of %s by %s stack", env->period, who, stacks);
 	else
 		fprintf(f, "Sampling at %ld Hertz of %s by %s stack", env->frequency, who, stacks);
@@ -641,10 +703,12 @@ void report__title(const struct profile_env *env, char *buf, size_t size)
 	int n;
 
 	gethostname(host, sizeof(host) - 1);
-	if (env->period)
-		n = snprintf(buf, size, "profile -c %ld", env->period);
+	if (env->off_cpu)
+		n = snprintf(buf, size, "profile --off-cpu");
+	else if (env->period)
+		n = snprintf(buf, size, "profile%s -c %ld", env->wall ? " --wall" : "", env->period);
 	else
-		n = snprintf(buf, size, "profile -F %ld", env->frequency);
+		n = snprintf(buf, size, "profile%s -F %ld", env->wall ? " --wall" : "", env->frequency);
 	if (n < 0 || (size_t)n >= size)
 		return;
 	/* which, as the header says them: -p 185 is "PID 185" */

@@ -105,7 +105,7 @@ static char *unresolved(bool verbose)
 	cr_assert_eq(usyms__resolve_weighted(u, 4444, 0x1000, 7, &sym), -ENOENT);
 	f = open_memstream(&text, &len);
 	cr_assert_not_null(f);
-	loss_report__unresolved(f, u, verbose, NULL);
+	loss_report__unresolved(f, u, verbose, false, NULL);
 	cr_assert_eq(fclose(f), 0);
 	usyms__free(u);
 	rm_rf(proc);

@@ -41,7 +41,7 @@ static char *report(const struct walk_tally *t)
 
 Test(walk_tally, process_without_tables_named_with_why)
 {
-	struct walk_tally *t = walk_tally__new();
+	struct walk_tally *t = walk_tally__new(false);
 	struct agg *a = agg__new();
 	char *text;
 
@@ -67,7 +67,7 @@ Test(walk_tally, process_without_tables_named_with_why)
 
 Test(walk_tally, few_stacks_or_tables_said_nothing)
 {
-	struct walk_tally *t = walk_tally__new();
+	struct walk_tally *t = walk_tally__new(false);
 	struct agg *a = agg__new();
 	char *text;
 
@@ -83,7 +83,7 @@ Test(walk_tally, few_stacks_or_tables_said_nothing)
 
 Test(walk_tally, many_processes_counted_past_the_lines)
 {
-	struct walk_tally *t = walk_tally__new();
+	struct walk_tally *t = walk_tally__new(false);
 	struct agg *a = agg__new();
 	char *text, *line;
 	int lines = 0;
