@@ -104,3 +104,26 @@ Test(walk_tally, many_processes_counted_past_the_lines)
 	agg__free(a);
 	walk_tally__free(t);
 }
+
+/*
+ * A profile of time (--off-cpu, --wall) counts ns: each distinct stack
+ * counts once, so 25 stacks of a few us each are 25 stacks, not 25 us.
+ */
+Test(walk_tally, a_profile_of_time_counts_stacks)
+{
+	struct walk_tally *t = walk_tally__new(true);
+	struct agg *a = agg__new();
+	char *text;
+
+	cr_assert(t && a);
+	for (uint64_t ip = 0; ip < 25; ip++)
+		add(a, 10, "py", KEY_USER_NO_TABLES, 0x1000 + ip, 3000 + ip);
+	add(a, 10, "py", 0, 0x2000, 900000000);
+	cr_assert_eq(walk_tally__add(t, a), 0);
+	text = report(t);
+	cr_assert_str_eq(text,
+		"profile: pid 10 (py): 25 of 26 user stacks walked by frame pointers, without its unwind tables: still waiting for the tables worker when the run ended\n");
+	free(text);
+	agg__free(a);
+	walk_tally__free(t);
+}
