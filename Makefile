@@ -365,6 +365,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python_procs.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/service.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/containers.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/offcpu.sh
 	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
 	sh tests/integration/deps.sh
 
