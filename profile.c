@@ -387,7 +387,11 @@ static int convert(const struct profile_env *env)
 		if (dirfd >= 0)
 			close(dirfd);
 	}
-	if (!err && !env->quiet)
+	if (!err && !env->quiet && prof.measure)
+		fprintf(stderr, "profile: %.6f s of %s time in %zu stacks from %zu file%s\n",
+			pf_build__total(b) / 1e9, prof.measure, pf_build__nr_stacks(b), env->nr_from,
+			env->nr_from > 1 ? "s" : "");
+	else if (!err && !env->quiet)
 		fprintf(stderr, "profile: %llu samples in %zu stacks from %zu file%s\n",
 			(unsigned long long)pf_build__total(b), pf_build__nr_stacks(b), env->nr_from,
 			env->nr_from > 1 ? "s" : "");

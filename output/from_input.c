@@ -100,6 +100,8 @@ static int write_text(const struct pf_profile *p, const struct from_output *o, F
 		.delimited = o->delimited,
 		.annotations = o->annotations,
 		.per_thread = p->per_thread,
+		/* a pprof file of --off-cpu or --wall: ns, printed as us as when it was made */
+		.ns_as_us = p->measure != NULL,
 	};
 	struct split sp = { 0 };
 	struct stack_set *set = stack_set__new(&fmt);
