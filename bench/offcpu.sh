@@ -25,8 +25,11 @@
 # SETTLE seconds, read the kernel's bpf_stats (kernel.bpf_stats_enabled=1)
 # of its programs, the ping-pong for DURATION seconds, read them again,
 # SIGINT. Per tracer:
-#   - round trips a second of the ping-pong, and the ns each switch took
-#     more than without a tracer in the same repetition;
+#   - round trips a second of the ping-pong, and its CPU time (both
+#     threads, user and system: the tracer's work at their switches runs
+#     in them) a round trip; the CPU ns each switch took more than without
+#     a tracer in the same repetition. CPU time, not the rate: a thread
+#     that waits for the CPU (the machine is shared) spends none;
 #   - BPF ns a program run (run_time_ns / run_cnt: every switch of both
 #     CPUs, the other agents' too), and the switches a second it ran for;
 #   - the tracer's own CPU seconds (user + system) over the whole run.
@@ -57,6 +60,12 @@ die() { log "$*"; exit 1; }
 bench_start offcpu taskset shuf perf
 gcc -O2 -Wall -Wextra bench/workloads/bw_pingpong.c -o "$TMP/pingpong" -lpthread ||
 	die "cannot build bw_pingpong"
+# the statistics on whatever another bench sets kernel.bpf_stats_enabled to
+gcc -O2 -Wall -Wextra bench/stats_fd.c -o "$TMP/stats_fd" || die "cannot build stats_fd"
+"$TMP/stats_fd" > "$TMP/stats_fd.out" &
+WL=$!
+for ((i = 0; i < 50; i++)); do grep -q on "$TMP/stats_fd.out" && break; sleep 0.1; done
+grep -q on "$TMP/stats_fd.out" || die "cannot keep the BPF statistics on"
 
 # Debian 12's perf takes --off-cpu and ignores it, with a warning
 if perf record --off-cpu -o "$TMP/probe.data" -- true 2>&1 | grep -q "off-cpu' is being ignored"; then
@@ -97,9 +106,9 @@ BPFTRACE_PROG='tracepoint:sched:sched_switch {
 }
 END { clear(@start); clear(@ks); clear(@us); }'
 
-# one TRACER REP: "rep tracer round_trips_per_s bpf_ns runs_per_s cpu_s" to $TMP/runs
+# one TRACER REP: "rep tracer round_trips_per_s cpu_ns_per_round_trip bpf_ns runs_per_s cpu_s" to $TMP/runs
 one() {
-	local t=$1 rep=$2 r=$TMP/$1.$2 child="" ids="" rt0=0 c0=0 rt1=0 c1=0 i trips cpu
+	local t=$1 rep=$2 r=$TMP/$1.$2 child="" ids="" rt0=0 c0=0 rt1=0 c1=0 i trips wl_cpu cpu
 	case $t in
 	none) set -- sleep 3600 ;;
 	profile) set -- "$PROFILE" --off-cpu -q -o "$r.folded" ;;
@@ -121,17 +130,17 @@ one() {
 	kill -0 $RM 2> /dev/null || { log "$t did not start: $(tail -n 2 "$r.err" | tr '\n' ' ')"; return; }
 	sleep "$SETTLE"
 	[ -n "$ids" ] && read -r rt0 c0 < <(switch_stats "$child")
-	trips=$(taskset -c "$CPU" "$TMP/pingpong" "$DURATION" | awk '{ print $2 }')
+	read -r _ trips _ wl_cpu < <(taskset -c "$CPU" "$TMP/pingpong" "$DURATION")
 	[ -n "$ids" ] && read -r rt1 c1 < <(switch_stats "$child")
 	kill -INT $RM
 	wait $RM
 	RM=""
 	cpu=$(sed -n 's/.* cpu=\([0-9.]*\) .*/\1/p' "$r.stats")
 	rm -f "$r.data" "$r.folded"
-	awk -v rep="$rep" -v t="$t" -v n="$trips" -v d="$DURATION" -v rt=$((rt1 - rt0)) \
-		-v c=$((c1 - c0)) -v cpu="${cpu:--}" 'BEGIN {
-		printf "%s %s %.0f %s %s %s\n", rep, t, n / d, (c > 0) ? sprintf("%.0f", rt / c) : "-",
-			(c > 0) ? sprintf("%.0f", c / d) : "-", cpu }' >> "$TMP/runs"
+	awk -v rep="$rep" -v t="$t" -v n="${trips:-0}" -v w="${wl_cpu:-0}" -v d="$DURATION" \
+		-v rt=$((rt1 - rt0)) -v c=$((c1 - c0)) -v cpu="${cpu:--}" 'BEGIN {
+		printf "%s %s %.0f %s %s %s %s\n", rep, t, n / d, (n > 0) ? sprintf("%.0f", w * 1e9 / n) : "-",
+			(c > 0) ? sprintf("%.0f", rt / c) : "-", (c > 0) ? sprintf("%.0f", c / d) : "-", cpu }' >> "$TMP/runs"
 }
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)

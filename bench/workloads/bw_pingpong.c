@@ -1,6 +1,7 @@
 /*
  * bw_pingpong - two threads pass a byte back and forth over two pipes for
- * argv[1] seconds, then print "round_trips N". Each waits in read() for
+ * argv[1] seconds, then print "round_trips N cpu_s S" (S: the CPU time of
+ * both threads, user and system, the switches' included). Each waits in read() for
  * the other: pinned to one CPU (taskset), every round trip is two context
  * switches, and nothing else runs between them; the switch rate is as high
  * as the kernel allows. bench/offcpu.sh times what a tracer of
@@ -10,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +39,7 @@ int main(int argc, char **argv)
 {
 	long seconds = argc > 1 ? atol(argv[1]) : 1;
 	unsigned long long n = 0;
+	struct rusage ru;
 	pthread_t t;
 	char c = 'x';
 
@@ -49,6 +52,8 @@ int main(int argc, char **argv)
 			return 1;
 		n++;
 	}
-	printf("round_trips %llu\n", n);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("round_trips %llu cpu_s %.6f\n", n,
+	       ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	return 0;
 }
