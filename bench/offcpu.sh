@@ -9,6 +9,10 @@
 #   none         no tracer: the ping-pong's own rate, this repetition
 #   profile      ./profile --off-cpu -q -o x.folded (unwind tables)
 #   profile-fp   ./profile --off-cpu -q -o x.folded --call-graph fp
+#   profile-fp-U ... -U: the user stack (by frame pointers) alone
+#   profile-fp-K ... -K: the kernel stack alone
+#   profile-none ... -p 1: no switch of the ping-pong profiled, what every
+#                switch of a thread not profiled pays
 #   bpftrace     off-CPU time by kernel and user stack, as profile counts
 #                it: at sched_switch, the waiting task's start and stacks
 #                kept by pid, its time summed under them when it runs
@@ -47,7 +51,7 @@ REPS=${REPS:-5}
 DURATION=${DURATION:-3}
 SETTLE=${SETTLE:-1}
 CPU=${CPU:-1}
-TRACERS=${TRACERS:-none profile profile-fp bpftrace perf perf-offcpu}
+TRACERS=${TRACERS:-none profile profile-fp profile-fp-U profile-fp-K profile-none bpftrace perf perf-offcpu}
 PROFILE=${PROFILE:-$ROOT/profile}
 
 log() { printf 'bench: %s\n' "$*" >&2; }
@@ -113,6 +117,9 @@ one() {
 	none) set -- sleep 3600 ;;
 	profile) set -- "$PROFILE" --off-cpu -q -o "$r.folded" ;;
 	profile-fp) set -- "$PROFILE" --off-cpu -q --call-graph fp -o "$r.folded" ;;
+	profile-fp-U) set -- "$PROFILE" --off-cpu -q --call-graph fp -U -o "$r.folded" ;;
+	profile-fp-K) set -- "$PROFILE" --off-cpu -q --call-graph fp -K -o "$r.folded" ;;
+	profile-none) set -- "$PROFILE" --off-cpu -q -p 1 -o "$r.folded" ;;
 	bpftrace) set -- bpftrace -e "$BPFTRACE_PROG" ;;
 	perf) set -- perf record -q -a -g -e sched:sched_switch -o "$r.data" ;;
 	perf-offcpu) set -- perf record -q -a -g --off-cpu -o "$r.data" ;;

@@ -40,7 +40,8 @@ static __u64 samples_per_set(const struct profile_env *env, int nr_cpus)
 {
 	__u64 secs = MAP_DRAIN_SECS;
 
-	if (env->period || env->frequency <= 0)
+	/* --wall: the waits' keys come at every switch, not at the rate */
+	if (env->period || env->frequency <= 0 || env->wall)
 		return 0;
 	if (env->interval && env->interval > (long)secs)
 		secs = env->interval;

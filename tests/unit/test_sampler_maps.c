@@ -303,6 +303,12 @@ Test(map_sizes, given_sizes_and_event_counts_are_kept)
 	SIZES(&sz, 2, "--stack-storage-size", "16384", "--hash-storage-size", "40960", "-F", "49", "1");
 	cr_assert_eq(sz.stacks, 16384);
 	cr_assert_eq(sz.counts, 40960);
+	/* --off-cpu and --wall: their waits come at every switch, not at a rate */
+	SIZES(&sz, 2, "--off-cpu", "1");
+	cr_assert_eq(sz.counts, DEFAULT_HASH_STORAGE);
+	SIZES(&sz, 2, "--wall", "-F", "49", "1");
+	cr_assert_eq(sz.counts, DEFAULT_HASH_STORAGE);
+	cr_assert_eq(sz.stacks, DEFAULT_STACK_STORAGE);
 	SIZES(&sz, 2, "-c", "1000000", "1");
 	cr_assert_eq(sz.stacks, DEFAULT_STACK_STORAGE);
 	cr_assert_eq(sz.counts, DEFAULT_HASH_STORAGE);
