@@ -205,38 +205,28 @@ static bool counts_time(const struct profile_env *env)
 	return env->off_cpu || env->wall;
 }
 
-static bool is_bpf_prog(const struct ksym *ks)
-{
-	return ks && ks->module && !strcmp(ks->module, "bpf");
-}
+struct kstack {
+	struct report *r;
+	const uint64_t *ips;
+};
 
-/* What runs a BPF program at a tracepoint, on the kernels we know. */
-static bool is_tracepoint_glue(const struct ksym *ks)
+static const struct ksym *kstack_sym(size_t i, void *ctx)
 {
-	return ks && !ks->module && (!strncmp(ks->name, "bpf_trace_run", 13) ||
-				     !strncmp(ks->name, "__bpf_trace_", 12) ||
-				     !strncmp(ks->name, "__traceiter_", 12));
+	const struct kstack *k = ctx;
+
+	return kernel_frame(k->r, k->ips, i);
 }
 
 /*
  * --off-cpu, --wall: the kernel stack of a thread leaving the CPU was
- * taken in our BPF program, run by sched_switch's glue (bpf_trace_run4,
- * on some kernels __bpf_trace_sched_switch, __traceiter_sched_switch):
- * frames of the profiler, not of the thread. How many of them lead ips.
+ * taken in our BPF program at sched_switch: how many of ips's frames are
+ * the profiler's (stack_cut.h), left out.
  */
 static size_t tracing_frames(struct report *r, const uint64_t *ips, size_t n)
 {
-	size_t i = 0;
+	struct kstack k = { r, ips };
 
-	if (!counts_time(r->env))
-		return 0;
-	while (i < n && is_bpf_prog(kernel_frame(r, ips, i)))
-		i++;
-	if (!i || i == n || !is_tracepoint_glue(kernel_frame(r, ips, i)))
-		return 0;
-	while (i < n && is_tracepoint_glue(kernel_frame(r, ips, i)))
-		i++;
-	return i;
+	return counts_time(r->env) ? stack_cut__tracing_frames(n, kstack_sym, &k) : 0;
 }
 
 /* Name kernel frames skip.. of ips into kframes[0..]. */
