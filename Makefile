@@ -62,7 +62,7 @@ endif
 # the per-pid worker, /proc/PID/stat). Includes are
 # spelled from the root ("symbols/elf_read.h"): only -I. is on the path, so
 # a file's dependencies on other stages read at a glance.
-COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c \
+COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c collect/offcpu_drain.c \
 	collect/map_config.c collect/sample_event.c collect/diagnose.c \
 	collect/bpf_features.c collect/command.c \
 	collect/cgroups.c collect/cgroup_names.c
@@ -117,7 +117,8 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/manylibs build/workloads/deeprec build/workloads/zombies \
 	build/workloads/qsortburn build/workloads/drapburn \
 	build/workloads/vforkburn build/workloads/sigburn_musl build/workloads/muslstart \
-	build/workloads/vdsoburn build/workloads/cmdburn
+	build/workloads/vdsoburn build/workloads/cmdburn \
+	build/workloads/offcpu build/workloads/wallhalf
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -158,7 +159,8 @@ $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name profile_bpf > $@
 
 # Objects of the tool only (they include the BPF skeleton).
-TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/collect/sampler.o $(OUTPUT)/collect/attach.o
+TOOL_OBJS := $(OUTPUT)/profile.o $(OUTPUT)/collect/sampler.o $(OUTPUT)/collect/attach.o \
+	$(OUTPUT)/collect/offcpu_attach.o
 $(TOOL_OBJS): $(OUTPUT)/profile.skel.h
 
 # The flame graph's script, kept as output/flamegraph.js, embedded as a C
@@ -366,6 +368,7 @@ integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python_procs.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/service.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/containers.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/offcpu.sh
 	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
 	sh tests/integration/deps.sh
 

@@ -58,9 +58,46 @@ static int check_conflicts(struct profile_env *env, FILE *err)
 		fprintf(err, "profile: -p/--pid and -L/--tid conflict\n");
 		return -EINVAL;
 	}
-	if (!env->period && !env->frequency)
+	/* --off-cpu samples nothing: no rate */
+	if (!env->period && !env->frequency && !env->off_cpu)
 		env->frequency = DEFAULT_FREQUENCY;
 	return 0;
+}
+
+/*
+ * --off-cpu traces, it does not sample: no rate, no event. --wall weighs
+ * samples by their period in ns: cpu-clock only. The rest needs one of them.
+ */
+static int check_off_cpu(struct parser *p)
+{
+	const struct profile_env *env = p->env;
+	const char *mode = env->off_cpu ? "--off-cpu" : "--wall";
+	int bad = 0;
+
+	if (env->off_cpu && env->wall)
+		fprintf(p->err, "profile: --off-cpu and --wall conflict (--wall counts off-CPU time too)\n");
+	else if ((env->off_cpu || env->wall) && env->cpu >= 0)
+		bad = 'C';
+	else if (env->off_cpu && (env->frequency || env->period || p->event_set))
+		bad = env->frequency ? 'F' : env->period ? 'c' : 'e';
+	else if (env->wall && env->kernel_only)
+		bad = 'K';
+	else if (env->wall && env->event != SAMPLE_EVENT_CPU_CLOCK)
+		fprintf(p->err, "profile: --wall needs the cpu-clock event (a sample of cycles is no time)\n");
+	else if (!env->off_cpu && !env->wall && (env->include_runnable || env->min_block || env->max_block))
+		fprintf(p->err, "profile: --%s needs --off-cpu or --wall\n", env->include_runnable ?
+			"include-runnable" : env->min_block ? "min-block" : "max-block");
+	else if (env->max_block && env->min_block > env->max_block)
+		fprintf(p->err, "profile: --min-block %ld exceeds --max-block %ld\n", env->min_block,
+			env->max_block);
+	else
+		return 0;
+	if (bad) {
+		fprintf(p->err, "profile: %s and ", mode);
+		cli_options__print_name(p->err, cli_options__find(bad));
+		fputs(" conflict\n", p->err);
+	}
+	return -EINVAL;
 }
 
 /* --from writes a profile that was sampled already: nothing about sampling goes with it. */
@@ -250,6 +287,8 @@ int cli__parse(int argc, char **argv, struct profile_env *env, FILE *out, FILE *
 	free(orig);
 	if (!e)
 		e = check_from(&p);
+	if (!e)
+		e = check_off_cpu(&p);
 	if (!e)
 		e = check_conflicts(env, err);
 	if (!e && env->output)

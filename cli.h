@@ -51,6 +51,8 @@
 #define DEFAULT_DEBUGINFOD_MAX_FILES 256
 #define DEFAULT_DEBUGINFOD_MAX_USER_FILES 16
 #define MAX_DEBUGINFOD_FILES 1000000
+/* --min-block and --max-block at most, us: 30 days */
+#define MAX_BLOCK_US (30L * 24 * 3600 * 1000000)
 /* Kernel memory the BPF maps may take at most, when full (cli__map_bytes). */
 #define MAX_MAP_MIB 2048
 
@@ -104,6 +106,11 @@ struct profile_env {
 	long debuginfod_deadline;	/* seconds after sampling for fetches to land */
 	long debuginfod_max_files;	/* debug files asked for in a run */
 	long debuginfod_max_user_files;	/* of them for the files of one user but root */
+	/* off the CPU (collect/offcpu.bpf.h) */
+	bool off_cpu;		/* --off-cpu: ns threads wait off the CPU, not samples */
+	bool wall;		/* --wall: samples weighted by their period plus that, in ns */
+	bool include_runnable;	/* --include-runnable: and ns waiting for a CPU (--wall: always) */
+	long min_block, max_block;	/* --min-block, --max-block: us; max 0: no bound */
 };
 
 /* cli__parse(): --help or --version was printed on out, exit 0. */

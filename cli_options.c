@@ -103,6 +103,7 @@ static int set_event(struct parser *p, const struct cli_option *o, const char *a
 		return -EINVAL;
 	}
 	p->env->event = e;
+	p->event_set = true;
 	return 0;
 }
 
@@ -336,6 +337,25 @@ static const struct cli_option options[] = {
 	{ "cpu", 'C', "CPU", CLI_SAMPLING,
 	  "sample this CPU only",
 	  .set = set_cpu },
+	{ "off-cpu", 0, NULL, CLI_SAMPLING,
+	  "count the time threads wait off the CPU (sleeping,\n"
+	  "blocked: interruptible and uninterruptible), not\n"
+	  "samples: microseconds in text and folded output",
+	  FLAG(off_cpu, true) },
+	{ "wall", 0, NULL, CLI_SAMPLING,
+	  "wall-clock time: on-CPU samples weighted by their\n"
+	  "period plus off-CPU time (waiting for a CPU too)",
+	  FLAG(wall, true) },
+	{ "include-runnable", 0, NULL, CLI_SAMPLING,
+	  "with --off-cpu, count the time preempted threads wait\n"
+	  "for a CPU too",
+	  FLAG(include_runnable, true) },
+	{ "min-block", 0, "USECS", CLI_SAMPLING,
+	  "count only waits of at least USECS microseconds",
+	  NUMBER(min_block, 0, MAX_BLOCK_US) },
+	{ "max-block", 0, "USECS", CLI_SAMPLING,
+	  "count only waits of at most USECS microseconds",
+	  NUMBER(max_block, 1, MAX_BLOCK_US) },
 	{ "cgroup", 0, "PATH", CLI_SAMPLING,
 	  "profile only the tasks in this cgroup v2 directory and\n"
 	  "below (repeatable; /sys/fs/cgroup/X or the cgroup path /X)",

@@ -22,6 +22,7 @@ struct parser {
 	FILE *out, *err;
 	bool format_set;	/* -f or --format given */
 	bool folded_flag;	/* as -f */
+	bool event_set;		/* -e given */
 	/* the first option given that only sampling takes (CLI_SAMPLING), or NULL */
 	const struct cli_option *sampling_opt;
 };

@@ -46,8 +46,13 @@ const volatile bool dwarf_unwind = false;	/* user stacks by unwind tables where 
 const volatile bool follow_forks = false;	/* -- CMD: what pids' processes fork joins pids */
 const volatile bool key_by_cgroup = false;	/* --by-container */
 const volatile __u32 nr_cgroup_filters = 0;	/* --cgroup: the entries of cgroup_filter */
+const volatile bool offcpu_enabled = false;	/* --off-cpu, --wall: collect/offcpu.bpf.h */
 
-/* Written by userspace while running: which set samples go to. */
+/*
+ * Written by userspace while running: the flips so far; samples go to
+ * set active & 1 (a count, so that off-CPU time knows whether a flip
+ * came since its stacks were kept: collect/offcpu.bpf.h).
+ */
 volatile __u32 active = 0;
 /*
  * Moved on at every change to an entry of pid_gen but its making (exec,
@@ -466,8 +471,8 @@ static __always_inline bool followed(__u32 pid)
  * The user stack: the n frames unwind_user() walked (n >= 0), by their
  * hash (see count()); else (n < 0) by frame pointers (bpf_get_stackid).
  */
-static __always_inline __s32 user_stack(struct bpf_perf_event_data *ctx, struct profile_key *key,
-					void *stackmap, int set, int n)
+static __always_inline __s32 user_stack(void *ctx, struct profile_key *key, void *stackmap, int set,
+					int n)
 {
 	if (n < 0)
 		return get_stack(ctx, stackmap, set, BPF_F_USER_STACK, &key->user_overflow,
@@ -650,31 +655,85 @@ static __always_inline long add_count(void *counts, const struct profile_key *ke
 	return err;
 }
 
+/* Where what the count hash could not take is counted: samples, or ns off CPU. */
+static __always_inline __u32 lost_stat(const struct profile_key *key)
+{
+	return offcpu_enabled && (key->flags & KEY_OFF_CPU) ? STAT_OFFCPU_LOST_NS : STAT_HASH_FULL;
+}
+
 /*
- * Count the sample. A walked user stack (walked >= 0) is known in the key
- * by the hash of its frames; it is kept in the overflow hash, and its
- * frames compared with the stack kept under that hash, only when its key
- * is not counted yet: a key of a process's generation was made by a
- * stack of that process compared frame by frame, so a later stack of the
- * same hash that is not the same can only be one the process made to
- * collide with its own (FNV-1a is easy to invert), which misleads its own
+ * Add weight to key, whose stacks are taken: 1 for a sample, the ns a
+ * thread was off the CPU, or 0 where it leaves the CPU (its key counted
+ * with nothing yet: its stack kept, its generation announced). A walked
+ * user stack (walked >= 0, kept false) is known in the key by the hash
+ * of its frames; it is kept in the overflow hash, and its frames
+ * compared with the stack kept under that hash, only when its key is not
+ * counted yet: a key of a process's generation was made by a stack of
+ * that process compared frame by frame, so a later stack of the same
+ * hash that is not the same can only be one the process made to collide
+ * with its own (FNV-1a is easy to invert), which misleads its own
  * profile only, as its stack's contents can anyway. Without a generation
  * (0: the pid_gen map was full), pids reused would share keys: compared
  * every time. A key this CPU counted last is counted in its slot of the
  * set's pending counts (profile.h), without a lookup in the count hash.
  */
-static __always_inline void count(struct bpf_perf_event_data *ctx, struct profile_key *key,
-				  void *counts, void *stackmap, void *pending,
-				  int set, int walked)
+static __always_inline void tally(struct profile_key *key, void *counts, void *pending, int set,
+				  int walked, bool kept, __u64 weight)
 {
-	static const __u64 one = 1;
 	struct pid_gen *g = NULL;
-	bool kept = walked <= 0;
 	struct count_cache *cache;
 	struct count_slot *slot;
 	__u32 zero = 0;
 	__u64 *val;
 	long err;
+
+	/* a key in its slot: its stack was kept when it went there */
+	cache = kept || key->gen ? bpf_map_lookup_elem(pending, &zero) : NULL;
+	slot = cache ? &cache->s[count_slot_of(key)] : NULL;
+	if (slot && slot->used && same_key(&slot->key, key)) {
+		slot->n += weight;	/* per CPU: no atomics */
+		return;
+	}
+
+	val = kept || key->gen ? bpf_map_lookup_elem(counts, key) : NULL;
+	if (!val && !kept) {
+		/* a new key, or one under a later probe: compared and kept */
+		keep_walked(key, set, walked);
+		val = bpf_map_lookup_elem(counts, key);
+	}
+	if (val) {
+		if (weight)
+			__sync_fetch_and_add(val, weight);
+	} else {
+		/* a new key: the only time a new generation can show up */
+		g = key->gen ? bpf_map_lookup_elem(&pid_gen, &key->pid) : NULL;
+		if (g && g->gen == key->gen)
+			announce(key->pid, g);
+		err = add_count(counts, key, weight);
+		if (err) {
+			stat_add(lost_stat(key), weight);
+			return;
+		}
+	}
+	/* without a generation a walked stack is compared at every sample: no slot */
+	if (!slot)
+		return;
+	/* the key in the slot goes to the count hash, this one takes its place */
+	if (slot->used && slot->n && add_count(counts, &slot->key, slot->n))
+		stat_add(lost_stat(&slot->key), slot->n);
+	__builtin_memcpy(&slot->key, key, sizeof(*key));
+	slot->n = 0;
+	slot->used = 1;
+}
+
+/*
+ * Take the stacks of the sample (or of the thread leaving the CPU) into
+ * key, and add weight to it (tally()).
+ */
+static __always_inline void count(void *ctx, struct profile_key *key, void *counts, void *stackmap,
+				  void *pending, int set, int walked, __u64 weight)
+{
+	bool kept = walked <= 0;
 
 	key->kern_stack_id = user_stacks_only ? -1 :
 		get_stack(ctx, stackmap, set, 0, &key->kern_overflow, STAT_KSTACK_OVERFLOW);
@@ -686,43 +745,7 @@ static __always_inline void count(struct bpf_perf_event_data *ctx, struct profil
 		key->gen = gen_number(key->pid);
 	if (key->user_stack_id != STACK_ID_OVERFLOW)
 		kept = true;
-
-	/* a key in its slot: its stack was kept when it went there */
-	cache = kept || key->gen ? bpf_map_lookup_elem(pending, &zero) : NULL;
-	slot = cache ? &cache->s[count_slot_of(key)] : NULL;
-	if (slot && slot->used && same_key(&slot->key, key)) {
-		slot->n++;	/* per CPU: no atomics */
-		return;
-	}
-
-	val = kept || key->gen ? bpf_map_lookup_elem(counts, key) : NULL;
-	if (!val && !kept) {
-		/* a new key, or one under a later probe: compared and kept */
-		keep_walked(key, set, walked);
-		val = bpf_map_lookup_elem(counts, key);
-	}
-	if (val) {
-		__sync_fetch_and_add(val, 1);
-	} else {
-		/* a new key: the only time a new generation can show up */
-		g = key->gen ? bpf_map_lookup_elem(&pid_gen, &key->pid) : NULL;
-		if (g && g->gen == key->gen)
-			announce(key->pid, g);
-		err = add_count(counts, key, one);
-		if (err) {
-			stat_inc(STAT_HASH_FULL);
-			return;
-		}
-	}
-	/* without a generation a walked stack is compared at every sample: no slot */
-	if (!slot)
-		return;
-	/* the key in the slot goes to the count hash, this one takes its place */
-	if (slot->used && slot->n && add_count(counts, &slot->key, slot->n))
-		stat_add(STAT_HASH_FULL, slot->n);
-	__builtin_memcpy(&slot->key, key, sizeof(*key));
-	slot->n = 0;
-	slot->used = 1;
+	tally(key, counts, pending, set, walked, kept, weight);
 }
 
 /*
@@ -736,9 +759,26 @@ __noinline int count_in(struct bpf_perf_event_data *ctx, struct profile_key *key
 	if (!ctx || !key)
 		return 0;
 	if (set)
-		count(ctx, key, &counts1, &stackmap1, &pending1, 1, walked);
+		count(ctx, key, &counts1, &stackmap1, &pending1, 1, walked, 1);
 	else
-		count(ctx, key, &counts0, &stackmap0, &pending0, 0, walked);
+		count(ctx, key, &counts0, &stackmap0, &pending0, 0, walked, 1);
+	return 0;
+}
+
+/*
+ * The same for a thread leaving the CPU (collect/offcpu.bpf.h): its key
+ * made and counted with nothing yet. Its own function, as a global
+ * function's context is of one program type.
+ */
+__noinline int count_in_switch(struct bpf_raw_tracepoint_args *ctx, struct profile_key *key,
+			       int walked, int set)
+{
+	if (!ctx || !key)
+		return 0;
+	if (set)
+		count(ctx, key, &counts1, &stackmap1, &pending1, 1, walked, 0);
+	else
+		count(ctx, key, &counts0, &stackmap0, &pending0, 0, walked, 0);
 	return 0;
 }
 
@@ -760,6 +800,21 @@ __noinline int walk_by_tables(struct bpf_perf_event_data *ctx, __u32 pid, __u32 
 	return unwind_user(ctx, pid, flags, py && py_enabled ? py_walk_buf() : NULL);
 }
 
+/*
+ * The same for a thread leaving the CPU: it is in the kernel, where
+ * unwind_user() takes the user registers saved at its entry. A sample's
+ * registers that say kernel mode (cs 0) make it do that; the compiler
+ * folds them away.
+ */
+__noinline int walk_by_tables_task(__u32 pid, __u32 *flags, int py)
+{
+	struct bpf_perf_event_data in_kernel = {};
+
+	if (!flags)
+		return -1;
+	return unwind_user(&in_kernel, pid, flags, py && py_enabled ? py_walk_buf() : NULL);
+}
+
 /* The user stack by frame pointers, with the Python frames in it. */
 __noinline int walk_by_fp_py(struct bpf_perf_event_data *ctx, __u32 *flags)
 {
@@ -768,6 +823,84 @@ __noinline int walk_by_fp_py(struct bpf_perf_event_data *ctx, __u32 *flags)
 	if (!ctx || !flags || !w)
 		return -1;
 	return py_fp_stack(ctx, w, flags);
+}
+
+__noinline int walk_by_fp_py_switch(struct bpf_raw_tracepoint_args *ctx, __u32 *flags)
+{
+	struct py_walk *w = py_walk_buf();
+
+	if (!ctx || !flags || !w)
+		return -1;
+	return py_fp_stack(ctx, w, flags);
+}
+
+/*
+ * The key of the task on this CPU, pid and tid: false when the filters
+ * leave it out (idle, -p, -L, --cgroup, profile itself).
+ */
+static __always_inline bool target_key(struct profile_key *key, __u32 pid, __u32 tid)
+{
+	if (!include_idle && tid == 0)
+		return false;
+	if (filter_by_pid && !followed(pid))
+		return false;
+	if (filter_by_tid && !bpf_map_lookup_elem(&tids, &tid))
+		return false;
+	if (nr_cgroup_filters && !in_cgroups())
+		return false;
+	if (self_pid && pid == self_pid) {
+		stat_inc(STAT_SELF);
+		return false;
+	}
+	key->pid = pid;
+	key->tid = key_by_tid ? tid : 0;
+	if (key_by_cgroup)
+		key->cgroup_id = bpf_get_current_cgroup_id();
+	bpf_get_current_comm(&key->comm, sizeof(key->comm));
+	return true;
+}
+
+/*
+ * The user stack of the task on this CPU, walked once whichever map set
+ * it goes to: the frames walked, or -1 (by frame pointers, at the count).
+ * switched: it is leaving the CPU (ctx a raw tracepoint's), not sampled.
+ */
+static __always_inline int walk_user(void *ctx, __u32 pid, __u32 tid, __u32 *flags, bool unwind,
+				     bool python, bool switched)
+{
+	bool py = false;
+	int walked = -1;
+
+	if (kernel_stacks_only)
+		return -1;
+	if (python)
+		py = py_walk_prepare(pid, tid);
+	if (unwind)
+		walked = switched ? walk_by_tables_task(pid, flags, py) :
+				    walk_by_tables(ctx, pid, flags, py);
+	/* no tables (yet): by frame pointers, the Python frames in place */
+	if (walked < 0 && py)
+		walked = switched ? walk_by_fp_py_switch(ctx, flags) : walk_by_fp_py(ctx, flags);
+	return walked;
+}
+
+/*
+ * Count key in map set `set`, its user stack walked as walk_user() said:
+ * a sample, or (switched) a thread leaving the CPU, counted with nothing.
+ */
+static __always_inline void count_walked(void *ctx, struct profile_key *key, int walked, int set,
+					 bool walks, bool switched)
+{
+	if (walks && switched) {
+		count_in_switch(ctx, key, walked, set);
+	} else if (walks) {
+		count_in(ctx, key, walked, set);
+	} else if (set) {
+		/* by frame pointers alone: walked is -1, which count_in() cannot know */
+		count(ctx, key, &counts1, &stackmap1, &pending1, 1, walked, !switched);
+	} else {
+		count(ctx, key, &counts0, &stackmap0, &pending0, 0, walked, !switched);
+	}
 }
 
 /*
@@ -781,48 +914,14 @@ __noinline int walk_by_fp_py(struct bpf_perf_event_data *ctx, __u32 *flags)
 static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind, bool python)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 pid = id >> 32;
-	__u32 tid = (__u32)id;
 	struct profile_key key = {};
-	bool py = false;
-	int walked = -1;
+	int walked;
 
-	if (!include_idle && tid == 0)
+	if (!target_key(&key, id >> 32, (__u32)id))
 		return 0;
-	if (filter_by_pid && !followed(pid))
-		return 0;
-	if (filter_by_tid && !bpf_map_lookup_elem(&tids, &tid))
-		return 0;
-	if (nr_cgroup_filters && !in_cgroups())
-		return 0;
-	if (self_pid && pid == self_pid) {
-		stat_inc(STAT_SELF);
-		return 0;
-	}
-
 	stat_inc(STAT_SAMPLES);
-	key.pid = pid;
-	key.tid = key_by_tid ? tid : 0;
-	if (key_by_cgroup)
-		key.cgroup_id = bpf_get_current_cgroup_id();
-	bpf_get_current_comm(&key.comm, sizeof(key.comm));
-
-	/* walked once, whichever map set it goes to */
-	if (python && !kernel_stacks_only)
-		py = py_walk_prepare(pid, tid);
-	if (unwind && !kernel_stacks_only)
-		walked = walk_by_tables(ctx, pid, &key.flags, py);
-	/* no tables (yet): by frame pointers, the Python frames in place */
-	if (walked < 0 && py)
-		walked = walk_by_fp_py(ctx, &key.flags);
-	if (unwind || python) {
-		count_in(ctx, &key, walked, active);
-	} else if (active) {
-		/* by frame pointers alone: walked is -1, which count_in() cannot know */
-		count(ctx, &key, &counts1, &stackmap1, &pending1, 1, walked);
-	} else {
-		count(ctx, &key, &counts0, &stackmap0, &pending0, 0, walked);
-	}
+	walked = walk_user(ctx, id >> 32, (__u32)id, &key.flags, unwind, python, false);
+	count_walked(ctx, &key, walked, active & 1, unwind || python, false);
 	return 0;
 }
 
@@ -925,5 +1024,7 @@ int on_fork(struct bpf_raw_tracepoint_args *ctx)
 		stat_inc(STAT_FOLLOW_LOST);
 	return 0;
 }
+
+#include "collect/offcpu.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

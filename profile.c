@@ -103,6 +103,11 @@ static void sampler_opts_of(const struct profile_env *env, struct sampler_opts *
 		.include_self = env->include_self,
 		.include_idle = env->include_idle,
 		.by_container = env->by_container,
+		.off_cpu = env->off_cpu,
+		.wall = env->wall,
+		.include_runnable = env->include_runnable,
+		.min_block = env->min_block,
+		.max_block = env->max_block,
 		.user_only = env->user_only,
 		.kernel_only = env->kernel_only,
 		.max_stack_depth = env->max_stack_depth,
@@ -133,6 +138,8 @@ static void report_opts_of(const struct profile_env *env, struct report_opts *o)
 		.to_file = env->output != NULL,
 		.user_only = env->user_only,
 		.kernel_only = env->kernel_only,
+		.off_cpu = env->off_cpu,
+		.wall = env->wall,
 		.frequency = env->frequency,
 		.period = env->period,
 		.duration = env->duration,
@@ -156,6 +163,7 @@ static void loss_report_opts_of(const struct profile_env *env, struct loss_repor
 		.unwind_storage_size = env->unwind_storage_size,
 		.debuginfod_max_files = env->debuginfod_max_files,
 		.debuginfod_max_user_files = env->debuginfod_max_user_files,
+		.off_cpu = env->off_cpu,
 	};
 }
 
@@ -258,9 +266,12 @@ static void tell_loaded(const struct sampler *s)
 	uint64_t ns;
 	uint32_t insns, rows;
 
-	if (!sampler__verified(s, &insns, &ns))
-		fprintf(stderr, "profile: BPF program %s: %u instructions verified; loaded in %.3f s\n",
-			bpf_program__name(sampler__prog(s)), insns, ns / 1e9);
+	struct bpf_program *progs[] = { sampler__prog(s), sampler__switch_prog(s) };
+
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+		if (!sampler__verified(s, progs[i], &insns, &ns))
+			fprintf(stderr, "profile: BPF program %s: %u instructions verified; loaded in %.3f s\n",
+				bpf_program__name(progs[i]), insns, ns / 1e9);
 	sampler__map_entries(s, &sz, &rows);
 	fprintf(stderr, "profile: BPF maps: two sets of %u stacks, %u counts and %u overflow stacks; %u unwind rows\n",
 		sz.stacks, sz.counts, sz.overflow, rows);
@@ -576,10 +587,15 @@ static void report_losses(const struct run *run)
 
 	struct map_set_sizes sz;
 	struct loss_report_opts lopts;
+	struct offcpu_drain_stats offcpu;
 	uint32_t rows;
 
 	loss_report_opts_of(run->env, &lopts);
 	sampler__map_entries(run->sampler, &sz, &rows);
+	if (run->env->off_cpu || run->env->wall) {
+		sampler__offcpu_stats(run->sampler, &offcpu);
+		t.offcpu = &offcpu;
+	}
 	t.stack_entries = sz.stacks;
 	t.count_entries = sz.counts;
 	usyms__held(run->usyms, &t.held);
@@ -587,7 +603,8 @@ static void report_losses(const struct run *run)
 		unwind_jobs__stats(run->unwind, &unwind, &t.unwind_dropped);
 		t.unwind = &unwind;
 	}
-	loss_report__unresolved(stderr, run->usyms, run->env->verbose, DPKG_INFO_DIR);
+	loss_report__unresolved(stderr, run->usyms, run->env->verbose,
+				run->env->off_cpu || run->env->wall, DPKG_INFO_DIR);
 	if (run->unwind)
 		walk_tally__report(run->walks, stderr, unwind_status, run->unwind);
 	if (run->py) {
@@ -684,7 +701,7 @@ static void setup_unwind(struct run *run)
 	run->unwind = unwind_jobs__open(&fds, &opts, stderr);
 	if (!run->unwind)
 		return;
-	run->walks = walk_tally__new();	/* NULL: not counted */
+	run->walks = walk_tally__new(run->env->off_cpu || run->env->wall);	/* NULL: not counted */
 	for (size_t i = 0; i < env->nr_pids; i++)
 		unwind_jobs__preload(run->unwind, env->pids[i]);
 	unwind_jobs__wait_idle(run->unwind, run->sigfd);

@@ -29,6 +29,8 @@
 /* profile_key.flags: how the user stack was walked */
 #define KEY_USER_TRUNCATED 1	/* the table walk stopped at the depth limit, callers left */
 #define KEY_USER_NO_TABLES 2	/* by frame pointers: the process had no unwind tables (yet) */
+/* counts nanoseconds off CPU (--off-cpu, --wall), not samples; never in an aggregate's key */
+#define KEY_OFF_CPU 4
 
 struct profile_key {
 	__u32 pid;		/* tgid */
@@ -147,6 +149,41 @@ struct unwind_proc_big {
 };
 #define UNWIND_REREAD_NS 1000000000ULL	/* at most one re-read request a second */
 
+/*
+ * Off-CPU time (--off-cpu, --wall; collect/offcpu.bpf.h). When a thread
+ * leaves the CPU to wait, its count key is made there (its stacks kept
+ * in the live map set, the key counted with nothing yet) and kept in
+ * "offcpu_start" under its task (the task_struct's address, an opaque
+ * key) with the time and the flip it was made in. When it runs again,
+ * the time it was off is added to the key, in the same set while no flip
+ * came between. Otherwise the set its stacks are in has been drained:
+ * the time goes to "offcpu_late" under (task, start), and userspace
+ * counts it with the stacks it read of the thread's start at that drain
+ * (collect/offcpu_drain.h).
+ */
+struct offcpu_start {
+	struct profile_key key;	/* its stacks in set seq & 1 */
+	__u64 ns;		/* bpf_ktime_get_ns() when it left the CPU */
+	__u32 seq;		/* "active" then */
+	__u32 pad;
+};
+
+struct offcpu_late_key {
+	__u64 task;
+	__u64 ns;		/* offcpu_start.ns: a task's blocks told apart */
+};
+
+struct offcpu_late {
+	struct profile_key key;	/* as in offcpu_start */
+	__u64 off_ns;		/* how long it was off the CPU */
+	__u32 seq;
+	__u32 pad;
+};
+
+/* task_struct.__state bits (include/linux/sched.h, stable since 2.6) */
+#define OFFCPU_TASK_INTERRUPTIBLE 0x1
+#define OFFCPU_TASK_UNINTERRUPTIBLE 0x2
+
 /* Indices into the per-CPU "stats" array. */
 enum profile_stat {
 	STAT_SAMPLES,		/* samples that passed the filters */
@@ -172,6 +209,13 @@ enum profile_stat {
 	STAT_PY_RUNS_CUT,	/* Python walks stopped at PY_MAX_RUNS activations */
 	STAT_FOLLOW_LOST,	/* -- CMD: forks of its processes not followed (a map full) */
 	STAT_SELF,		/* samples of profile itself, left out (not in STAT_SAMPLES) */
+	STAT_OFFCPU_BLOCKS,	/* waits whose start was noted (--off-cpu, --wall) */
+	STAT_OFFCPU_NS,		/* ns off CPU of the waits that ended, kept or not */
+	STAT_OFFCPU_UNTIMED,	/* waits not timed: offcpu_start full */
+	STAT_OFFCPU_LOST_NS,	/* ns not counted: count hash or offcpu_late full */
+	STAT_OFFCPU_FILTERED,	/* waits outside --min-block/--max-block */
+	STAT_OFFCPU_FILTERED_NS,
+	STAT_OFFCPU_LATE,	/* waits that ended after a flip: counted by userspace */
 	STAT_MAX,
 };
 

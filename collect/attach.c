@@ -124,6 +124,9 @@ int sampler__attach(struct sampler *s)
 	bool *online;
 	int err;
 
+	s->last_flip_ns = monotonic_ns();	/* the first window opens with the first event */
+	if (s->opts.off_cpu)
+		return sampler__attach_switch(s);
 	if (nr_cpus <= 0) {
 		fprintf(stderr, "profile: cannot count the possible CPUs\n");
 		return -EINVAL;
@@ -135,7 +138,6 @@ int sampler__attach(struct sampler *s)
 	}
 	if (read_online_cpus(online, nr_cpus) < 0)
 		memset(online, 1, nr_cpus * sizeof(*online));
-	s->last_flip_ns = monotonic_ns();	/* the first window opens with the first event */
 	err = cpu_events__open(&ce, &s->opts, online, nr_cpus, sample_event__open_cpu, NULL);
 	free(online);
 	if (err) {
@@ -145,12 +147,13 @@ int sampler__attach(struct sampler *s)
 	s->event = ce.event;
 	err = attach_events(s, &ce);
 	cpu_events__close(&ce);
-	return err;
+	/* --wall: the waits of the same threads */
+	return err ? err : sampler__attach_switch(s);
 }
 
 const char *sampler__event(const struct sampler *s)
 {
-	return sample_event__name(s->event);
+	return s->opts.off_cpu ? "sched_switch" : sample_event__name(s->event);
 }
 
 void sampler__detach(struct sampler *s)
@@ -160,4 +163,6 @@ void sampler__detach(struct sampler *s)
 	free(s->links);
 	s->links = NULL;
 	s->nr_links = 0;
+	bpf_link__destroy(s->switch_link);
+	s->switch_link = NULL;
 }

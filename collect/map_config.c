@@ -40,7 +40,8 @@ static __u64 samples_per_set(const struct sampler_opts *o, int nr_cpus)
 {
 	__u64 secs = MAP_DRAIN_SECS;
 
-	if (o->period || o->frequency <= 0)
+	/* --wall: the waits' keys come at every switch, not at the rate */
+	if (o->period || o->frequency <= 0 || o->wall)
 		return 0;
 	if (o->interval && o->interval > (long)secs)
 		secs = o->interval;

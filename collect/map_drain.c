@@ -74,23 +74,46 @@ static void read_stack(struct map_drain *d, const struct map_set_fds *set, __s32
 	out->nr = n;
 }
 
+void map_drain__stacks(struct map_drain *d, const struct map_set_fds *set,
+		       const struct profile_key *k, struct agg_stack *kern, struct agg_stack *user)
+{
+	*kern = (struct agg_stack){ 0 };
+	*user = (struct agg_stack){ 0 };
+	if (k->kern_stack_id >= 0 || k->kern_stack_id == STACK_ID_OVERFLOW)
+		read_stack(d, set, k->kern_stack_id, k->kern_overflow, d->kips, kern);
+	else
+		kern->err = agg_stack__err_of_id(k->kern_stack_id);
+	if (k->user_stack_id >= 0 || k->user_stack_id == STACK_ID_OVERFLOW)
+		read_stack(d, set, k->user_stack_id, k->user_overflow, d->uips, user);
+	else
+		user->err = agg_stack__err_of_id(k->user_stack_id);
+}
+
+struct agg_key map_drain__agg_key(const struct profile_key *k)
+{
+	/* on or off the CPU, one stack of a thread is one entry (--wall) */
+	return (struct agg_key){ .pid = k->pid, .tid = k->tid, .gen = k->gen,
+				 .flags = k->flags & ~KEY_OFF_CPU, .cgroup_id = k->cgroup_id,
+				 .comm = k->comm };
+}
+
+/*
+ * count of key k: samples, made nanoseconds by sample_ns (--wall), or
+ * nanoseconds off CPU. A key with nothing (a thread that left the CPU
+ * and has not run again: collect/offcpu.bpf.h) is no entry.
+ */
 static int add_key(struct map_drain *d, const struct map_set_fds *set,
 		   const struct profile_key *k, __u64 count, struct agg *agg)
 {
-	struct agg_stack kern = {}, user = {};
+	struct agg_stack kern, user;
+	struct agg_key key = map_drain__agg_key(k);
 
-	if (k->kern_stack_id >= 0 || k->kern_stack_id == STACK_ID_OVERFLOW)
-		read_stack(d, set, k->kern_stack_id, k->kern_overflow, d->kips, &kern);
-	else
-		kern.err = agg_stack__err_of_id(k->kern_stack_id);
-	if (k->user_stack_id >= 0 || k->user_stack_id == STACK_ID_OVERFLOW)
-		read_stack(d, set, k->user_stack_id, k->user_overflow, d->uips, &user);
-	else
-		user.err = agg_stack__err_of_id(k->user_stack_id);
-	return agg__add(agg, &(struct agg_key){ .pid = k->pid, .tid = k->tid, .gen = k->gen,
-						.flags = k->flags, .cgroup_id = k->cgroup_id,
-						.comm = k->comm },
-			&kern, &user, count);
+	if (!count)
+		return 0;
+	if (d->sample_ns && !(k->flags & KEY_OFF_CPU))
+		count = count > UINT64_MAX / d->sample_ns ? UINT64_MAX : count * d->sample_ns;
+	map_drain__stacks(d, set, k, &kern, &user);
+	return agg__add(agg, &key, &kern, &user, count);
 }
 
 /*
@@ -176,6 +199,8 @@ int map_drain__set(struct map_drain *d, const struct map_set_fds *set, struct ag
 	}
 	if (!err)
 		err = drain_pending(d, set, agg);
+	if (!err && set->settle)
+		err = set->settle(d, set, agg, set->settle_ctx);
 	clear_stackmap(d, set->stackmap);
 	return err;
 }

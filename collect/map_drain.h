@@ -16,9 +16,18 @@
 #include "collect/overflow_index.h"
 #include "profile.h"
 
-/* The map fds of one set; pending: its per-CPU counts not yet in counts (profile.h), or -1. */
+struct map_drain;
+
+/*
+ * The map fds of one set; pending: its per-CPU counts not yet in counts
+ * (profile.h), or -1. settle, when set: called once the set's counts are
+ * in agg, before its stacks are cleared (off-CPU time: offcpu_drain.h).
+ */
 struct map_set_fds {
 	int counts, stackmap, overflow, pending;
+	int (*settle)(struct map_drain *d, const struct map_set_fds *set, struct agg *agg,
+		      void *ctx);
+	void *settle_ctx;
 };
 
 /* Buffers reused from drain to drain. */
@@ -33,6 +42,8 @@ struct map_drain {
 	size_t cap_stack_ids;
 	struct count_cache *pending;	/* a set's per-CPU counts, every CPU's */
 	int nr_cpus;			/* possible CPUs: the per-CPU values */
+	/* --wall: the ns a sample stands for (counts of keys without KEY_OFF_CPU); 0: samples */
+	uint64_t sample_ns;
 };
 
 /* 0 or -ENOMEM. */
@@ -41,5 +52,14 @@ void map_drain__release(struct map_drain *d);
 
 /* Move one set into agg and empty it. No program may be writing to it. 0 or -errno. */
 int map_drain__set(struct map_drain *d, const struct map_set_fds *set, struct agg *agg);
+
+/*
+ * The two stacks of a count key, as the set being drained holds them
+ * (from settle): valid until the next call; a stack gone has err set.
+ */
+void map_drain__stacks(struct map_drain *d, const struct map_set_fds *set,
+		       const struct profile_key *k, struct agg_stack *kern, struct agg_stack *user);
+/* The aggregate's key of a count key (its comm points into k). */
+struct agg_key map_drain__agg_key(const struct profile_key *k);
 
 #endif /* MAP_DRAIN_H */

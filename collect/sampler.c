@@ -168,6 +168,7 @@ static int size_maps(struct sampler *s, bool prealloc)
 static int open_configured(struct sampler *s, bool prealloc)
 {
 	const struct sampler_opts *o = &s->opts;
+	int err;
 
 	s->obj = profile_bpf__open();
 	if (!s->obj)
@@ -185,7 +186,8 @@ static int open_configured(struct sampler *s, bool prealloc)
 		bpf_program__set_autoload(s->obj->progs.on_exit, o->command_pid != 0);
 	}
 	bpf_program__set_autoload(s->obj->progs.on_fork, o->command_pid != 0);
-	return size_maps(s, prealloc);
+	err = sampler__offcpu_configure(s, prealloc);
+	return err ? err : size_maps(s, prealloc);
 }
 
 /*
@@ -388,11 +390,12 @@ static bool want_python(const struct sampler_opts *o)
 	return true;
 }
 
-int sampler__verified(const struct sampler *s, uint32_t *insns, uint64_t *load_ns)
+int sampler__verified(const struct sampler *s, const struct bpf_program *prog, uint32_t *insns,
+		      uint64_t *load_ns)
 {
 	struct bpf_prog_info info = { 0 };
 	__u32 len = sizeof(info);
-	int fd = bpf_program__fd(sampler__prog(s));
+	int fd = bpf_program__fd(prog);
 
 	*load_ns = s->load_ns;
 	*insns = 0;
@@ -453,6 +456,8 @@ struct sampler *sampler__load(const struct sampler_opts *opts)
 		err = ring_buffer__add(s->rb, bpf_map__fd(s->obj->maps.py_names), on_py_name, s);
 	if (!err)
 		err = map_drain__init(&s->drain, opts->max_stack_depth);
+	if (!err)
+		err = sampler__offcpu_setup(s);
 	if (err) {
 		fprintf(stderr, "profile: cannot set up the sampler: %s\n", strerror(-err));
 		goto fail;
@@ -502,6 +507,7 @@ void sampler__free(struct sampler *s)
 	ring_buffer__free(s->rb);
 	profile_bpf__destroy(s->obj);
 	map_drain__release(&s->drain);
+	offcpu_drain__free(s->offcpu);
 	free(s);
 }
 
@@ -515,10 +521,14 @@ static int wait_for_programs(struct sampler *s)
 	return bpf_map_update_elem(bpf_map__fd(s->obj->maps.barrier), &zero, &inner, BPF_ANY) ? -errno : 0;
 }
 
-/* Move set i into agg and empty it. No program may be writing to it. */
-static int drain_set(struct sampler *s, int i, struct agg *agg)
+/*
+ * Move the set of flip seq into agg and empty it. No program may be
+ * writing to it. With carry, the off-CPU waits under way that began in
+ * its time are carried past it (offcpu_drain.h).
+ */
+static int drain_set(struct sampler *s, __u32 seq, bool carry, struct agg *agg)
 {
-	const struct map_set *set = &s->sets[i];
+	const struct map_set *set = &s->sets[seq & 1];
 	struct map_set_fds fds = {
 		.counts = bpf_map__fd(set->counts),
 		.stackmap = bpf_map__fd(set->stackmap),
@@ -526,6 +536,11 @@ static int drain_set(struct sampler *s, int i, struct agg *agg)
 		.pending = bpf_map__fd(set->pending),
 	};
 
+	if (s->offcpu) {
+		offcpu_drain__next(s->offcpu, seq, carry);
+		fds.settle = offcpu_drain__settle;
+		fds.settle_ctx = s->offcpu;
+	}
 	return map_drain__set(&s->drain, &fds, agg);
 }
 
@@ -535,20 +550,20 @@ int sampler__drain(struct sampler *s, struct agg *agg)
 	uint64_t flip = monotonic_ns();
 	int err;
 
-	if (s->nr_links) {
-		s->obj->bss->active = !old;
+	if (s->nr_links || s->switch_link) {
+		s->obj->bss->active = old + 1;
 		err = wait_for_programs(s);
 		if (err)
 			return err;
 		/* from the last flip to the end of the programs still in flight */
 		agg__set_window(agg, s->last_flip_ns, monotonic_ns());
 		s->last_flip_ns = flip;
-		return drain_set(s, old, agg);
+		return drain_set(s, old, true, agg);
 	}
 	agg__set_window(agg, s->last_flip_ns, flip);
-	/* not sampling: both sets are still */
-	err = drain_set(s, old, agg);
-	return err ? err : drain_set(s, !old, agg);
+	/* not sampling: both sets are still; no wait under way will end */
+	err = drain_set(s, old, false, agg);
+	return err ? err : drain_set(s, old - 1, false, agg);
 }
 
 int sampler__stats(struct sampler *s, uint64_t totals[STAT_MAX])

@@ -27,7 +27,10 @@ struct bpf_program;
  * execs next). Prints one line and returns NULL with errno set on failure.
  */
 struct sampler *sampler__load(const struct sampler_opts *opts);
-/* One perf event per online CPU (or -C's). Prints one line on failure. */
+/*
+ * One perf event per online CPU (or -C's), and with --off-cpu (then no
+ * perf event) or --wall the sched_switch tracepoint. Prints one line on failure.
+ */
 int sampler__attach(struct sampler *s);
 /* Stop sampling; the maps stay readable. */
 void sampler__detach(struct sampler *s);
@@ -51,15 +54,21 @@ int sampler__python_maps(struct sampler *s, int *procs_fd, volatile uint64_t **p
 void sampler__on_py_names(struct sampler *s, int (*fn)(const void *data, size_t size, void *ctx),
 			  void *ctx);
 /*
- * How many instructions the verifier went through to accept the program
- * that takes the samples (0 before Linux 5.16), and how long loading the
- * object took, in ns. 0 or -errno.
+ * How many instructions the verifier went through to accept prog (0
+ * before Linux 5.16), and how long loading the object took, in ns. 0 or
+ * -errno (-EBADF: prog was not loaded).
  */
-int sampler__verified(const struct sampler *s, uint32_t *insns, uint64_t *load_ns);
+int sampler__verified(const struct sampler *s, const struct bpf_program *prog, uint32_t *insns,
+		      uint64_t *load_ns);
 /* The entries of one map set as loaded, and of the unwind rows array (1: none). */
 void sampler__map_entries(const struct sampler *s, struct map_set_sizes *sz, uint32_t *rows);
 /* The program that takes the samples: the one loaded of the three. */
 struct bpf_program *sampler__prog(const struct sampler *s);
+/* The one that times waits off the CPU (--off-cpu, --wall). */
+struct bpf_program *sampler__switch_prog(const struct sampler *s);
+/* What the drains settled of off-CPU waits (zero without --off-cpu or --wall). */
+struct offcpu_drain_stats;
+void sampler__offcpu_stats(const struct sampler *s, struct offcpu_drain_stats *st);
 
 /* "cycles" or "cpu-clock", once attached. */
 const char *sampler__event(const struct sampler *s);

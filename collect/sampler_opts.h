@@ -29,6 +29,11 @@ struct sampler_opts {
 	bool include_self;		/* the whole system's samples of profile too */
 	bool include_idle;		/* the idle task's samples too */
 	bool by_container;		/* samples told apart by cgroup */
+	/* what is counted: samples (neither), waits off the CPU, or both in ns */
+	bool off_cpu;			/* ns threads wait off the CPU, not samples (no perf event) */
+	bool wall;			/* samples weighted by their period, plus every wait */
+	bool include_runnable;		/* off_cpu: the time waiting for a CPU too */
+	long min_block, max_block;	/* us; a wait outside is not counted; max 0: no bound */
 	/* which stacks */
 	bool user_only, kernel_only;
 	long max_stack_depth;		/* frames kept per stack */

@@ -14,6 +14,7 @@
 
 #include "collect/map_config.h"
 #include "collect/map_drain.h"
+#include "collect/offcpu_drain.h"
 #include "profile.skel.h"
 #include "collect/sampler.h"
 
@@ -24,6 +25,8 @@ struct sampler {
 	int nr_links;
 	struct bpf_link *exec_link, *exit_link;	/* generations: kept until freed */
 	struct bpf_link *fork_link, *follow_exit_link;	/* -- CMD's children; exit if -K */
+	struct bpf_link *switch_link;	/* --off-cpu, --wall: sched_switch */
+	struct offcpu_drain *offcpu;	/* ... and its waits settled at drains */
 	uint64_t last_flip_ns;	/* CLOCK_MONOTONIC: since then, samples go to the active set */
 	enum sample_event event;	/* what the perf events count, once attached */
 	bool dwarf;		/* user stacks by unwind tables (the kernel can) */
@@ -42,5 +45,14 @@ struct sampler {
 void sampler__attach_gens(struct sampler *s);
 /* attach.c: -- CMD, the fork tracepoint that adds its children to pids. */
 void sampler__attach_follow(struct sampler *s);
+
+/* offcpu_attach.c: whether the run counts off-CPU time (--off-cpu, --wall). */
+bool sampler__off_cpu(const struct sampler *s);
+/* Its program, its maps and rodata, between open and load. 0 or -errno. */
+int sampler__offcpu_configure(struct sampler *s, bool prealloc);
+/* After load: what settles its waits at drains. 0 or -errno. */
+int sampler__offcpu_setup(struct sampler *s);
+/* Attach it (sampler__attach()). Prints one line on failure. */
+int sampler__attach_switch(struct sampler *s);
 
 #endif /* SAMPLER_STATE_H */

@@ -255,7 +255,12 @@ static void write_label(struct sink *o, const char *name, double w)
 	free(cut);
 }
 
-static void write_frame(struct sink *o, const struct fg_tree *t, size_t i, double height)
+/*
+ * A frame's tooltip: its name, then how much of the profile it holds, in
+ * samples or (p->measure) in time, and its share.
+ */
+static void write_frame(struct sink *o, const struct pf_profile *p, const struct fg_tree *t,
+			size_t i, double height)
 {
 	const struct fg_node *n = &t->nodes[i];
 	uint64_t total = t->nodes[0].count;
@@ -268,8 +273,13 @@ static void write_frame(struct sink *o, const struct fg_tree *t, size_t i, doubl
 	frame_colour(n, &r, &g, &b);
 	sink__printf(o, "<g><title>");
 	sink__xml(o, n->name);
-	sink__printf(o, " (%" PRIu64 " sample%s, %.2f%%)</title>", n->count, n->count == 1 ? "" : "s",
-		   total ? 100.0 * (double)n->count / (double)total : 100.0);
+	if (p->measure)
+		sink__printf(o, " (%.3f ms, %.2f%%)</title>", (double)n->count / 1e6,
+			     total ? 100.0 * (double)n->count / (double)total : 100.0);
+	else
+		sink__printf(o, " (%" PRIu64 " sample%s, %.2f%%)</title>", n->count,
+			     n->count == 1 ? "" : "s",
+			     total ? 100.0 * (double)n->count / (double)total : 100.0);
 	sink__printf(o, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
 		   "fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>",
 		   x, y, w, FG_FRAME_H - 1, r, g, b);
@@ -344,7 +354,7 @@ int flamegraph__write_svg(const struct pf_profile *p, FILE *out)
 	sink__printf(&o, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < n; i++) {
 		if (tree__shown(&t, i))
-			write_frame(&o, &t, i, height);
+			write_frame(&o, p, &t, i, height);
 	}
 	sink__printf(&o, "</g>\n</svg>\n");
 	err = o.err;

@@ -56,7 +56,7 @@ function frame_of(el) {
 }
 function title_of(g) { return g.getElementsByTagName('title')[0].textContent; }
 function rect_of(g) { return g.getElementsByTagName('rect')[0]; }
-/* the title is 'name (N samples, P%)': the name is what precedes the last ' (' */
+/* the title is 'name (N samples, P%)' or 'name (T ms, P%)': the name is what precedes the last ' (' */
 function name_of(g) {
 	var t = title_of(g);
 	var i = t.lastIndexOf(' (');

@@ -102,6 +102,8 @@ static int write_text(const struct pf_profile *p, const struct from_output *o, F
 		.delimited = o->delimited,
 		.annotations = o->annotations,
 		.per_thread = p->per_thread,
+		/* a pprof file of --off-cpu or --wall: ns, printed as us as when it was made */
+		.ns_as_us = p->measure != NULL,
 	};
 	struct split sp = { 0 };
 	struct stack_set *set = stack_set__new(&fmt);
@@ -205,7 +207,11 @@ int from_input__convert(const struct from_opts *o, FILE *out, FILE *err)
 		fprintf(err, "profile: out of memory\n");
 	else
 		e = emit__profile(&o->emit, time(NULL), out, write_from, &w, err);
-	if (!e && !o->quiet)
+	if (!e && !o->quiet && prof.measure)
+		fprintf(err, "profile: %.6f s of %s time in %zu stacks from %zu file%s\n",
+			pf_build__total(b) / 1e9, prof.measure, pf_build__nr_stacks(b), o->nr_files,
+			o->nr_files > 1 ? "s" : "");
+	else if (!e && !o->quiet)
 		fprintf(err, "profile: %llu samples in %zu stacks from %zu file%s\n",
 			(unsigned long long)pf_build__total(b), pf_build__nr_stacks(b), o->nr_files,
 			o->nr_files > 1 ? "s" : "");

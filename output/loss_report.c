@@ -19,6 +19,7 @@
 
 struct unresolved_sum {
 	FILE *f;
+	const char *unit;	/* "samples", or "us" of a profile of time */
 	uint64_t frames;
 	size_t modules;
 	bool list;
@@ -41,8 +42,8 @@ static int note_unresolved(const struct usyms_unresolved *e, void *ctx)
 		/* a path any user can choose: no escape sequences to the terminal */
 		fputs("profile: ", sum->f);
 		escape__text(sum->f, e->module ? e->module : "[unknown]");
-		fprintf(sum->f, ": %llu samples without symbols (%s)\n", (unsigned long long)e->count,
-			usym_reason__str(e->reason));
+		fprintf(sum->f, ": %llu %s without symbols (%s)\n", (unsigned long long)e->count,
+			sum->unit, usym_reason__str(e->reason));
 	}
 	return 0;
 }
@@ -100,14 +101,15 @@ static void print_stripped_hint(const struct unresolved_sum *sum, const char *dp
 		free(owners[i]);
 }
 
-void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose, const char *dpkg_info_dir)
+void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose, bool in_us,
+			     const char *dpkg_info_dir)
 {
-	struct unresolved_sum sum = { .f = f, .list = verbose };
+	struct unresolved_sum sum = { .f = f, .list = verbose, .unit = in_us ? "us" : "samples" };
 
 	usyms__for_each_unresolved(u, note_unresolved, &sum);
 	if (sum.frames && !verbose)
-		fprintf(f, "profile: frames without symbols: %llu, in %zu files or regions (-v lists them)\n",
-			(unsigned long long)sum.frames, sum.modules);
+		fprintf(f, "profile: frames without symbols: %llu%s, in %zu files or regions (-v lists them)\n",
+			(unsigned long long)sum.frames, in_us ? " us" : "", sum.modules);
 	print_stripped_hint(&sum, dpkg_info_dir);
 }
 
@@ -168,6 +170,31 @@ static void print_python(FILE *f, const struct loss_report_opts *o, const struct
 		(unsigned long long)n->malformed);
 }
 
+/* --off-cpu, --wall: the time not counted always, the statistics under -v. */
+static void print_offcpu(FILE *f, const struct loss_report_opts *opts,
+			 const struct run_totals *rt, long counts)
+{
+	const struct offcpu_drain_stats *o = rt->offcpu;
+	const uint64_t *t = rt->stats;
+
+	if (t[STAT_OFFCPU_UNTIMED])
+		fprintf(f, "profile: %llu waits off CPU not timed: more than %d threads waited at once\n",
+			(unsigned long long)t[STAT_OFFCPU_UNTIMED], OFFCPU_MAX_WAITS);
+	if (t[STAT_OFFCPU_LOST_NS])
+		fprintf(f, "profile: %.6f s off CPU not counted, count hash full (or more than %d waits ended between two drains); raise --hash-storage-size (now %ld)\n",
+			t[STAT_OFFCPU_LOST_NS] / 1e9, OFFCPU_MAX_WAITS, counts);
+	if (o->lost)
+		fprintf(f, "profile: %llu waits (%.6f s off CPU) not counted: they ended after a drain and their stacks were not kept (more than %d waits carried at once)\n",
+			(unsigned long long)o->lost, o->lost_ns / 1e9, OFFCPU_MAX_WAITS);
+	if (opts->off_cpu && !t[STAT_OFFCPU_BLOCKS])
+		fprintf(f, "profile: no off-CPU time collected (did the targets wait?)\n");
+	if (opts->verbose)
+		fprintf(f, "profile: off CPU: %llu waits began, %.6f s in those that ended (%llu waits, %.6f s, outside --min-block and --max-block; %llu ended after a drain, %llu carried past one)\n",
+			(unsigned long long)t[STAT_OFFCPU_BLOCKS], t[STAT_OFFCPU_NS] / 1e9,
+			(unsigned long long)t[STAT_OFFCPU_FILTERED], t[STAT_OFFCPU_FILTERED_NS] / 1e9,
+			(unsigned long long)t[STAT_OFFCPU_LATE], (unsigned long long)o->carried);
+}
+
 void loss_report__print(FILE *f, const struct loss_report_opts *o, const struct run_totals *rt)
 {
 	const uint64_t *t = rt->stats;
@@ -194,7 +221,9 @@ void loss_report__print(FILE *f, const struct loss_report_opts *o, const struct 
 	if (t[STAT_FOLLOW_LOST])
 		fprintf(f, "profile: %llu forks of the command's processes not followed, their processes not sampled: the maps hold %d of its processes and %d new tasks at once\n",
 			(unsigned long long)t[STAT_FOLLOW_LOST], FOLLOW_MAX_PROCS, FOLLOW_MAX_FORKED);
-	if (!t[STAT_SAMPLES])
+	if (rt->offcpu)
+		print_offcpu(f, o, rt, counts);
+	if (!t[STAT_SAMPLES] && !o->off_cpu)
 		fprintf(f, "profile: no samples collected (were the targets on CPU?)\n");
 	if (rt->unwind && rt->unwind->no_room)
 		fprintf(f, "profile: %llu files' unwind tables did not fit, their stacks walked by frame pointers; raise --unwind-storage-size (now %ld)\n",

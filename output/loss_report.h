@@ -14,6 +14,7 @@
 
 #include <linux/types.h>
 
+#include "collect/offcpu_drain.h"
 #include "symbols/debuginfod_fetch.h"
 #include "profile.h"
 #include "python/py_names.h"
@@ -27,6 +28,7 @@ struct loss_report_opts {
 	/* the sizes given (the maps' as made are in run_totals) */
 	long stack_storage_size, hash_storage_size, unwind_storage_size;
 	long debuginfod_max_files, debuginfod_max_user_files;
+	bool off_cpu;			/* --off-cpu: waits were counted, not samples */
 };
 
 /* What the run counted, beside the options it ran with. */
@@ -46,17 +48,19 @@ struct run_totals {
 	const struct py_procs_stats *python;
 	uint64_t python_dropped;	/* processes not queued to be looked at: queue full */
 	const struct py_names_stats *py_names;
+	/* --off-cpu, --wall: what the drains settled of the waits; NULL: neither */
+	const struct offcpu_drain_stats *offcpu;
 };
 
 /* Losses, each with the option that avoids it; the statistics under -v. */
 void loss_report__print(FILE *f, const struct loss_report_opts *o, const struct run_totals *t);
 /*
  * Where frames stayed unresolved and why: a list when verbose, else one
- * line; then the stripped files without a debug file and what would name
+ * line (in_us: they were counted in microseconds, not samples); then the stripped files without a debug file and what would name
  * their frames, with the -dbgsym packages of those dpkg's lists in
  * dpkg_info_dir (DPKG_INFO_DIR; NULL: none named) say installed them.
  */
-void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose,
+void loss_report__unresolved(FILE *f, const struct usyms *u, bool verbose, bool in_us,
 			     const char *dpkg_info_dir);
 /*
  * Debug files not asked of debuginfod servers, for the bounds on what a

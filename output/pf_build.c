@@ -306,12 +306,17 @@ int pf_build__profile(struct pf_build *b, const char *title, struct pf_profile *
 						 .frames = st->frames, .nr_frames = st->nr_frames,
 						 .count = st->count };
 	}
+	/* inputs of ns off the CPU or of wall time (no period, the measure as event) */
+	bool measure = !b->rate_mixed && !b->period && b->event &&
+		       (!strcmp(b->event, "off_cpu") || !strcmp(b->event, "wall"));
+
 	*p = (struct pf_profile){
 		.start_ns = b->start_ns,
 		.duration_ns = b->end_ns - b->start_ns,
 		/* a rate in common, or samples counted alone */
 		.period = b->rate_mixed ? 0 : b->period,
-		.event = b->rate_mixed ? NULL : b->event,
+		.event = b->rate_mixed || measure ? NULL : b->event,
+		.measure = measure ? b->event : NULL,
 		.title = title,
 		.per_thread = b->per_thread,
 		.samples = samples,

@@ -86,6 +86,7 @@ uint64_t pf_build__total(const struct pf_build *b);
  * profile count samples only.
  */
 void pf_build__rate(struct pf_build *b, long period, const char *event);
+/* (An input whose counts are ns of "off_cpu" or "wall" says period 0 and that as event.) */
 /* An input's time span (0, 0: not known); the profile covers them all. */
 void pf_build__span(struct pf_build *b, uint64_t start_ns, uint64_t duration_ns);
 /* Any tid is meaningful (a per-thread input). */

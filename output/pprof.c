@@ -284,7 +284,8 @@ static int builder__sample(struct pprof_builder *b, const struct pf_profile *p,
 			   const struct pf_sample *s, uint64_t weight)
 {
 	int64_t values[2] = { to_int64(s->count), to_int64(pf_weigh(s->count, weight)) };
-	size_t nr_values = pf_profile__counts_only(p) ? 1 : 2;
+	/* counts only, or nanoseconds of a measure: one value */
+	size_t nr_values = pf_profile__counts_only(p) || p->measure ? 1 : 2;
 	size_t start;
 	int err;
 
@@ -352,11 +353,17 @@ static int builder__tables(struct pprof_builder *b)
 	return b->pb.err;
 }
 
-/* The second sample type, [cpu, nanoseconds] when the samples measure time. */
+/*
+ * The second sample type, [cpu, nanoseconds] when the samples measure time;
+ * the only one, [off_cpu, nanoseconds] or [wall, nanoseconds], for a measure.
+ */
 static void sample_type(const struct pf_profile *p, bool in_ns, const char **type,
 			const char **unit)
 {
-	if (in_ns) {
+	if (p->measure) {
+		*type = p->measure;
+		*unit = "nanoseconds";
+	} else if (in_ns) {
 		*type = "cpu";
 		*unit = "nanoseconds";
 	} else {
@@ -434,7 +441,7 @@ static int builder__profile(struct pprof_builder *b, const struct pf_profile *p)
 		unit = "count";
 	}
 	if ((err = builder__main_mapping(b, p)) ||
-	    (err = builder__value_type(b, PROFILE_SAMPLE_TYPE, "samples", "count")) ||
+	    (!p->measure && (err = builder__value_type(b, PROFILE_SAMPLE_TYPE, "samples", "count"))) ||
 	    (!pf_profile__counts_only(p) && (err = builder__value_type(b, PROFILE_SAMPLE_TYPE, type, unit))))
 		return err;
 	for (size_t i = 0; i < p->nr_samples; i++) {

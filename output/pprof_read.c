@@ -75,6 +75,7 @@ struct pp {
 	size_t table_bytes;		/* taken by the tables, of max_bytes */
 	struct value_type period_type;
 	int64_t period, time_ns, duration_ns;
+	const char *measure;	/* the counts are ns of "off_cpu" or "wall" (ours); NULL: samples */
 	/* one sample's */
 	uint64_t *loc_ids;
 	size_t nr_loc_ids, cap_loc_ids;
@@ -511,12 +512,25 @@ static int read_sample(struct pp *pp, const struct pb_field *m, size_t count_idx
 	return ret ? build_failed(pp, ret) : 0;
 }
 
-/* The sample type "samples/count": its index, or -EINVAL. */
+/*
+ * The sample type "samples/count": its index; else the only one, in
+ * nanoseconds of off_cpu or wall (--off-cpu, --wall), which is the
+ * count then (pp->measure); or -EINVAL.
+ */
 static int count_index(struct pp *pp)
 {
+	static const char *const measures[] = { "off_cpu", "wall" };
+
 	for (size_t i = 0; i < pp->nr_types; i++)
 		if (string_is(pp, pp->types[i].type, "samples") && string_is(pp, pp->types[i].unit, "count"))
 			return (int)i;
+	for (size_t m = 0; pp->nr_types == 1 && m < sizeof(measures) / sizeof(measures[0]); m++) {
+		if (string_is(pp, pp->types[0].type, measures[m]) &&
+		    string_is(pp, pp->types[0].unit, "nanoseconds")) {
+			pp->measure = measures[m];
+			return 0;
+		}
+	}
 	return refuse(pp, -EINVAL, "no sample type samples/count: the samples cannot be counted");
 }
 
@@ -527,7 +541,9 @@ static int note_rate(struct pp *pp)
 	const char *event;
 	int ret = 0;
 
-	if (pp->period > 0 && string_is(pp, pt->type, "cpu") && string_is(pp, pt->unit, "nanoseconds")) {
+	if (pp->measure) {
+		pf_build__rate(pp->b, 0, pp->measure);
+	} else if (pp->period > 0 && string_is(pp, pt->type, "cpu") && string_is(pp, pt->unit, "nanoseconds")) {
 		pf_build__rate(pp->b, (long)pp->period, "cpu-clock");
 	} else if (pp->period > 0 && string_is(pp, pt->unit, "count") && !string_is(pp, pt->type, "samples") &&
 		   pt->type) {

@@ -41,7 +41,7 @@ struct pf_sample {
 	uint32_t tid;		/* 0 unless the profile is per thread */
 	const struct pf_frame *frames;	/* root first: user root .. user leaf, kernel outer .. kernel leaf */
 	size_t nr_frames;
-	uint64_t count;		/* samples */
+	uint64_t count;		/* samples, or ns of the profile's measure */
 	/* --by-container: the sample's container and cgroup (pprof labels); NULL: not asked for */
 	const char *container_id;
 	const char *cgroup;
@@ -54,6 +54,11 @@ struct pf_profile {
 	long period;		/* -c; 0 when sampling by frequency */
 	const char *event;	/* "cpu-clock" or "cycles" */
 	const char *title;	/* e.g. "profile -F 99 on host1 (all threads)" */
+	/*
+	 * NULL: counts are samples (at frequency or period). Else what the
+	 * counts measure, in nanoseconds: "off_cpu" (--off-cpu), "wall" (--wall).
+	 */
+	const char *measure;
 	bool per_thread;	/* tid is meaningful */
 	bool of_targets;	/* of -p, -L or -- CMD's processes, not the whole system */
 	const struct pf_sample *samples;
@@ -80,11 +85,12 @@ static inline const char *pf_frame__file(const struct pf_frame *f)
  */
 static inline bool pf_profile__counts_only(const struct pf_profile *p)
 {
-	return p->frequency <= 0 && p->period <= 0;
+	return !p->measure && p->frequency <= 0 && p->period <= 0;
 }
 
 /*
- * What one sample of p weighs: 1e9 / frequency nanoseconds (at least 1),
+ * What one sample of p weighs: 1 nanosecond when p has a measure (its
+ * counts are nanoseconds already), 1e9 / frequency nanoseconds (at least 1),
  * or the period, in nanoseconds for the cpu-clock event (it counts them)
  * and in events for any other (*in_ns false); 1, not in nanoseconds,
  * when p counts samples only.
@@ -92,7 +98,10 @@ static inline bool pf_profile__counts_only(const struct pf_profile *p)
 static inline int pf_profile__sample_weight(const struct pf_profile *p, uint64_t *weight,
 					    bool *in_ns)
 {
-	if (p->frequency > 0) {
+	if (p->measure) {
+		*weight = 1;
+		*in_ns = true;
+	} else if (p->frequency > 0) {
 		*weight = 1000000000ULL / (uint64_t)p->frequency;
 		if (!*weight)
 			*weight = 1;

@@ -40,7 +40,9 @@ struct progress *progress__new(const struct progress_opts *o, FILE *err, int out
 void progress__format(char *buf, size_t size, double elapsed, long duration,
 		      const uint64_t stats[STAT_MAX], size_t procs)
 {
-	uint64_t lost = stats[STAT_KSTACK_LOST] + stats[STAT_USTACK_LOST] + stats[STAT_HASH_FULL];
+	uint64_t lost = stats[STAT_KSTACK_LOST] + stats[STAT_USTACK_LOST] + stats[STAT_HASH_FULL] +
+			stats[STAT_OFFCPU_UNTIMED];
+	uint64_t waits = stats[STAT_OFFCPU_BLOCKS];
 	int n;
 
 	if (elapsed < 0)
@@ -51,8 +53,13 @@ void progress__format(char *buf, size_t size, double elapsed, long duration,
 		n = snprintf(buf, size, "profile: %.0f s", elapsed);
 	if (n < 0 || (size_t)n >= size)
 		return;
-	n += snprintf(buf + n, size - n, ", %llu samples, %zu process%s",
-		      (unsigned long long)stats[STAT_SAMPLES], procs, procs == 1 ? "" : "es");
+	/* --off-cpu counts waits, --wall both */
+	if (stats[STAT_SAMPLES] || !waits)
+		n += snprintf(buf + n, size - n, ", %llu samples", (unsigned long long)stats[STAT_SAMPLES]);
+	if (waits && n > 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - n, ", %llu waits", (unsigned long long)waits);
+	if (n > 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - n, ", %zu process%s", procs, procs == 1 ? "" : "es");
 	if (lost && n > 0 && (size_t)n < size)
 		snprintf(buf + n, size - n, ", %llu lost", (unsigned long long)lost);
 }

@@ -199,13 +199,44 @@ static const struct ksym *kernel_frame(struct report *r, const uint64_t *ips, si
 	return find_ksym(r, ips[i] - (i > 0));
 }
 
-static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n)
+/* The profile counts time (--off-cpu, --wall), in ns, not samples. */
+static bool counts_time(const struct report_opts *o)
 {
-	for (size_t i = 0; i < n; i++) {
+	return o->off_cpu || o->wall;
+}
+
+struct kstack {
+	struct report *r;
+	const uint64_t *ips;
+};
+
+static const struct ksym *kstack_sym(size_t i, void *ctx)
+{
+	const struct kstack *k = ctx;
+
+	return kernel_frame(k->r, k->ips, i);
+}
+
+/*
+ * --off-cpu, --wall: the kernel stack of a thread leaving the CPU was
+ * taken in our BPF program at sched_switch: how many of ips's frames are
+ * the profiler's (stack_cut.h), left out.
+ */
+static size_t tracing_frames(struct report *r, const uint64_t *ips, size_t n)
+{
+	struct kstack k = { r, ips };
+
+	return counts_time(&r->opts) ? stack_cut__tracing_frames(n, kstack_sym, &k) : 0;
+}
+
+/* Name kernel frames skip.. of ips into kframes[0..]. */
+static void resolve_kernel(struct report *r, const uint64_t *ips, size_t n, size_t skip)
+{
+	for (size_t i = skip; i < n; i++) {
 		const struct ksym *ks = kernel_frame(r, ips, i);
 
 		/* module symbols carry their module: "func [module]" */
-		r->kframes[i] = ks ? ks->label : UNKNOWN;
+		r->kframes[i - skip] = ks ? ks->label : UNKNOWN;
 	}
 }
 
@@ -300,6 +331,8 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 	const uint64_t *ips = e->ips + e->nr_kips;
 	size_t n = e->nr_uips, k = 0;
 	const char *unnamed_module = NULL;	/* of frame k - 1, when it is unnamed */
+	/* unresolved frames counted by samples, or by microseconds of time */
+	uint64_t weight = counts_time(&r->opts) ? e->count / 1000 + (e->count % 1000 != 0) : e->count;
 
 	for (size_t i = 0; i < n; i++, k++) {
 		bool merged = false;
@@ -316,7 +349,7 @@ static size_t resolve_user(struct report *r, const struct agg_entry *e)
 		 * its function is not taken for the next one. Unresolved:
 		 * "[libfoo.so]" still names the file.
 		 */
-		if (!usyms__resolve_at(r->usyms, &w, ips[i] - (i > 0), e->count, &sym)) {
+		if (!usyms__resolve_at(r->usyms, &w, ips[i] - (i > 0), weight, &sym)) {
 			r->uframes[k] = sym.name;
 			unnamed_module = NULL;
 		} else if (name_unnamed(r, k, &sym, unnamed_module)) {
@@ -374,8 +407,10 @@ static int add_text(const struct agg_entry *e, void *ctx)
 		rec.container = l.id;
 
 	if (!e->kerr) {
-		rec.nr_kframes = e->nr_kips;
-		resolve_kernel(r, e->ips, e->nr_kips);
+		size_t skip = tracing_frames(r, e->ips, e->nr_kips);
+
+		rec.nr_kframes = e->nr_kips - skip;
+		resolve_kernel(r, e->ips, e->nr_kips, skip);
 	}
 	if (!e->uerr)
 		rec.nr_uframes = resolve_user(r, e);
@@ -394,6 +429,7 @@ static int write_text(struct report *r, const struct agg *agg, const struct repo
 		.kernel_only = o->kernel_only,
 		.per_thread = o->nr_tids > 0,
 		.root = meta->time_root,
+		.ns_as_us = counts_time(o),
 	};
 	struct text_ctx t = { .r = r };
 	int err;
@@ -470,7 +506,9 @@ static int add_pf(const struct agg_entry *e, void *ctx)
 		if (agg_stack__missed(e->kerr)) {
 			f = marker(f, "[Missed Kernel Stack]", true);
 		} else if (!e->kerr) {
-			for (size_t i = e->nr_kips; i-- > 0; f++) {
+			size_t skip = tracing_frames(r, e->ips, e->nr_kips);
+
+			for (size_t i = e->nr_kips; i-- > skip; f++) {
 				const struct ksym *ks = kernel_frame(r, e->ips, i);
 
 				*f = (struct pf_frame){
@@ -510,6 +548,7 @@ static int write_structured(struct report *r, const struct agg *agg, const struc
 		.title = meta->title,
 		.per_thread = o->nr_tids > 0,
 		.of_targets = o->nr_pids || o->nr_tids || o->command,
+		.measure = o->off_cpu ? "off_cpu" : o->wall ? "wall" : NULL,
 	};
 	int err;
 

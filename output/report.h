@@ -26,6 +26,8 @@ struct report_opts {
 	bool quiet, to_file;		/* -q, -o FILE: no header line on stdout */
 	/* what was sampled: the header line, the title, pprof's metadata */
 	bool user_only, kernel_only;
+	/* what was counted: samples, or ns waiting off the CPU (--off-cpu), or both (--wall) */
+	bool off_cpu, wall;
 	long frequency, period;		/* one of the two is 0 */
 	long duration;			/* seconds; 0: until stopped */
 	const char *pid_arg, *tid_arg;	/* -p, -L as given; NULL: none */

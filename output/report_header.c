@@ -14,7 +14,12 @@ void report__print_header(const struct report_opts *o, FILE *f)
 	const char *stacks = o->user_only ? "user" : o->kernel_only ? "kernel" : "user + kernel";
 	char who[256] = "all threads";
 
-	if (o->format != FORMAT_TEXT || o->quiet || o->to_file)
+	/* folded output says its unit too, but not among its lines */
+	if (o->format == FORMAT_FOLDED && (o->off_cpu || o->wall))
+		f = stderr;
+	else if (o->format != FORMAT_TEXT)
+		return;
+	if (o->quiet || o->to_file)
 		return;
 	if (o->pid_arg)
 		snprintf(who, sizeof(who), "PID %s", o->pid_arg);
@@ -26,7 +31,15 @@ void report__print_header(const struct report_opts *o, FILE *f)
 		snprintf(who, sizeof(who), "all threads in cgroup %s", o->cgroups[0]);
 	else if (o->nr_cgroups)
 		snprintf(who, sizeof(who), "all threads in %zu cgroups", o->nr_cgroups);
-	if (o->period)
+	if (o->off_cpu)
+		fprintf(f, "Tracing off-CPU time (us) of %s by %s stack", who, stacks);
+	else if (o->wall && o->period)
+		fprintf(f, "Wall-clock time (us): on-CPU sampled at every %ld ns plus off-CPU time, of %s by %s stack",
+			o->period, who, stacks);
+	else if (o->wall)
+		fprintf(f, "Wall-clock time (us): on-CPU sampled at %ld Hertz plus off-CPU time, of %s by %s stack",
+			o->frequency, who, stacks);
+	else if (o->period)
 		fprintf(f, "Sampling at every %ld events of %s by %s stack", o->period, who, stacks);
 	else
 		fprintf(f, "Sampling at %ld Hertz of %s by %s stack", o->frequency, who, stacks);
@@ -54,10 +67,12 @@ void report__title(const struct report_opts *o, char *buf, size_t size)
 	int n;
 
 	gethostname(host, sizeof(host) - 1);
-	if (o->period)
-		n = snprintf(buf, size, "profile -c %ld", o->period);
+	if (o->off_cpu)
+		n = snprintf(buf, size, "profile --off-cpu");
+	else if (o->period)
+		n = snprintf(buf, size, "profile%s -c %ld", o->wall ? " --wall" : "", o->period);
 	else
-		n = snprintf(buf, size, "profile -F %ld", o->frequency);
+		n = snprintf(buf, size, "profile%s -F %ld", o->wall ? " --wall" : "", o->frequency);
 	if (n < 0 || (size_t)n >= size)
 		return;
 	/* which, as the header says them: -p 185 is "PID 185" */

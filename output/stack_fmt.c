@@ -226,11 +226,14 @@ int stack_set__print(struct stack_set *s, FILE *out)
 	merge(s);
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct rendered *r = &s->recs[i];
+		unsigned long long n = r->count;
 
+		if (s->opts.ns_as_us)
+			n = n / 1000 + (n % 1000 != 0);
 		if (s->opts.folded)
-			fprintf(out, "%s %llu\n", r->text, (unsigned long long)r->count);
+			fprintf(out, "%s %llu\n", r->text, n);
 		else
-			fprintf(out, "%s        %llu\n\n", r->text, (unsigned long long)r->count);
+			fprintf(out, "%s        %llu\n\n", r->text, n);
 		if (ferror(out))
 			break;
 	}

@@ -19,6 +19,11 @@ struct stack_fmt_opts {
 	bool kernel_only;	/* -K */
 	bool per_thread;	/* -L: print "(pid/tid)" */
 	const char *root;	/* folded: a root frame before comm (interval timestamps); NULL: none */
+	/*
+	 * The counts are ns, printed in microseconds (--off-cpu, --wall):
+	 * summed as ns, rounded up, so that no stack with time shows 0.
+	 */
+	bool ns_as_us;
 };
 
 /*

@@ -23,6 +23,7 @@ struct proc_walks {
 struct walk_tally {
 	void *procs;		/* tsearch tree of struct proc_walks, by pid */
 	size_t nr;
+	bool distinct;		/* each stack once, not by its samples */
 };
 
 static int cmp_pid(const void *a, const void *b)
@@ -32,9 +33,13 @@ static int cmp_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-struct walk_tally *walk_tally__new(void)
+struct walk_tally *walk_tally__new(bool distinct)
 {
-	return calloc(1, sizeof(struct walk_tally));
+	struct walk_tally *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->distinct = distinct;
+	return t;
 }
 
 static int add_entry(const struct agg_entry *e, void *ctx)
@@ -60,9 +65,9 @@ static int add_entry(const struct agg_entry *e, void *ctx)
 	}
 	/* the latest name: a process that exec'd is known by its new one */
 	memcpy(p->comm, e->comm, sizeof(p->comm));
-	p->stacks += e->count;
+	p->stacks += t->distinct ? 1 : e->count;
 	if (e->flags & KEY_USER_NO_TABLES)
-		p->no_tables += e->count;
+		p->no_tables += t->distinct ? 1 : e->count;
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #ifndef WALK_TALLY_H
 #define WALK_TALLY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -24,8 +25,12 @@
 
 struct walk_tally;
 
-struct walk_tally *walk_tally__new(void);
-/* Count the samples of a with user stacks, by process. 0 or -ENOMEM. */
+/*
+ * distinct: count each distinct stack once, not by its samples (a profile
+ * whose counts are time: --off-cpu, --wall).
+ */
+struct walk_tally *walk_tally__new(bool distinct);
+/* Count the samples (or stacks) of a with user stacks, by process. 0 or -ENOMEM. */
 int walk_tally__add(struct walk_tally *t, const struct agg *a);
 /* What became of pid's unwind tables (unwind_jobs__status()). */
 typedef void (*walk_status_fn)(pid_t pid, struct unwind_pid_status *st, void *ctx);

@@ -166,8 +166,7 @@ static long py_fp_step(__u32 i, void *ctx)
  * unwind_frames (past them, the last walk's: see unwind_user()): its frames, or -1 when the
  * kernel's walk failed.
  */
-static __always_inline int py_fp_stack(struct bpf_perf_event_data *ctx, struct py_walk *w,
-				       __u32 *flags)
+static __always_inline int py_fp_stack(void *ctx, struct py_walk *w, __u32 *flags)
 {
 	__u32 zero = 0, bytes = stack_depth * sizeof(__u64);
 	struct py_fp f = { .w = w };

@@ -207,6 +207,45 @@ Test(cli_parse, conflicting_options)
 	ASSERT_USAGE("-p/--pid and -L/--tid conflict", "-p", "1", "-L", "2");
 }
 
+/* --off-cpu traces and --wall weighs by time: what they cannot take, in one line each. */
+Test(cli_parse, off_cpu_and_wall_conflicts)
+{
+	ASSERT_ERROR_LINE("profile: --off-cpu and -F/--frequency conflict\n", "--off-cpu", "-F", "99");
+	ASSERT_ERROR_LINE("profile: --off-cpu and -c/--count conflict\n", "-c", "1000000", "--off-cpu");
+	ASSERT_ERROR_LINE("profile: --off-cpu and -e/--event conflict\n", "--off-cpu", "-e", "cpu-clock");
+	ASSERT_ERROR_LINE("profile: --wall and -K/--kernel-stacks-only conflict\n", "--wall", "-K");
+	ASSERT_ERROR_LINE("profile: --off-cpu and -C/--cpu conflict\n", "--off-cpu", "-C", "0");
+	ASSERT_ERROR_LINE("profile: --off-cpu and --wall conflict (--wall counts off-CPU time too)\n",
+			  "--off-cpu", "--wall");
+	ASSERT_ERROR_LINE("profile: --wall needs the cpu-clock event (a sample of cycles is no time)\n",
+			  "--wall", "-e", "cycles");
+	ASSERT_ERROR_LINE("profile: --min-block needs --off-cpu or --wall\n", "--min-block", "10");
+	ASSERT_ERROR_LINE("profile: --include-runnable needs --off-cpu or --wall\n",
+			  "--include-runnable");
+	ASSERT_ERROR_LINE("profile: --min-block 20 exceeds --max-block 10\n", "--off-cpu",
+			  "--min-block", "20", "--max-block", "10");
+	ASSERT_ERROR_LINE("profile: max block '0' out of range (1..2592000000000)\n", "--off-cpu",
+			  "--max-block", "0");
+	ASSERT_USAGE("--from and --off-cpu conflict", "--from", "x.folded", "--off-cpu");
+}
+
+Test(cli_parse, off_cpu_and_wall)
+{
+	PARSE_OK("--off-cpu", "--min-block", "1000", "--max-block", "2000", "-U", "-p", "1");
+	cr_assert(r.env.off_cpu && !r.env.wall);
+	cr_assert_eq(r.env.frequency, 0, "no rate: nothing is sampled");
+	cr_assert_eq(r.env.min_block, 1000);
+	cr_assert_eq(r.env.max_block, 2000);
+	PARSE_OK("--off-cpu", "-K", "--include-runnable");
+	cr_assert(r.env.include_runnable);
+	PARSE_OK("--wall", "-F", "99", "-U");
+	cr_assert(r.env.wall);
+	cr_assert_eq(r.env.frequency, 99);
+	PARSE_OK("--wall");
+	cr_assert_eq(r.env.frequency, DEFAULT_FREQUENCY);
+	cr_assert_eq(r.env.max_block, 0, "no bound");
+}
+
 Test(cli_parse, bad_numbers)
 {
 	ASSERT_ERROR_LINE("profile: invalid frequency '12abc'\n", "-F", "12abc");
@@ -397,7 +436,7 @@ Test(cli_parse, every_long_option_in_the_help_is_known)
 	help = strdup(r.out);
 	cr_assert_not_null(help);
 	n = try_long_options(help, "  --") + try_long_options(help, ", --");
-	cr_assert_eq(n, 43, "%zu long options in the help", n);
+	cr_assert_eq(n, 48, "%zu long options in the help", n);
 	free(help);
 }
 

@@ -140,6 +140,25 @@ Test(flamegraph, widths_are_proportional_to_samples)
 	free(svg);
 }
 
+/* --off-cpu, --wall: the counts are nanoseconds; a frame says its time. */
+Test(flamegraph, a_measure_says_time)
+{
+	const struct pf_sample s[] = {
+		{ "app", 1, 1, st_a, 2, 5000000 },
+		{ "app", 1, 1, st_b, 2, 2500000 },
+	};
+	struct pf_profile p = profile_of(s, ARRAY_SIZE(s));
+	char *svg;
+
+	p.measure = "off_cpu";
+	p.frequency = 0;
+	svg = render(&p);
+	assert_well_formed(svg);
+	cr_assert_str_eq(find_frame(svg, "hot_a").title, "hot_a (5.000 ms, 66.67%)");
+	cr_assert_str_eq(find_frame(svg, "all").title, "all (7.500 ms, 100.00%)");
+	free(svg);
+}
+
 Test(flamegraph, root_at_the_bottom_then_process_then_frames)
 {
 	const struct pf_sample s[] = { { "app", 1, 1, st_a, 2, 5 } };

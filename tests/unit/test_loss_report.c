@@ -92,6 +92,35 @@ Test(loss_report, verbose_adds_the_statistics)
 	free(text);
 }
 
+/*
+ * --off-cpu: the time that could not be counted is said, in seconds, and
+ * the waits that could not be timed; no word of samples, which it takes none of.
+ */
+Test(loss_report, off_cpu_time_not_counted_is_said)
+{
+	struct offcpu_drain_stats o = { .lost = 2, .lost_ns = 1500000000 };
+	struct run_totals t = { .event = "sched_switch", .offcpu = &o };
+	char *text;
+
+	t.stats[STAT_OFFCPU_BLOCKS] = 100;
+	t.stats[STAT_OFFCPU_UNTIMED] = 3;
+	t.stats[STAT_OFFCPU_LOST_NS] = 250000000;
+	opts.off_cpu = true;
+	text = print(&t);
+	cr_assert_str_eq(text,
+		"profile: 3 waits off CPU not timed: more than 16384 threads waited at once\n"
+		"profile: 0.250000 s off CPU not counted, count hash full (or more than 16384 waits ended between two drains); raise --hash-storage-size (now 40960)\n"
+		"profile: 2 waits (1.500000 s off CPU) not counted: they ended after a drain and their stacks were not kept (more than 16384 waits carried at once)\n");
+	free(text);
+	/* nothing waited */
+	memset(t.stats, 0, sizeof(t.stats));
+	o = (struct offcpu_drain_stats){ 0 };
+	text = print(&t);
+	opts.off_cpu = false;
+	cr_assert_str_eq(text, "profile: no off-CPU time collected (did the targets wait?)\n");
+	free(text);
+}
+
 /* loss_report__unresolved() over a usyms that failed on pid 4444 (no such process). */
 static char *unresolved(bool verbose)
 {
@@ -105,7 +134,7 @@ static char *unresolved(bool verbose)
 	cr_assert_eq(usyms__resolve_weighted(u, 4444, 0x1000, 7, &sym), -ENOENT);
 	f = open_memstream(&text, &len);
 	cr_assert_not_null(f);
-	loss_report__unresolved(f, u, verbose, NULL);
+	loss_report__unresolved(f, u, verbose, false, NULL);
 	cr_assert_eq(fclose(f), 0);
 	usyms__free(u);
 	rm_rf(proc);

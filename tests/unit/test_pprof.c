@@ -730,6 +730,36 @@ Test(pprof, count_mode_with_cpu_clock_counts_nanoseconds)
 	free_profile(&d);
 }
 
+/*
+ * --off-cpu and --wall: the counts are nanoseconds of that time, one
+ * value per sample, named [off_cpu, nanoseconds] or [wall, nanoseconds].
+ */
+Test(pprof, a_measure_is_one_value_in_nanoseconds)
+{
+	const char *measures[] = { "off_cpu", "wall" };
+
+	for (size_t m = 0; m < ARRAY_SIZE(measures); m++) {
+		struct pf_profile p = test_profile();
+		struct d_profile *d = calloc(1, sizeof(*d));
+
+		cr_assert_not_null(d);
+		p.measure = measures[m];
+		p.frequency = m ? 49 : 0;	/* --wall samples at a rate too: no matter */
+		round_trip(&p, d);
+		cr_assert_eq(d->nr_sample_types, 1);
+		cr_assert_str_eq(str(d, d->sample_type[0][0]), measures[m]);
+		cr_assert_str_eq(str(d, d->sample_type[0][1]), "nanoseconds");
+		cr_assert_str_eq(str(d, d->period_type[0]), measures[m]);
+		cr_assert_str_eq(str(d, d->period_type[1]), "nanoseconds");
+		for (size_t i = 0; i < d->nr_samples; i++) {
+			cr_assert_eq(d->samples[i].nr_values, 1);
+			cr_assert_eq(d->samples[i].values[0], samples[i].count);
+		}
+		free_profile(d);
+		free(d);
+	}
+}
+
 Test(pprof, empty_profile)
 {
 	struct pf_profile p = test_profile();

@@ -171,6 +171,36 @@ Test(pprof_read, merged_inputs_sum_and_keep_a_common_rate)
 	pf_build__free(b);
 }
 
+/*
+ * A pprof file of --off-cpu (one sample type, off_cpu/nanoseconds) reads
+ * back as nanoseconds off the CPU, and is written again as such; merged
+ * with a profile of samples, the counts are only counts.
+ */
+Test(pprof_read, off_cpu_nanoseconds_read_back)
+{
+	struct pf_profile in = written(0, 0), samp = written(99, 0), out;
+	struct pf_build *b = new_build();
+	struct pf_read_error err;
+	size_t len, slen;
+	char *bytes, *sbytes;
+
+	in.measure = "off_cpu";
+	bytes = pprof_bytes(&in, &len);
+	sbytes = pprof_bytes(&samp, &slen);
+	cr_assert_eq(pprof_read__buf(b, bytes, len, &err), 0, "%s", err.why);
+	cr_assert_eq(pf_build__profile(b, NULL, &out), 0);
+	check_round_trip(&out);
+	cr_assert_str_eq(out.measure, "off_cpu");
+	cr_assert_eq(out.period, 0);
+	cr_assert_eq(pprof_read__buf(b, sbytes, slen, &err), 0, "%s", err.why);
+	cr_assert_eq(pf_build__profile(b, NULL, &out), 0);
+	cr_assert_null(out.measure, "ns and samples: counts alone");
+	cr_assert(pf_profile__counts_only(&out));
+	free(bytes);
+	free(sbytes);
+	pf_build__free(b);
+}
+
 /* Folded stacks say no rate: merged with a pprof file, the profile counts samples alone. */
 Test(pprof_read, merged_with_folded_counts_samples_only)
 {

@@ -33,6 +33,19 @@ Test(progress, losses_only_when_there_are_some)
 	cr_assert_str_eq(buf, "profile: 1 of 5 s, 10 samples, 2 processes, 7 lost");
 }
 
+/* --off-cpu counts waits, not samples; --wall both; waits not timed are lost. */
+Test(progress, waits_off_the_cpu)
+{
+	uint64_t st[STAT_MAX] = { [STAT_OFFCPU_BLOCKS] = 321, [STAT_OFFCPU_UNTIMED] = 2 };
+	char buf[160];
+
+	progress__format(buf, sizeof(buf), 1, 5, st, 2);
+	cr_assert_str_eq(buf, "profile: 1 of 5 s, 321 waits, 2 processes, 2 lost");
+	st[STAT_SAMPLES] = 10;
+	progress__format(buf, sizeof(buf), 1, 5, st, 2);
+	cr_assert_str_eq(buf, "profile: 1 of 5 s, 10 samples, 321 waits, 2 processes, 2 lost");
+}
+
 Test(progress, a_short_buffer_is_cut_not_overrun)
 {
 	uint64_t st[STAT_MAX] = { [STAT_SAMPLES] = 123456789, [STAT_HASH_FULL] = 5 };

@@ -60,8 +60,9 @@ static void fixture_release(struct fixture *f)
 	rm_rf(f->dir);
 }
 
-/* The report of one kernel stack (leaf first) sampled 7 times. */
-static char *write_kernel(struct fixture *f, const uint64_t *ips, uint32_t nr)
+/* The report of one kernel stack (leaf first) counted count times. */
+static char *write_kernel_count(struct fixture *f, const uint64_t *ips, uint32_t nr,
+				uint64_t count)
 {
 	struct agg_stack kern = { .ips = ips, .nr = nr }, user = { .err = AGG_NO_STACK };
 	struct report_meta meta = { .event = "cpu-clock", .title = "t" };
@@ -73,14 +74,20 @@ static char *write_kernel(struct fixture *f, const uint64_t *ips, uint32_t nr)
 
 	cr_assert_not_null(agg);
 	cr_assert_eq(agg__add(agg, &(struct agg_key){ .pid = 0, .tid = 0, .comm = "swapper/0" },
-			      &kern, &user, 7), 0);
+			      &kern, &user, count), 0);
 	out = open_memstream(&text, &len);
 	cr_assert_not_null(out);
 	cr_assert_eq(report__write(f->r, agg, &meta, out, &printed), 0);
 	fclose(out);
-	cr_assert_eq(printed, 7);
+	cr_assert_eq(printed, count);
 	agg__free(agg);
 	return text;
+}
+
+/* ... sampled 7 times. */
+static char *write_kernel(struct fixture *f, const uint64_t *ips, uint32_t nr)
+{
+	return write_kernel_count(f, ips, nr, 7);
 }
 
 static char *folded_kernel(const uint64_t *ips, uint32_t nr)
@@ -134,6 +141,41 @@ Test(report, kernel_code_loaded_after_the_reading_is_named_in_the_next_report)
 	write_text(f.path, with_prog);
 	text = write_kernel(&f, ips, 2);
 	cr_assert(strstr(text, "leaf_func;bpf_prog_6deef7357e7b4530_on_cpu [bpf] 7"), "got: %s", text);
+	free(text);
+	fixture_release(&f);
+}
+
+/*
+ * --off-cpu: a thread's kernel stack taken as it left the CPU starts in
+ * our BPF program and the tracepoint's glue, which are left out; the
+ * nanoseconds print as microseconds, rounded up. A profile of samples
+ * keeps every frame.
+ */
+Test(report, off_cpu_stacks_start_at_the_scheduler_in_microseconds)
+{
+	static const char syms[] =
+		"ffffffff81000000 T schedule\n"
+		"ffffffff81000100 T __schedule\n"
+		"ffffffff81000200 T bpf_trace_run4\n"
+		"ffffffff81000300 T end_of_text\n"
+		"ffffffffa0010000 t bpf_prog_6deef7357e7b4530_on_switch\t[bpf]\n";
+	const uint64_t ips[] = { 0xffffffffa0010040, 0xffffffff81000210, 0xffffffff81000120,
+				 0xffffffff81000008 };
+	struct fixture f;
+	char *text;
+
+	fixture_init(&f, FORMAT_FOLDED);
+	write_text(f.path, syms);
+	f.opts.off_cpu = true;
+	fixture_reopen(&f);
+	text = write_kernel_count(&f, ips, 4, 2500);
+	cr_assert(strstr(text, "swapper/0;schedule;__schedule 3\n"), "got: %s", text);
+	free(text);
+	f.opts.off_cpu = false;
+	fixture_reopen(&f);
+	text = write_kernel_count(&f, ips, 4, 2500);
+	cr_assert(strstr(text, "__schedule;bpf_trace_run4;bpf_prog_6deef7357e7b4530_on_switch [bpf] 2500"),
+		  "got: %s", text);
 	free(text);
 	fixture_release(&f);
 }

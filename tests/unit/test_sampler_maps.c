@@ -230,6 +230,7 @@ struct run {
 	long hz, period, secs, interval;
 	bool user_only;		/* -U */
 	int cpu;		/* -C cpu + 1; 0: every CPU */
+	bool off_cpu, wall;	/* --off-cpu, --wall */
 	bool sizes_given;	/* --stack-storage-size and --hash-storage-size, their defaults */
 };
 
@@ -244,6 +245,8 @@ static void sizes_of(struct map_set_sizes *sz, int cpus, struct run run)
 		.duration = run.secs,
 		.interval = run.interval,
 		.user_only = run.user_only,
+		.off_cpu = run.off_cpu,
+		.wall = run.wall,
 		.cpu = run.cpu - 1,
 		.max_stack_depth = 127,
 		.stack_storage_size = DEFAULT_STACK_STORAGE,
@@ -314,6 +317,12 @@ Test(map_sizes, given_sizes_and_event_counts_are_kept)
 	SIZES(&sz, 2, .sizes_given = true, .hz = 49, .secs = 1);
 	cr_assert_eq(sz.stacks, 16384);
 	cr_assert_eq(sz.counts, 40960);
+	/* --off-cpu and --wall: their waits come at every switch, not at a rate */
+	SIZES(&sz, 2, .off_cpu = true, .secs = 1);
+	cr_assert_eq(sz.counts, DEFAULT_HASH_STORAGE);
+	SIZES(&sz, 2, .wall = true, .hz = 49, .secs = 1);
+	cr_assert_eq(sz.counts, DEFAULT_HASH_STORAGE);
+	cr_assert_eq(sz.stacks, DEFAULT_STACK_STORAGE);
 	SIZES(&sz, 2, .period = 1000000, .secs = 1);
 	cr_assert_eq(sz.stacks, DEFAULT_STACK_STORAGE);
 	cr_assert_eq(sz.counts, DEFAULT_HASH_STORAGE);

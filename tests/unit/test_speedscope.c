@@ -165,6 +165,19 @@ Test(speedscope, count_mode_weighs_events)
 	assert_jq(path, ".profiles[0].unit", "\"nanoseconds\"");
 }
 
+/* --off-cpu, --wall: the counts are nanoseconds, weighed as they are. */
+Test(speedscope, a_measure_weighs_nanoseconds)
+{
+	struct pf_profile p = test_profile();
+	const char *path;
+
+	p.measure = "off_cpu";
+	p.frequency = 0;
+	path = write_json(&p);
+	assert_jq(path, "[.profiles[] | .unit]", "[\"nanoseconds\",\"nanoseconds\"]");
+	assert_jq(path, ".profiles[0].weights", "[5,3]");
+}
+
 Test(speedscope, strings_are_escaped)
 {
 	static const struct pf_frame st[] = {

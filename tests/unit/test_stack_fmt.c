@@ -395,3 +395,14 @@ Test(stack_set, write_error_is_returned)
 	fclose(f);
 	stack_set__free(s);
 }
+
+/* --off-cpu, --wall: ns summed over the stacks that print the same, then microseconds, rounded up. */
+Test(stack_fmt_folded, nanoseconds_print_as_microseconds)
+{
+	const struct stack_fmt_opts us = { .folded = true, .ns_as_us = true };
+	struct stack_rec recs[] = { rec(1500), rec(1600) };
+
+	assert_renders(&us, recs, 2, "app;main;umid;uleaf;kouter;kmid;kleaf 4\n");
+	assert_renders_one(&us, rec(1), "app;main;umid;uleaf;kouter;kmid;kleaf 1\n");
+	assert_renders_one(&us, rec(2000), "app;main;umid;uleaf;kouter;kmid;kleaf 2\n");
+}

@@ -48,7 +48,7 @@ static char *report(const struct walk_tally *t)
 
 Test(walk_tally, process_without_tables_named_with_why)
 {
-	struct walk_tally *t = walk_tally__new();
+	struct walk_tally *t = walk_tally__new(false);
 	struct agg *a = agg__new();
 	char *text;
 
@@ -74,7 +74,7 @@ Test(walk_tally, process_without_tables_named_with_why)
 
 Test(walk_tally, few_stacks_or_tables_said_nothing)
 {
-	struct walk_tally *t = walk_tally__new();
+	struct walk_tally *t = walk_tally__new(false);
 	struct agg *a = agg__new();
 	char *text;
 
@@ -90,7 +90,7 @@ Test(walk_tally, few_stacks_or_tables_said_nothing)
 
 Test(walk_tally, many_processes_counted_past_the_lines)
 {
-	struct walk_tally *t = walk_tally__new();
+	struct walk_tally *t = walk_tally__new(false);
 	struct agg *a = agg__new();
 	char *text, *line;
 	int lines = 0;
@@ -129,7 +129,7 @@ Test(walk_tally, why_from_the_tables_worker)
 		{ { .err = -E2BIG }, "the map of processes with tables was full" },
 		{ { .err = -EACCES }, "its mappings could not be read" },
 	};
-	struct walk_tally *t = walk_tally__new();
+	struct walk_tally *t = walk_tally__new(false);
 	struct agg *a = agg__new();
 
 	cr_assert(t && a);
@@ -144,6 +144,29 @@ Test(walk_tally, why_from_the_tables_worker)
 		cr_assert_str_eq(text, want);
 		free(text);
 	}
+	walk_tally__free(t);
+	agg__free(a);
+}
+
+/*
+ * A profile of time (--off-cpu, --wall) counts ns: each distinct stack
+ * counts once, so 25 stacks of a few us each are 25 stacks, not 25 us.
+ */
+Test(walk_tally, a_profile_of_time_counts_stacks)
+{
+	struct walk_tally *t = walk_tally__new(true);
+	struct agg *a = agg__new();
+	char *text;
+
+	cr_assert(t && a);
+	for (uint64_t ip = 0; ip < 25; ip++)
+		add(a, 10, "py", KEY_USER_NO_TABLES, 0x1000 + ip, 3000 + ip);
+	add(a, 10, "py", 0, 0x2000, 900000000);
+	cr_assert_eq(walk_tally__add(t, a), 0);
+	text = report(t);
+	cr_assert_str_eq(text,
+		"profile: pid 10 (py): 25 of 26 user stacks walked by frame pointers, without its unwind tables: still waiting for the tables worker when the run ended\n");
+	free(text);
 	agg__free(a);
 	walk_tally__free(t);
 }
