@@ -769,11 +769,13 @@ static void setup_unwind(struct run *run)
 		.debug_dirs = env->debug_dirs,
 		.nr_debug_dirs = env->nr_debug_dirs,
 		.notice = env->verbose ? on_notice : NULL,
+		.no_row_quota = env->nr_pids || env->command,
 	};
 	struct unwind_map_fds fds;
 
 	if (sampler__unwind_maps(run->sampler, &fds.rows, &fds.procs, &fds.big))
 		return;
+	fds.rows_epoch = sampler__unwind_rows_epoch(run->sampler);
 	run->unwind = unwind_jobs__open(&fds, &opts, stderr);
 	if (!run->unwind)
 		return;

@@ -124,138 +124,43 @@ static int table_of(struct unwind_procs *u, Elf *elf, Elf *debug, const struct s
 	return 0;
 }
 
-/*
- * Rows already loaded for a table of the same digest (a copy of the
- * file), or NULL; a Go file's rows are also made from its function table
- * (go_runtime.h), so its copies must have the same one too.
- */
-struct rows_by_key {
-	struct table_key key;
-	uint8_t go_digest[SHA256_LEN];	/* zeros: not a Go file */
-	uint32_t first_row, nr_rows;
-	bool go;
-	struct go_range go_text;
-};
+static void pend(struct unwind_procs *u, struct unwind_file *f);
 
-static int cmp_rows_key(const void *a, const void *b)
+/* f points at block b: its rows, and a Go file's flag and text as the block's. */
+static void use_block(struct unwind_procs *u, struct unwind_file *f, struct row_block *b)
 {
-	const struct rows_by_key *x = a, *y = b;
-	int c = memcmp(&x->key, &y->key, sizeof(x->key));
-
-	return c ? c : memcmp(x->go_digest, y->go_digest, sizeof(x->go_digest));
+	row_store__link(u->rows, b, f);
+	/* held already (it found no room before): its new block is in use */
+	if (f->held)
+		row_store__busy(u->rows, b);
+	f->go = b->go;
+	f->go_text = b->go_text;
 }
 
-static void remember_rows(struct unwind_procs *u, const struct rows_by_key *probe,
-			  const struct unwind_file *f)
+/* t's rows into the array as f's, found by key (NULL: f's alone) for its copies. */
+static int place_rows(struct unwind_procs *u, const struct row_key *key, const struct cfi_table *t,
+		      struct unwind_file *f)
 {
-	struct rows_by_key *r = malloc(sizeof(*r));
+	struct row_block *b;
+	int err = row_store__place(u->rows, key, t, u->uid, &b);
 
-	if (!r)
-		return;
-	*r = *probe;
-	r->first_row = f->first_row;
-	r->nr_rows = f->nr_rows;
-	r->go = f->go;
-	r->go_text = f->go_text;
-	if (!tsearch(r, &u->by_key, cmp_rows_key))
-		free(r);
-}
-
-/* Copy rows[0, nr) into the rows array from row first, a batch update at a time. */
-static int write_rows_batch(struct unwind_procs *u, const struct unwind_row *rows, size_t nr,
-			    uint64_t first)
-{
-	enum { BATCH = 4096 };
-	__u32 keys[BATCH];
-
-	for (size_t done = 0; done < nr;) {
-		__u32 n = nr - done < BATCH ? (__u32)(nr - done) : BATCH;
-
-		for (__u32 i = 0; i < n; i++)
-			keys[i] = (__u32)(first + done + i);
-		if (bpf_map_update_batch(u->rows_fd, keys, rows + done, &n, NULL))
-			return -errno;
-		done += n;
-	}
-	return 0;
-}
-
-/*
- * The same through a window of the array mapped here, then unmapped: a
- * memcpy instead of a copy and an update per row in the kernel (~30 ms of
- * a one-shot run went to its first process's 60k rows). A window at a
- * time: the tool's RSS never holds more of the array than one.
- */
-static int write_rows_mapped(struct unwind_procs *u, const struct unwind_row *rows, size_t nr,
-			     uint64_t first)
-{
-	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	const uint64_t window = u->rows_window >= page ? u->rows_window & ~(page - 1) : page;
-	uint64_t pos = first * sizeof(*rows), end = pos + nr * sizeof(*rows);
-	const char *src = (const char *)rows;
-
-	while (pos < end) {
-		uint64_t off = pos & ~(page - 1);
-		uint64_t len = end - off < window ? end - off : window;
-		char *w = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, u->rows_fd, (off_t)off);
-
-		if (w == MAP_FAILED)
-			return -errno;
-		memcpy(w + (pos - off), src, off + len - pos);
-		munmap(w, len);
-		src += off + len - pos;
-		pos = off + len;
-	}
-	/* the rows before the entry that points at them (bpf(2) publishes it) */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	return 0;
-}
-
-static int write_rows(struct unwind_procs *u, const struct unwind_row *rows, size_t nr,
-		      uint64_t first)
-{
-	if (u->rows_mmap)
-		return write_rows_mapped(u, rows, nr, first);
-	return write_rows_batch(u, rows, nr, first);
-}
-
-/* Copy t and its page index (row_index.h) into the rows array for f. */
-static int place_rows(struct unwind_procs *u, const struct cfi_table *t, struct unwind_file *f)
-{
-	struct unwind_row *index;
-	size_t nr_index;
-	int err;
-
-	if (!t->nr)
-		return -ENOENT;
-	nr_index = row_index__size(t->rows, t->nr);
-	if (t->nr + nr_index > u->max_rows - u->next_row)
-		return -ENOSPC;
-	index = malloc(nr_index * sizeof(*index));
-	if (!index)
-		return -ENOMEM;
-	row_index__build(t->rows, t->nr, index);
-	err = write_rows(u, t->rows, t->nr, u->next_row);
-	if (!err)
-		err = write_rows(u, index, nr_index, u->next_row + t->nr);
-	free(index);
 	if (err)
 		return err;
-	f->first_row = (uint32_t)u->next_row;
-	f->nr_rows = (uint32_t)t->nr;
-	/*
-	 * Rows are only ever appended: the BPF walk's per-CPU cache of rows
-	 * (row_find.bpf.h) knows a table by its first row for the whole run.
-	 * Rows reused for another file would need that cache emptied first.
-	 */
-	u->next_row += t->nr + nr_index;
+	b->go = f->go;
+	b->go_text = f->go_text;
+	use_block(u, f, b);
 	return 0;
 }
 
-/* Why f has no table, in words, for the notice. */
-static const char *why_no_table(int status)
+/* Why f has no table, in words, for the notice (in buf, or static). */
+static const char *why_no_table(const struct unwind_procs *u, int status, char *buf, size_t size)
 {
 	switch (status) {
+	case -EDQUOT:
+		snprintf(buf, size, "no unwind table: uid %u holds %u rows of tables in use, its quota (a user but root may hold %u of the %llu rows of --unwind-storage-size)",
+			 (unsigned int)u->uid, row_store__held(u->rows, u->uid),
+			 row_store__quota(u->rows), (unsigned long long)u->max_rows);
+		return buf;
 	case -ENOENT:
 		return "no unwind table: no .eh_frame nor .debug_frame, or no FDE in them";
 	case -ENODATA:
@@ -265,7 +170,7 @@ static const char *why_no_table(int status)
 	case -ENOTSUP:
 		return "no unwind table: not an x86-64 ELF file";
 	case -ENOSPC:
-		return "no unwind table: no room left in --unwind-storage-size rows";
+		return "no unwind table: every row of --unwind-storage-size holds a table of a live process";
 	case -EFBIG:
 		return budget__why();
 	default:
@@ -282,14 +187,14 @@ static const char *why_no_table(int status)
 static int go_table(struct unwind_procs *u, Elf *elf, const struct go_info *go, const char *path,
 		    int err, struct cfi_table *t)
 {
-	char why[320];
+	char why[320], buf[256];
 
 	if (err == -ECANCELED || err == -ENOMEM)
 		return err;
 	if (err) {
 		if (err != -ENOENT && u->notice) {
 			snprintf(why, sizeof(why), "%s; a Go file: .gopclntab's tables instead",
-				 why_no_table(err));
+				 why_no_table(u, err, buf, sizeof(buf)));
 			u->notice(path, why, u->notice_ctx);
 		}
 		memset(t, 0, sizeof(*t));
@@ -315,7 +220,8 @@ static int go_table(struct unwind_procs *u, Elf *elf, const struct go_info *go, 
 static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
 		     const char *path, struct unwind_file *f)
 {
-	struct rows_by_key probe = { 0 }, **same = NULL;
+	struct row_key probe = { 0 };
+	struct row_block *same = NULL;
 	Elf *elf, *debug = NULL;
 	struct cfi_table t;
 	struct go_info go;
@@ -342,17 +248,15 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_
 	if (keyed && f->go)
 		keyed = !go_runtime__digest(elf, &u->b, &go, probe.go_digest);
 	if (keyed && err != -ECANCELED)
-		same = tfind(&probe, &u->by_key, cmp_rows_key);
+		same = row_store__find(u->rows, &probe);
 	if (err == -ECANCELED) {
 		/* the run is ending */
 	} else if (same) {
-		f->first_row = (*same)->first_row;
-		f->nr_rows = (*same)->nr_rows;
-		f->go = (*same)->go;
-		f->go_text = (*same)->go_text;
+		use_block(u, f, same);
 		u->stats.shared++;
 		err = 0;
-	} else {
+	} else if (!(err = row_store__room_for(u->rows, u->uid))) {
+		/* (a uid at its quota, all its tables in use, gets none built for nothing) */
 		err = table_of(u, elf, debug, st, keyed ? &probe.key : NULL, path, &t);
 		if (f->go)
 			err = go_table(u, elf, &go, path, err, &t);
@@ -363,17 +267,37 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_
 		else if (!err)
 			(void)cfi_code__apply(elf, &u->b, &t);
 		if (!err) {
-			err = place_rows(u, &t, f);
+			err = place_rows(u, keyed ? &probe : NULL, &t, f);
 			cfi_table__release(&t);
 		}
-		if (!err && keyed)
-			remember_rows(u, &probe, f);
 	}
 	elf_end(debug);
 	if (debug_fd >= 0)
 		close(debug_fd);
 	elf_end(elf);
 	return err;
+}
+
+/* f loaded, or why not: counted, and told. */
+static void count_file(struct unwind_procs *u, struct unwind_file *f, const char *path)
+{
+	char why[256];
+
+	if (!f->status)
+		u->stats.files++;
+	else if (f->status == -ENOSPC)
+		u->stats.no_room++;
+	else if (f->status == -EDQUOT)
+		u->stats.over_quota++;
+	else
+		u->stats.no_table++;
+	if (f->status == -ENOSPC || f->status == -EDQUOT) {
+		f->room_version = row_store__version(u->rows);
+		f->uid = u->uid;
+	}
+	/* a build cut short as the run ends is no news */
+	if (f->status && f->status != -ECANCELED && u->notice)
+		u->notice(path, why_no_table(u, f->status, why, sizeof(why)), u->notice_ctx);
 }
 
 /*
@@ -387,9 +311,23 @@ static void map_files_denied(struct unwind_procs *u)
 		u->denied(u->denied_ctx);
 }
 
+/*
+ * Whether f, met again, is loaded again: its rows were reclaimed, or it
+ * found no room and room may have been made since (a block gone idle or
+ * reclaimed), or not for this uid (another's quota).
+ */
+static bool load_again(const struct unwind_procs *u, const struct unwind_file *f)
+{
+	if (f->status == -ESTALE)
+		return true;
+	if (f->status != -ENOSPC && f->status != -EDQUOT)
+		return false;
+	return f->room_version != row_store__version(u->rows) ||
+	       (f->status == -EDQUOT && f->uid != u->uid);
+}
+
 /* The file of mapping e of pid, its table built the first time it is met. */
-static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
-					 const struct map_entry *e)
+static struct unwind_file *file_of(struct unwind_procs *u, pid_t pid, const struct map_entry *e)
 {
 	struct unwind_file key = { 0 }, *f, **slot;
 	char path[256];
@@ -410,30 +348,30 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 	}
 	file_stamp__init(&key.id, &st);
 	slot = tfind(&key, &u->files, cmp_file);
-	if (slot) {
+	if (slot && !load_again(u, *slot)) {
 		close(fd);
 		return *slot;
 	}
-	/* whole before tsearch(): it places f by comparing it */
-	f = malloc(sizeof(*f));
-	if (f)
-		*f = key;	/* before tsearch compares it */
-	if (!f || !tsearch(f, &u->files, cmp_file)) {
-		free(f);
-		close(fd);
-		return NULL;
+	if (slot) {
+		/* what it was built from is read again */
+		f = *slot;
+		f->nr_segs = 0;
+		f->go = false;
+	} else {
+		/* whole before tsearch(): it places f by comparing it */
+		f = malloc(sizeof(*f));
+		if (f)
+			*f = key;	/* before tsearch compares it */
+		if (!f || !tsearch(f, &u->files, cmp_file)) {
+			free(f);
+			close(fd);
+			return NULL;
+		}
+		f->in_tree = true;
 	}
 	f->status = load_file(u, fd, &st, pid, e->path, f);
 	close(fd);
-	if (!f->status)
-		u->stats.files++;
-	else if (f->status == -ENOSPC)
-		u->stats.no_room++;
-	else
-		u->stats.no_table++;
-	/* a build cut short as the run ends is no news */
-	if (f->status && f->status != -ECANCELED && u->notice)
-		u->notice(e->path, why_no_table(f->status), u->notice_ctx);
+	count_file(u, f, e->path);
 	return f;
 }
 
@@ -457,6 +395,8 @@ static const struct unwind_file *vdso_file(struct unwind_procs *u)
 	struct unwind_file *f = &u->vdso_file;
 	struct cfi_table t;
 	uint64_t t0, vaddr;
+	uid_t uid = u->uid;
+	char why[256];
 
 	if (!u->vdso_tried && !f->status) {
 		u->vdso_tried = true;
@@ -467,14 +407,19 @@ static const struct unwind_file *vdso_file(struct unwind_procs *u)
 			f->segs[0].vaddr = vaddr;
 			f->segs[0].filesz = u->vdso.size;
 			f->nr_segs = 1;
-			f->status = place_rows(u, &t, f);
+			/* every process's: root's, and never given back */
+			u->uid = 0;
+			f->status = place_rows(u, NULL, &t, f);
+			u->uid = uid;
+			if (!f->status)
+				row_store__busy(u->rows, f->block);
 			cfi_table__release(&t);
 		}
 		/* counted apart (stats.vdso): not a file, and built every run */
 		if (f->status == -ENOSPC)
 			u->stats.no_room++;
 		if (f->status && f->status != -ECANCELED && u->notice)
-			u->notice("[vdso]", why_no_table(f->status), u->notice_ctx);
+			u->notice("[vdso]", why_no_table(u, f->status, why, sizeof(why)), u->notice_ctx);
 	}
 	return f->status ? NULL : f;
 }
@@ -505,13 +450,17 @@ bool unwind_files__has_vdso(const struct unwind_procs *u, const struct unwind_pr
 size_t unwind_files__add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entry *e,
 				 struct unwind_map *m, size_t room)
 {
-	const struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) :
-		!strcmp(e->path, "[vdso]") ? vdso_of(u, pid, e) : NULL;
+	struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) : NULL;
+	const struct unwind_file *v = !strcmp(e->path, "[vdso]") ? vdso_of(u, pid, e) : NULL;
 	static const struct go_range all;
 	bool placed;
 
 	m->start = e->start;
 	m->len = (__u32)(e->end - e->start);
+	if (f)
+		pend(u, f);
+	else
+		f = (struct unwind_file *)v;
 	if (!f)
 		return 1;
 	placed = mapping_bias(f, e, &m->bias);
@@ -521,4 +470,125 @@ size_t unwind_files__add_mapping(struct unwind_procs *u, pid_t pid, const struct
 	}
 	/* without rows its frames go by frame pointers, and may switch stacks */
 	return f->go ? go_runtime__map(placed ? &f->go_text : &all, m, room) : 1;
+}
+
+static void idle_del(struct unwind_procs *u, struct unwind_file *f)
+{
+	if (!f->idle)
+		return;
+	if (f->idle_prev)
+		f->idle_prev->idle_next = f->idle_next;
+	else
+		u->idle_head = f->idle_next;
+	if (f->idle_next)
+		f->idle_next->idle_prev = f->idle_prev;
+	else
+		u->idle_tail = f->idle_prev;
+	f->idle_prev = f->idle_next = NULL;
+	f->idle = false;
+	u->nr_idle--;
+}
+
+/* f, idle, forgotten: its rows given back unless a copy's file still points at them. */
+static void forget_file(struct unwind_procs *u, struct unwind_file *f)
+{
+	idle_del(u, f);
+	tdelete(f, &u->files, cmp_file);
+	row_store__unlink(u->rows, f);
+	free(f);
+}
+
+static void idle_add(struct unwind_procs *u, struct unwind_file *f)
+{
+	f->idle_prev = u->idle_tail;
+	f->idle_next = NULL;
+	if (u->idle_tail)
+		u->idle_tail->idle_next = f;
+	else
+		u->idle_head = f;
+	u->idle_tail = f;
+	f->idle = true;
+	/* a churn of fresh files leaves a record each: the oldest go */
+	if (++u->nr_idle > UNWIND_IDLE_FILES)
+		forget_file(u, u->idle_head);
+}
+
+static void hold(struct unwind_procs *u, struct unwind_file *f)
+{
+	if (f->held++)
+		return;
+	idle_del(u, f);
+	if (f->block)
+		row_store__busy(u->rows, f->block);
+}
+
+static void let_go(struct unwind_procs *u, struct unwind_file *f)
+{
+	if (!f->held || --f->held)
+		return;
+	if (f->block)
+		row_store__unbusy(u->rows, f->block);
+	idle_add(u, f);
+}
+
+static int held_add(struct unwind_held *h, struct unwind_file *f)
+{
+	if (h->nr == h->cap) {
+		uint32_t cap = h->cap ? 2 * h->cap : 16;
+		struct unwind_file **v = reallocarray(h->files, cap, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		h->files = v;
+		h->cap = cap;
+	}
+	h->files[h->nr++] = f;
+	return 0;
+}
+
+/* f, a mapping of the reading under way: held once by it. */
+static void pend(struct unwind_procs *u, struct unwind_file *f)
+{
+	if (f->pended == u->reading)
+		return;
+	/* without memory to note it, f stays unheld: its rows may be reclaimed under it */
+	if (held_add(&u->pending, f))
+		return;
+	f->pended = u->reading;
+	hold(u, f);
+}
+
+void unwind_files__begin(struct unwind_procs *u)
+{
+	unwind_files__drop(u);
+	u->reading++;
+}
+
+void unwind_files__keep(struct unwind_procs *u, struct unwind_held *held)
+{
+	struct unwind_held old = *held;
+
+	*held = u->pending;
+	u->pending = old;
+	unwind_files__drop(u);
+}
+
+void unwind_files__drop(struct unwind_procs *u)
+{
+	unwind_files__release(u, &u->pending);
+}
+
+void unwind_files__release(struct unwind_procs *u, struct unwind_held *held)
+{
+	for (uint32_t i = 0; i < held->nr; i++)
+		let_go(u, held->files[i]);
+	held->nr = 0;
+}
+
+void unwind_files__free(struct unwind_procs *u)
+{
+	free(u->pending.files);
+	u->pending = (struct unwind_held){ 0 };
+	tdestroy(u->files, free);
+	u->files = NULL;
 }

@@ -200,6 +200,8 @@ struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 		unwind_procs__set_notice(u, opts->notice, NULL);
 		unwind_procs__set_denied(u, say_denied, err_out);
 		unwind_procs__set_debug_dirs(u, opts->debug_dirs, opts->nr_debug_dirs);
+		if (opts->no_row_quota)
+			unwind_procs__set_row_quota(u, 0);
 	}
 	j = u ? unwind_jobs__start(u) : NULL;
 	err = errno;

@@ -32,6 +32,8 @@ struct unwind_jobs_opts {
 	const char *const *debug_dirs;	/* --debug-dir (unwind_procs__set_debug_dirs) */
 	size_t nr_debug_dirs;
 	unwind_notice_fn notice;	/* told of the files left without a table; NULL: none */
+	/* the run samples only processes it was given (-p, a command): no uid's quota of rows */
+	bool no_row_quota;
 };
 
 /*

@@ -12,9 +12,12 @@
  *
  * A file is shared by every process that maps it (same device, inode,
  * size, mtime and ctime: file_id.h), and its rows by every file whose
- * table has the same digest (cfi_table__digest()). The rows array is filled front to back and never
- * compacted within a run: a file whose table does not fit is walked by
- * frame pointers, and counted.
+ * table has the same digest (cfi_table__digest()). A table's rows are
+ * charged to the uid of the process they were loaded for, and a uid but
+ * root holds at most a quota of rows (half the array by default); rows
+ * no published entry points at any more are reclaimed when another table
+ * needs them (row_store.h). A file whose table does not fit is walked by
+ * frame pointers, counted and told why (the rows full, or its uid's quota).
  */
 #ifndef UNWIND_PROCS_H
 #define UNWIND_PROCS_H
@@ -29,10 +32,15 @@ struct unwind_procs;
 struct unwind_procs_stats {
 	uint64_t procs;		/* processes given tables */
 	uint64_t files;		/* files with a table loaded */
-	uint64_t rows;		/* rows in use, of max_rows */
+	uint64_t rows;		/* rows loaded now, of max_rows */
 	uint64_t max_rows;
+	uint64_t row_quota;	/* rows a uid but root may hold; 0: no quota */
+	uint64_t reclaimed;	/* tables whose rows were taken back for others */
+	uint64_t reclaimed_rows;
 	uint64_t no_table;	/* files without a usable .eh_frame */
-	uint64_t no_room;	/* files whose table did not fit in the rows left */
+	uint64_t no_room;	/* files whose table did not fit: every row in use */
+	uint64_t over_quota;	/* files refused for their uid's quota of rows */
+	uid_t over_quota_uid;	/* the last uid refused so */
 	uint64_t built;		/* tables built from .eh_frame */
 	uint64_t from_cache;	/* tables read from the cache instead */
 	uint64_t shared;	/* files that are copies of one loaded: its rows */
@@ -55,6 +63,7 @@ struct unwind_map_fds {
 	int rows;		/* "unwind_rows" */
 	int procs;		/* "unwind_procs" */
 	int big;		/* "unwind_procs_big" */
+	volatile uint64_t *rows_epoch;	/* the BPF side's "rows_epoch" (NULL: none) */
 };
 
 /*
@@ -127,6 +136,12 @@ void unwind_procs__set_vdso(struct unwind_procs *u, const void *image, size_t si
  * with small tables; by default 1 MiB). Other arrays take batch updates.
  */
 void unwind_procs__set_rows_window(struct unwind_procs *u, size_t bytes);
+/*
+ * The rows a uid but root may hold (0: no quota; by default half the
+ * array): a run that samples only processes it was given (-p, a command)
+ * has none.
+ */
+void unwind_procs__set_row_quota(struct unwind_procs *u, uint32_t rows);
 
 /* Whether pid has a published entry (exec and exit delete it). */
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid);
