@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "collect/pid_worker.h"
@@ -18,8 +19,10 @@ struct pid_worker {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	pid_t queue[PID_WORKER_QUEUE_MAX];	/* a ring: len pids from head */
-	size_t head, len;
+	/* in the order queued (few wait at once: taking one from the middle is a memmove) */
+	struct { pid_t pid; uint32_t lane; } queue[PID_WORKER_QUEUE_MAX];
+	size_t len;
+	uint32_t lane;		/* the lane served last */
 	bool stop, joined;
 	bool busy;		/* a job is under way */
 	uint64_t dropped;
@@ -47,6 +50,32 @@ static void wait_for_work(struct pid_worker *w)
 	}
 }
 
+/*
+ * The next pid: the oldest of the lane after the one served last (the
+ * lowest lane when none is after it). Under w->lock, len > 0.
+ */
+static pid_t take_next(struct pid_worker *w)
+{
+	size_t next = w->len, low = 0;
+	pid_t pid;
+
+	for (size_t i = 0; i < w->len; i++) {
+		uint32_t l = w->queue[i].lane;
+
+		if (l < w->queue[low].lane)
+			low = i;
+		if (l > w->lane && (next == w->len || l < w->queue[next].lane))
+			next = i;
+	}
+	if (next == w->len)
+		next = low;
+	pid = w->queue[next].pid;
+	w->lane = w->queue[next].lane;
+	memmove(&w->queue[next], &w->queue[next + 1], (w->len - next - 1) * sizeof(w->queue[0]));
+	w->len--;
+	return pid;
+}
+
 static void *worker(void *arg)
 {
 	struct pid_worker *w = arg;
@@ -65,9 +94,7 @@ static void *worker(void *arg)
 			w->next_sweep = now_ns() + w->ops.sweep_ns;
 			continue;
 		}
-		pid = w->queue[w->head];
-		w->head = (w->head + 1) % PID_WORKER_QUEUE_MAX;
-		w->len--;
+		pid = take_next(w);
 		w->busy = true;
 		/* the job reads files unlocked: queueing never waits for them */
 		pthread_mutex_unlock(&w->lock);
@@ -109,19 +136,25 @@ struct pid_worker *pid_worker__start(const struct pid_worker_ops *ops)
 static bool waiting(const struct pid_worker *w, pid_t pid)
 {
 	for (size_t i = 0; i < w->len; i++)
-		if (w->queue[(w->head + i) % PID_WORKER_QUEUE_MAX] == pid)
+		if (w->queue[i].pid == pid)
 			return true;
 	return false;
 }
 
 int pid_worker__queue(struct pid_worker *w, pid_t pid)
 {
+	return pid_worker__queue_lane(w, pid, 0);
+}
+
+int pid_worker__queue_lane(struct pid_worker *w, pid_t pid, uint32_t lane)
+{
 	int err = 0;
 
 	pthread_mutex_lock(&w->lock);
 	if (!waiting(w, pid)) {
 		if (w->len < PID_WORKER_QUEUE_MAX) {
-			w->queue[(w->head + w->len) % PID_WORKER_QUEUE_MAX] = pid;
+			w->queue[w->len].pid = pid;
+			w->queue[w->len].lane = lane;
 			w->len++;
 			pthread_cond_signal(&w->wake);
 		} else {
@@ -153,14 +186,23 @@ bool pid_worker__idle(struct pid_worker *w)
 	return idle;
 }
 
-bool pid_worker__wait_idle(struct pid_worker *w, int fd)
+int pid_worker__wait_idle_for(struct pid_worker *w, int fd, uint64_t max_ns)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	uint64_t until = now_ns() + max_ns;
 
-	while (!pid_worker__idle(w))
+	while (!pid_worker__idle(w)) {
+		if (now_ns() >= until)
+			return -ETIMEDOUT;
 		if (poll(&pfd, 1, IDLE_POLL_MS) > 0)
-			return false;
-	return true;
+			return -EINTR;
+	}
+	return 0;
+}
+
+bool pid_worker__wait_idle(struct pid_worker *w, int fd)
+{
+	return !pid_worker__wait_idle_for(w, fd, UINT64_MAX / 2);
 }
 
 uint64_t pid_worker__dropped(struct pid_worker *w)

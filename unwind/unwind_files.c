@@ -171,6 +171,10 @@ static const char *why_no_table(const struct unwind_procs *u, int status, char *
 		return "no unwind table: not an x86-64 ELF file";
 	case -ENOSPC:
 		return "no unwind table: every row of --unwind-storage-size holds a table of a live process";
+	case -ETIME:
+		snprintf(buf, size, "no unwind table: given up after %.2f s of CPU, the most one file may take",
+			 UNWIND_FILE_CPU_NS / 1e9);
+		return buf;
 	case -EFBIG:
 		return budget__why();
 	default:
@@ -278,6 +282,26 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_
 	return err;
 }
 
+/* load_file() within UNWIND_FILE_CPU_NS of this thread's CPU: -ETIME past it. */
+static int load_cpu_capped(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
+			   const char *path, struct unwind_file *f)
+{
+	uint64_t ns;
+	int err;
+
+	budget_cpu__start(&u->cpu);
+	err = load_file(u, fd, st, pid, path, f);
+	ns = budget_cpu__stop(&u->cpu);
+	u->reading_cpu_ns += ns;
+	u->stats.file_cpu_ns += ns;
+	if (ns > u->stats.file_cpu_max_ns)
+		u->stats.file_cpu_max_ns = ns;
+	/* stopped as the run ending would have: the cap stopped it */
+	if (err && u->cpu.over && !__atomic_load_n(&u->cancel, __ATOMIC_RELAXED))
+		err = -ETIME;
+	return err;
+}
+
 /* f loaded, or why not: counted, and told. */
 static void count_file(struct unwind_procs *u, struct unwind_file *f, const char *path)
 {
@@ -289,6 +313,8 @@ static void count_file(struct unwind_procs *u, struct unwind_file *f, const char
 		u->stats.no_room++;
 	else if (f->status == -EDQUOT)
 		u->stats.over_quota++;
+	else if (f->status == -ETIME)
+		u->stats.over_cpu++;
 	else
 		u->stats.no_table++;
 	if (f->status == -ENOSPC || f->status == -EDQUOT) {
@@ -352,6 +378,12 @@ static struct unwind_file *file_of(struct unwind_procs *u, pid_t pid, const stru
 		close(fd);
 		return *slot;
 	}
+	/* this reading's turn is over: the process is read again in its next */
+	if (u->reading_cpu_ns >= UNWIND_READING_CPU_NS) {
+		close(fd);
+		u->more = true;
+		return slot ? *slot : NULL;
+	}
 	if (slot) {
 		/* what it was built from is read again */
 		f = *slot;
@@ -369,7 +401,7 @@ static struct unwind_file *file_of(struct unwind_procs *u, pid_t pid, const stru
 		}
 		f->in_tree = true;
 	}
-	f->status = load_file(u, fd, &st, pid, e->path, f);
+	f->status = load_cpu_capped(u, fd, &st, pid, e->path, f);
 	close(fd);
 	count_file(u, f, e->path);
 	return f;
@@ -562,6 +594,8 @@ void unwind_files__begin(struct unwind_procs *u)
 {
 	unwind_files__drop(u);
 	u->reading++;
+	u->reading_cpu_ns = 0;
+	u->more = false;
 }
 
 void unwind_files__keep(struct unwind_procs *u, struct unwind_held *held)

@@ -81,6 +81,9 @@ struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const c
 	 */
 	u->b.max_crc_bytes = UNWIND_MAX_DEBUGLINK_CRC;
 	u->b.cancel = &u->cancel;
+	/* whatever passes every byte budget still stops here */
+	u->cpu.cap_ns = UNWIND_FILE_CPU_NS;
+	u->b.cpu = &u->cpu;
 	/* none, or not one we can read: every [vdso] by frame pointers */
 	u->vdso_file.status = vdso_image__self(&u->vdso);
 	return u;
@@ -287,6 +290,7 @@ static int add_pid(struct unwind_procs *u, pid_t pid, struct proc_rec *rec)
 	uint64_t fp;
 	int err;
 
+	u->more = false;
 	if (!all || !small) {
 		err = -ENOMEM;
 		goto out;
@@ -365,6 +369,7 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 	struct proc_rec *rec = rec_of(u, pid);
 	int err = add_pid(u, pid, rec);
 
+	u->stats.put_off += u->more;
 	if (rec) {
 		rec->status = err;
 		if (!err && !rec->published_ns)
@@ -476,6 +481,17 @@ void unwind_procs__set_denied(struct unwind_procs *u, unwind_denied_fn fn, void 
 {
 	u->denied = fn;
 	u->denied_ctx = ctx;
+}
+
+bool unwind_procs__more(const struct unwind_procs *u, uid_t *uid)
+{
+	*uid = u->uid;
+	return u->more;
+}
+
+int unwind_procs__uid(const struct unwind_procs *u, pid_t pid, uid_t *uid)
+{
+	return proc_stat__uid(u->proc_root, pid, uid);
 }
 
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid)

@@ -29,6 +29,14 @@
 struct table_cache;
 struct unwind_procs;
 
+/*
+ * The CPU one file's table may take (libLLVM's 980,000 rows take 65 ms
+ * here), and one reading of a process in new tables before the files
+ * left are put off to its next turn (unwind_procs__more()).
+ */
+#define UNWIND_FILE_CPU_NS 250000000ull
+#define UNWIND_READING_CPU_NS 250000000ull
+
 struct unwind_procs_stats {
 	uint64_t procs;		/* processes given tables */
 	uint64_t files;		/* files with a table loaded */
@@ -56,6 +64,10 @@ struct unwind_procs_stats {
 	uint64_t swept;		/* entries of processes gone, deleted by the sweep */
 	uint64_t denied;	/* mappings whose file /proc/PID/map_files refused (EPERM) */
 	uint64_t vdso;		/* processes published with the vDSO's table for their [vdso] */
+	uint64_t over_cpu;	/* files given up at UNWIND_FILE_CPU_NS of CPU */
+	uint64_t file_cpu_ns;	/* CPU time loading files took, all together */
+	uint64_t file_cpu_max_ns;	/* ... the most one file took */
+	uint64_t put_off;	/* readings that left files to the process's next turn */
 };
 
 /* The BPF maps tables go to (sampler__unwind_maps). */
@@ -142,6 +154,16 @@ void unwind_procs__set_rows_window(struct unwind_procs *u, size_t bytes);
  * has none.
  */
 void unwind_procs__set_row_quota(struct unwind_procs *u, uint32_t rows);
+
+/*
+ * After unwind_procs__add_pid(): whether it left files for the process's
+ * next turn (a reading takes at most UNWIND_READING_CPU_NS in new
+ * tables, so that other users' processes are not kept waiting), and whose
+ * process it is.
+ */
+bool unwind_procs__more(const struct unwind_procs *u, uid_t *uid);
+/* The real uid of process pid: 0 or -errno (-ENOENT: gone). */
+int unwind_procs__uid(const struct unwind_procs *u, pid_t pid, uid_t *uid);
 
 /* Whether pid has a published entry (exec and exit delete it). */
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid);

@@ -79,6 +79,9 @@ struct unwind_procs {
 	struct unwind_held pending;	/* what the reading under way points at */
 	uint64_t reading;		/* readings begun */
 	uid_t uid;			/* whose process that is: its tables are charged to it */
+	struct budget_cpu cpu;		/* b.cpu: the file under way's */
+	uint64_t reading_cpu_ns;	/* what the reading under way took in tables */
+	bool more;			/* ... and files it put off */
 	const char *proc_root;
 	/* where separate debug files are looked for (debuginfo.h) */
 	const char *const *debug_dirs;

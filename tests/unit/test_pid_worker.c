@@ -157,6 +157,55 @@ Test(pid_worker, a_pid_waiting_is_queued_once, .timeout = 30)
 	pid_worker__free(w);
 }
 
+/*
+ * Lanes (users) are served one pid each in turn, the pids of one lane in
+ * the order queued: a user who queued many first does not keep another's
+ * one waiting behind them all.
+ */
+Test(pid_worker, lanes_are_served_in_turn, .timeout = 30)
+{
+	static struct rec r;
+	struct pid_worker *w = start(&r, NO_SWEEP);
+	/* under way first: 1 (lane 7); then 7's 2 3 4, 0's 5, 9's 6 and 8 */
+	const pid_t want[] = { 1, 6, 5, 2, 8, 3, 4 };
+
+	cr_assert_not_null(w);
+	cr_assert_eq(pid_worker__queue_lane(w, 1, 7), 0);
+	cr_assert(wait_begun(&r, 1));
+	cr_assert_eq(pid_worker__queue_lane(w, 2, 7), 0);
+	cr_assert_eq(pid_worker__queue_lane(w, 3, 7), 0);
+	cr_assert_eq(pid_worker__queue_lane(w, 4, 7), 0);
+	cr_assert_eq(pid_worker__queue(w, 5), 0);
+	cr_assert_eq(pid_worker__queue_lane(w, 6, 9), 0);
+	cr_assert_eq(pid_worker__queue_lane(w, 8, 9), 0);
+	open_gate(&r);
+	cr_assert(pid_worker__wait_idle(w, -1));
+	cr_assert_eq(r.nr_ran, ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		cr_assert_eq(r.ran[i], want[i], "job %zu: pid %d, not %d", i, r.ran[i], want[i]);
+	pid_worker__free(w);
+}
+
+/* A wait for idle that has a bound ends there, the job still under way. */
+Test(pid_worker, wait_idle_for_ends_at_its_bound, .timeout = 30)
+{
+	static struct rec r;
+	struct pid_worker *w = start(&r, NO_SWEEP);
+	struct timespec t0;
+
+	cr_assert_not_null(w);
+	cr_assert_eq(pid_worker__queue(w, 1), 0);
+	cr_assert(wait_begun(&r, 1));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	cr_assert_eq(pid_worker__wait_idle_for(w, -1, 200000000ull), -ETIMEDOUT);
+	cr_assert_geq(since_s(&t0), 0.2);
+	cr_assert_lt(since_s(&t0), JOB_WAIT_S / 2.0);
+	cr_assert_not(pid_worker__idle(w));
+	open_gate(&r);
+	cr_assert_eq(pid_worker__wait_idle_for(w, -1, 5000000000ull), 0);
+	pid_worker__free(w);
+}
+
 Test(pid_worker, a_full_queue_drops_and_counts, .timeout = 30)
 {
 	static struct rec r;
