@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unwind_files.c - each executable file a sampled process maps, once a
- * run: its unwind table (from the cache, or built; a copy's rows shared
- * by digest) copied into the BPF rows array, and where each mapping of it
- * finds those rows (unwind_procs_internal.h).
+ * unwind_files.c - each executable file a sampled process maps: its
+ * unwind table (from the cache, or built within a cap on the worker's CPU;
+ * a copy's rows shared by digest) placed in the BPF rows array
+ * (row_store.h), and where each mapping of it finds those rows
+ * (unwind_procs_internal.h). Loaded when first met, and again when met
+ * after its rows were reclaimed or room was made since it found none.
  *
  * Files are opened through /proc/PID/map_files/START-END: the very file
  * the process maps, whatever its mount namespace or a rename since, and
@@ -31,7 +33,7 @@
 #include "unwind/table_cache.h"
 #include "unwind/unwind_procs_internal.h"
 
-static int cmp_file(const void *a, const void *b)
+int unwind_file__cmp(const void *a, const void *b)
 {
 	return file_stamp__cmp(&((const struct unwind_file *)a)->id,
 			       &((const struct unwind_file *)b)->id);
@@ -123,8 +125,6 @@ static int table_of(struct unwind_procs *u, Elf *elf, Elf *debug, const struct s
 		u->stats.stored++;
 	return 0;
 }
-
-static void pend(struct unwind_procs *u, struct unwind_file *f);
 
 /* f points at block b: its rows, and a Go file's flag and text as the block's. */
 static void use_block(struct unwind_procs *u, struct unwind_file *f, struct row_block *b)
@@ -373,7 +373,7 @@ static struct unwind_file *file_of(struct unwind_procs *u, pid_t pid, const stru
 		return NULL;
 	}
 	file_stamp__init(&key.id, &st);
-	slot = tfind(&key, &u->files, cmp_file);
+	slot = tfind(&key, &u->files, unwind_file__cmp);
 	if (slot && !load_again(u, *slot)) {
 		close(fd);
 		return *slot;
@@ -394,7 +394,7 @@ static struct unwind_file *file_of(struct unwind_procs *u, pid_t pid, const stru
 		f = malloc(sizeof(*f));
 		if (f)
 			*f = key;	/* before tsearch compares it */
-		if (!f || !tsearch(f, &u->files, cmp_file)) {
+		if (!f || !tsearch(f, &u->files, unwind_file__cmp)) {
 			free(f);
 			close(fd);
 			return NULL;
@@ -490,7 +490,7 @@ size_t unwind_files__add_mapping(struct unwind_procs *u, pid_t pid, const struct
 	m->start = e->start;
 	m->len = (__u32)(e->end - e->start);
 	if (f)
-		pend(u, f);
+		unwind_files__pend(u, f);
 	else
 		f = (struct unwind_file *)v;
 	if (!f)
@@ -502,127 +502,4 @@ size_t unwind_files__add_mapping(struct unwind_procs *u, pid_t pid, const struct
 	}
 	/* without rows its frames go by frame pointers, and may switch stacks */
 	return f->go ? go_runtime__map(placed ? &f->go_text : &all, m, room) : 1;
-}
-
-static void idle_del(struct unwind_procs *u, struct unwind_file *f)
-{
-	if (!f->idle)
-		return;
-	if (f->idle_prev)
-		f->idle_prev->idle_next = f->idle_next;
-	else
-		u->idle_head = f->idle_next;
-	if (f->idle_next)
-		f->idle_next->idle_prev = f->idle_prev;
-	else
-		u->idle_tail = f->idle_prev;
-	f->idle_prev = f->idle_next = NULL;
-	f->idle = false;
-	u->nr_idle--;
-}
-
-/* f, idle, forgotten: its rows given back unless a copy's file still points at them. */
-static void forget_file(struct unwind_procs *u, struct unwind_file *f)
-{
-	idle_del(u, f);
-	tdelete(f, &u->files, cmp_file);
-	row_store__unlink(u->rows, f);
-	free(f);
-}
-
-static void idle_add(struct unwind_procs *u, struct unwind_file *f)
-{
-	f->idle_prev = u->idle_tail;
-	f->idle_next = NULL;
-	if (u->idle_tail)
-		u->idle_tail->idle_next = f;
-	else
-		u->idle_head = f;
-	u->idle_tail = f;
-	f->idle = true;
-	/* a churn of fresh files leaves a record each: the oldest go */
-	if (++u->nr_idle > UNWIND_IDLE_FILES)
-		forget_file(u, u->idle_head);
-}
-
-static void hold(struct unwind_procs *u, struct unwind_file *f)
-{
-	if (f->held++)
-		return;
-	idle_del(u, f);
-	if (f->block)
-		row_store__busy(u->rows, f->block);
-}
-
-static void let_go(struct unwind_procs *u, struct unwind_file *f)
-{
-	if (!f->held || --f->held)
-		return;
-	if (f->block)
-		row_store__unbusy(u->rows, f->block);
-	idle_add(u, f);
-}
-
-static int held_add(struct unwind_held *h, struct unwind_file *f)
-{
-	if (h->nr == h->cap) {
-		uint32_t cap = h->cap ? 2 * h->cap : 16;
-		struct unwind_file **v = reallocarray(h->files, cap, sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		h->files = v;
-		h->cap = cap;
-	}
-	h->files[h->nr++] = f;
-	return 0;
-}
-
-/* f, a mapping of the reading under way: held once by it. */
-static void pend(struct unwind_procs *u, struct unwind_file *f)
-{
-	if (f->pended == u->reading)
-		return;
-	/* without memory to note it, f stays unheld: its rows may be reclaimed under it */
-	if (held_add(&u->pending, f))
-		return;
-	f->pended = u->reading;
-	hold(u, f);
-}
-
-void unwind_files__begin(struct unwind_procs *u)
-{
-	unwind_files__drop(u);
-	u->reading++;
-	u->reading_cpu_ns = 0;
-	u->more = false;
-}
-
-void unwind_files__keep(struct unwind_procs *u, struct unwind_held *held)
-{
-	struct unwind_held old = *held;
-
-	*held = u->pending;
-	u->pending = old;
-	unwind_files__drop(u);
-}
-
-void unwind_files__drop(struct unwind_procs *u)
-{
-	unwind_files__release(u, &u->pending);
-}
-
-void unwind_files__release(struct unwind_procs *u, struct unwind_held *held)
-{
-	for (uint32_t i = 0; i < held->nr; i++)
-		let_go(u, held->files[i]);
-	held->nr = 0;
-}
-
-void unwind_files__free(struct unwind_procs *u)
-{
-	free(u->pending.files);
-	u->pending = (struct unwind_held){ 0 };
-	tdestroy(u->files, free);
-	u->files = NULL;
 }

@@ -118,6 +118,10 @@ size_t unwind_files__add_mapping(struct unwind_procs *u, pid_t pid, const struct
 				 struct unwind_map *m, size_t room);
 /* Whether one of the mappings in p has the vDSO's table. */
 bool unwind_files__has_vdso(const struct unwind_procs *u, const struct unwind_proc_big *p);
+/* The order of files by their stamps (file_id.h), of u->files. */
+int unwind_file__cmp(const void *a, const void *b);
+/* f, a mapping of the reading under way: held once by it (unwind_held.c). */
+void unwind_files__pend(struct unwind_procs *u, struct unwind_file *f);
 /* A reading of a process begins: nothing pending. */
 void unwind_files__begin(struct unwind_procs *u);
 /*
