@@ -22,7 +22,14 @@ struct pid_worker {
 	/* in the order queued (few wait at once: taking one from the middle is a memmove) */
 	struct { pid_t pid; uint32_t lane; } queue[PID_WORKER_QUEUE_MAX];
 	size_t len;
-	uint32_t lane;		/* the lane served last */
+	/*
+	 * The lanes with pids waiting or a job under way, and the worker's
+	 * CPU each was given (from the clock when it came): the next job is
+	 * the lane's that was given least.
+	 */
+	struct { uint32_t lane; uint64_t given_ns; } lanes[PID_WORKER_QUEUE_MAX + 1];
+	size_t nr_lanes;
+	uint64_t clock_ns;	/* what the lane served last had been given */
 	bool stop, joined;
 	bool busy;		/* a job is under way */
 	uint64_t dropped;
@@ -50,30 +57,71 @@ static void wait_for_work(struct pid_worker *w)
 	}
 }
 
-/*
- * The next pid: the oldest of the lane after the one served last (the
- * lowest lane when none is after it). Under w->lock, len > 0.
- */
-static pid_t take_next(struct pid_worker *w)
+static uint64_t thread_cpu_ns(void)
 {
-	size_t next = w->len, low = 0;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* lane's slot in w->lanes; made (given the clock: no credit for its absence) when missing. */
+static size_t lane_slot(struct pid_worker *w, uint32_t lane)
+{
+	for (size_t i = 0; i < w->nr_lanes; i++)
+		if (w->lanes[i].lane == lane)
+			return i;
+	w->lanes[w->nr_lanes].lane = lane;
+	w->lanes[w->nr_lanes].given_ns = w->clock_ns;
+	return w->nr_lanes++;
+}
+
+static bool lane_waits(const struct pid_worker *w, uint32_t lane)
+{
+	for (size_t i = 0; i < w->len; i++)
+		if (w->queue[i].lane == lane)
+			return true;
+	return false;
+}
+
+/*
+ * The next pid: the oldest of the waiting lane given least of the
+ * worker's CPU (the lowest lane of those given the same). Under w->lock,
+ * len > 0; *lane its lane.
+ */
+static pid_t take_next(struct pid_worker *w, uint32_t *lane)
+{
+	size_t best = w->nr_lanes, next = 0;
 	pid_t pid;
 
-	for (size_t i = 0; i < w->len; i++) {
-		uint32_t l = w->queue[i].lane;
-
-		if (l < w->queue[low].lane)
-			low = i;
-		if (l > w->lane && (next == w->len || l < w->queue[next].lane))
-			next = i;
+	for (size_t i = 0; i < w->nr_lanes; i++) {
+		if (!lane_waits(w, w->lanes[i].lane))
+			continue;
+		if (best == w->nr_lanes || w->lanes[i].given_ns < w->lanes[best].given_ns ||
+		    (w->lanes[i].given_ns == w->lanes[best].given_ns &&
+		     w->lanes[i].lane < w->lanes[best].lane))
+			best = i;
 	}
-	if (next == w->len)
-		next = low;
+	*lane = best < w->nr_lanes ? w->lanes[best].lane : w->queue[0].lane;
+	if (best < w->nr_lanes && w->lanes[best].given_ns > w->clock_ns)
+		w->clock_ns = w->lanes[best].given_ns;
+	while (w->queue[next].lane != *lane)
+		next++;
 	pid = w->queue[next].pid;
-	w->lane = w->queue[next].lane;
 	memmove(&w->queue[next], &w->queue[next + 1], (w->len - next - 1) * sizeof(w->queue[0]));
 	w->len--;
 	return pid;
+}
+
+/* lane's job took ns of the worker's CPU; a lane with nothing left waiting is forgotten. */
+static void charge(struct pid_worker *w, uint32_t lane, uint64_t ns)
+{
+	size_t i = lane_slot(w, lane);
+
+	/* a job of no measurable CPU still takes a turn */
+	w->lanes[i].given_ns += ns + 1;
+	if (!lane_waits(w, lane))
+		w->lanes[i] = w->lanes[--w->nr_lanes];
 }
 
 static void *worker(void *arg)
@@ -82,6 +130,8 @@ static void *worker(void *arg)
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
+		uint32_t lane;
+		uint64_t cpu;
 		pid_t pid;
 
 		wait_for_work(w);
@@ -94,12 +144,15 @@ static void *worker(void *arg)
 			w->next_sweep = now_ns() + w->ops.sweep_ns;
 			continue;
 		}
-		pid = take_next(w);
+		pid = take_next(w, &lane);
 		w->busy = true;
 		/* the job reads files unlocked: queueing never waits for them */
 		pthread_mutex_unlock(&w->lock);
+		cpu = thread_cpu_ns();
 		w->ops.job(w->ops.ctx, pid);
+		cpu = thread_cpu_ns() - cpu;
 		pthread_mutex_lock(&w->lock);
+		charge(w, lane, cpu);
 		w->busy = false;
 	}
 	pthread_mutex_unlock(&w->lock);
@@ -153,6 +206,7 @@ int pid_worker__queue_lane(struct pid_worker *w, pid_t pid, uint32_t lane)
 	pthread_mutex_lock(&w->lock);
 	if (!waiting(w, pid)) {
 		if (w->len < PID_WORKER_QUEUE_MAX) {
+			lane_slot(w, lane);
 			w->queue[w->len].pid = pid;
 			w->queue[w->len].lane = lane;
 			w->len++;

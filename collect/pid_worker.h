@@ -2,11 +2,13 @@
 /*
  * pid_worker.h - one worker thread doing a job per process, off the
  * thread that reads signals and drains the maps: that thread only queues
- * a pid (never waits on a file); the worker takes the pids in turn by
- * lane (a uid: one user's hundred processes do not keep another's one
- * waiting), in the order queued within a lane, and, between two of them,
- * sweeps (the entries of processes gone) when sweep_ns have passed since
- * the last sweep. What a job and a sweep do is the user's (unwind_jobs.h,
+ * a pid (never waits on a file); the worker takes the pids by lane (a
+ * uid), next the lane that its jobs have taken least of the worker's CPU
+ * since it has pids waiting, so that one user's hundred processes, or
+ * files that each take a second, do not keep another's one process
+ * waiting; within a lane in the order queued. Between two jobs it sweeps
+ * (the entries of processes gone) when sweep_ns have passed since the
+ * last sweep. What a job and a sweep do is the user's (unwind_jobs.h,
  * py_run.h).
  */
 #ifndef PID_WORKER_H
@@ -45,9 +47,9 @@ struct pid_worker *pid_worker__start(const struct pid_worker_ops *ops);
  */
 int pid_worker__queue(struct pid_worker *w, pid_t pid);
 /*
- * The same in lane: the lanes with pids waiting are served one pid each
- * in turn (by increasing lane, round), pid_worker__queue()'s being lane 0.
- * From the worker's job too (a job that left work for the pid's next turn).
+ * The same in lane (pid_worker__queue()'s is lane 0): a lane that had no
+ * pid waiting starts level with the lane served last. From the worker's
+ * job too (a job that left work for the pid's next turn).
  */
 int pid_worker__queue_lane(struct pid_worker *w, pid_t pid, uint32_t lane);
 /* Whether pid waits for its job. */

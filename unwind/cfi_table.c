@@ -56,6 +56,12 @@
 #define LIBDW_REMEMBER 16
 #define LIBDW_REGS_A_UNIT 4
 #define LIBDW_MIN_REGS 17
+/*
+ * The most one row libdw makes may cost (some 16 ms): compilers' FDEs
+ * that libdw runs are a few hundred bytes; a program that costs more a
+ * row is refused before libdw runs any of it.
+ */
+#define CFI_ROW_WORK_MAX (16ull << 20)
 
 /* A CIE: where it is, and what the linear interpreter needs of it. */
 struct cie_info {
@@ -347,6 +353,9 @@ static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, const struct fde_rang
 		/* one FDE can take all the work: look between its rows */
 		if (budget__cancelled(bd->b))
 			return -ECANCELED;
+		if (fd->row_cost > CFI_ROW_WORK_MAX)
+			return budget__refuse("unwind rules too long to run for each row, at %#llx",
+					      (unsigned long long)pc);
 		if (bd->work < fd->row_cost)
 			return budget__refuse("unwind rules too long to run, at %#llx",
 					      (unsigned long long)pc);

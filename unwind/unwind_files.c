@@ -157,9 +157,9 @@ static const char *why_no_table(const struct unwind_procs *u, int status, char *
 {
 	switch (status) {
 	case -EDQUOT:
-		snprintf(buf, size, "no unwind table: uid %u holds %u rows of tables in use, its quota (a user but root may hold %u of the %llu rows of --unwind-storage-size)",
-			 (unsigned int)u->uid, row_store__held(u->rows, u->uid),
-			 row_store__quota(u->rows), (unsigned long long)u->max_rows);
+		snprintf(buf, size, "no unwind table: over uid %u's quota of rows (%u, half the %llu of --unwind-storage-size; it holds %u in tables in use)",
+			 (unsigned int)u->uid, row_store__quota(u->rows),
+			 (unsigned long long)u->max_rows, row_store__held(u->rows, u->uid));
 		return buf;
 	case -ENOENT:
 		return "no unwind table: no .eh_frame nor .debug_frame, or no FDE in them";
