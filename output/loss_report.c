@@ -201,7 +201,7 @@ void loss_report__print(FILE *f, const struct profile_env *env, const struct run
 	if (!t[STAT_SAMPLES])
 		fprintf(f, "profile: no samples collected (were the targets on CPU?)\n");
 	if (rt->unwind && rt->unwind->no_room)
-		fprintf(f, "profile: %llu files' unwind tables did not fit, every row held by tables of live processes: their stacks walked by frame pointers; raise --unwind-storage-size (now %ld)\n",
+		fprintf(f, "profile: %llu files' unwind tables did not fit, the rows held by live processes' tables (or free in smaller ranges only): their stacks walked by frame pointers; raise --unwind-storage-size (now %ld)\n",
 			(unsigned long long)rt->unwind->no_room, env->unwind_storage_size);
 	/* raising the size only raises the quota with it: a user who fills one fills the other */
 	if (rt->unwind && rt->unwind->over_quota)

@@ -170,7 +170,7 @@ static const char *why_no_table(const struct unwind_procs *u, int status, char *
 	case -ENOTSUP:
 		return "no unwind table: not an x86-64 ELF file";
 	case -ENOSPC:
-		return "no unwind table: every row of --unwind-storage-size holds a table of a live process";
+		return "no unwind table: no free range of --unwind-storage-size rows holds it, the rest held by live processes' tables";
 	case -ETIME:
 		snprintf(buf, size, "no unwind table: given up after %.2f s of CPU, the most one file may take",
 			 UNWIND_FILE_CPU_NS / 1e9);
