@@ -349,12 +349,13 @@ t_crafted_remembers() {
 	start_user "$H/nops" 20
 	p2=$LAST
 	sleep 0.3
-	measure "$TMP/rem.m" timeout -s INT 60 $PROFILE -F 99 -f -v --no-unwind-cache -p "$p1,$p2" 3 \
+	measure "$TMP/rem.m" timeout -s INT 60 $PROFILE -F 199 -f -v --no-unwind-cache -p "$p1,$p2" 3 \
 		> "$TMP/rem.folded" 2> "$TMP/rem.err"
 	stop "$p1"
 	stop "$p2"
 	grep "^profile: $H/\|of the worker's CPU" "$TMP/rem.err" | sed 's/^/  /'
-	bounded "$TMP/rem.m" 6 1.2 || return 1
+	# start-up, the 2 s -p may wait for tables under load, 3 s, the end
+	bounded "$TMP/rem.m" 7 1.2 || return 1
 	most=$(most_cpu "$TMP/rem.err")
 	[ -n "$most" ] || fail "no -v report of the worker's CPU a file" || return 1
 	awk -v m="$most" 'BEGIN { exit !(m <= 0.5) }' || fail "one file took ${most} s of the worker's CPU" || return 1
@@ -363,8 +364,8 @@ t_crafted_remembers() {
 	grep -q "^profile: $H/nops: .*given up after 0.25 s of CPU" "$TMP/rem.err" ||
 		fail "-v does not name the file given up at the CPU cap" || return 1
 	for t in remembers nops; do
-		[ "$(sum_matching "^$t;.*hot_[abc] " "$TMP/rem.folded")" -gt 100 ] ||
-			fail "$t was not sampled" || return 1
+		n=$(sum_matching "^$t;.*hot_[abc] " "$TMP/rem.folded")
+		[ "$n" -gt 100 ] || fail "$t was not sampled: $n samples in hot_X" || return 1
 	done
 }
 
@@ -403,16 +404,18 @@ t_crafted_libraries_p_waits_bounded() {
 	start_user $W/manylibs "$H/noplibs" 20 14
 	wl=$LAST
 	sleep 0.5
-	measure "$TMP/pw.m" timeout -s INT 60 $PROFILE -F 99 -f -v --no-unwind-cache -p "$wl" 3 \
+	measure "$TMP/pw.m" timeout -s INT 60 $PROFILE -F 199 -f -v --no-unwind-cache -p "$wl" 3 \
 		> "$TMP/pw.folded" 2> "$TMP/pw.err"
 	stop "$wl"
 	grep "still loading" "$TMP/pw.err" | sed 's/^/  /'
 	read -r wall rss cpu rc < "$TMP/pw.m"
 	echo "  wall ${wall}s, CPU ${cpu}s, exit $rc"
 	[ "$rc" -eq 0 ] || fail "exit status $rc" || return 1
-	awk -v w="$wall" -v k=$SLOW 'BEGIN { exit !(w <= 6.5 * k) }' || fail "took ${wall}s for a 3 s run" || return 1
+	# start-up, 2 s waiting, 3 s, the end (the file under way given up at once)
+	awk -v w="$wall" -v k=$SLOW 'BEGIN { exit !(w <= 7.5 * k) }' || fail "took ${wall}s for a 3 s run" || return 1
 	grep -q "unwind tables still loading after 2 s" "$TMP/pw.err" || fail "-v does not say the wait ended" || return 1
-	[ "$(sum_matching '^manylibs;' "$TMP/pw.folded")" -gt 100 ] || fail "the process was not sampled" || return 1
+	n=$(sum_matching '^manylibs;' "$TMP/pw.folded")
+	[ "$n" -gt 100 ] || fail "the process was not sampled: $n samples" || return 1
 }
 
 # A user who fills the rows: a process dlopen()s libraries whose tables
