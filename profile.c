@@ -677,6 +677,9 @@ static void block_signals(sigset_t *sigs)
 	sigprocmask(SIG_BLOCK, sigs, NULL);
 }
 
+/* The most -p waits for its targets' tables before sampling: a crafted file must not hold it. */
+#define PRELOAD_WAIT_NS 2000000000ull
+
 /*
  * Unwind tables for user stacks, where the sampler walks with them, loaded
  * on a worker thread (their files are other users'): the targets of -p
@@ -693,18 +696,23 @@ static void setup_unwind(struct run *run)
 		.debug_dirs = env->debug_dirs,
 		.nr_debug_dirs = env->nr_debug_dirs,
 		.notice = env->verbose ? on_notice : NULL,
+		.no_row_quota = env->nr_pids || env->command,
 	};
 	struct unwind_map_fds fds;
 
 	if (sampler__unwind_maps(run->sampler, &fds.rows, &fds.procs, &fds.big))
 		return;
+	fds.rows_epoch = sampler__unwind_rows_epoch(run->sampler);
 	run->unwind = unwind_jobs__open(&fds, &opts, stderr);
 	if (!run->unwind)
 		return;
 	run->walks = walk_tally__new(run->env->off_cpu || run->env->wall);	/* NULL: not counted */
 	for (size_t i = 0; i < env->nr_pids; i++)
 		unwind_jobs__preload(run->unwind, env->pids[i]);
-	unwind_jobs__wait_idle(run->unwind, run->sigfd);
+	if (unwind_jobs__wait_idle(run->unwind, run->sigfd, PRELOAD_WAIT_NS) == -ETIMEDOUT &&
+	    env->verbose)
+		fprintf(stderr, "profile: the targets' unwind tables still loading after %.0f s: sampling now, their stacks walked by frame pointers where tables are missing\n",
+			PRELOAD_WAIT_NS / 1e9);
 }
 
 /*

@@ -479,6 +479,11 @@ int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd, int *bi
 	return 0;
 }
 
+volatile uint64_t *sampler__unwind_rows_epoch(struct sampler *s)
+{
+	return s->dwarf ? (volatile uint64_t *)&s->obj->bss->rows_epoch : NULL;
+}
+
 int sampler__python_maps(struct sampler *s, int *procs_fd, volatile uint64_t **procs_epoch)
 {
 	if (!s->python)

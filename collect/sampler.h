@@ -46,6 +46,11 @@ int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd, int *bi
  * The map Python processes go to (python/py_procs.h), when user stacks
  * carry Python frames: 0, or -ENOTSUP (-K, an old kernel).
  */
+/*
+ * The BPF side's rows_epoch (row_find.bpf.h), moved on when rows are
+ * written again for another table; NULL without unwind tables.
+ */
+volatile uint64_t *sampler__unwind_rows_epoch(struct sampler *s);
 int sampler__python_maps(struct sampler *s, int *procs_fd, volatile uint64_t **procs_epoch);
 /*
  * fn(data, size, ctx) for each record of the names of Python frames

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "common/clock.h"
@@ -19,8 +20,17 @@ struct pid_worker {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	pid_t queue[PID_WORKER_QUEUE_MAX];	/* a ring: len pids from head */
-	size_t head, len;
+	/* in the order queued (few wait at once: taking one from the middle is a memmove) */
+	struct { pid_t pid; uint32_t lane; } queue[PID_WORKER_QUEUE_MAX];
+	size_t len;
+	/*
+	 * The lanes with pids waiting or a job under way, and the worker's
+	 * CPU each was given (from the clock when it came): the next job is
+	 * the lane's that was given least.
+	 */
+	struct { uint32_t lane; uint64_t given_ns; } lanes[PID_WORKER_QUEUE_MAX + 1];
+	size_t nr_lanes;
+	uint64_t clock_ns;	/* what the lane served last had been given */
 	bool stop, joined;
 	bool busy;		/* a job is under way */
 	uint64_t dropped;
@@ -40,12 +50,81 @@ static void wait_for_work(struct pid_worker *w)
 	}
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* lane's slot in w->lanes; made (given the clock: no credit for its absence) when missing. */
+static size_t lane_slot(struct pid_worker *w, uint32_t lane)
+{
+	for (size_t i = 0; i < w->nr_lanes; i++)
+		if (w->lanes[i].lane == lane)
+			return i;
+	w->lanes[w->nr_lanes].lane = lane;
+	w->lanes[w->nr_lanes].given_ns = w->clock_ns;
+	return w->nr_lanes++;
+}
+
+static bool lane_waits(const struct pid_worker *w, uint32_t lane)
+{
+	for (size_t i = 0; i < w->len; i++)
+		if (w->queue[i].lane == lane)
+			return true;
+	return false;
+}
+
+/*
+ * The next pid: the oldest of the waiting lane given least of the
+ * worker's CPU (the lowest lane of those given the same). Under w->lock,
+ * len > 0; *lane its lane.
+ */
+static pid_t take_next(struct pid_worker *w, uint32_t *lane)
+{
+	size_t best = w->nr_lanes, next = 0;
+	pid_t pid;
+
+	for (size_t i = 0; i < w->nr_lanes; i++) {
+		if (!lane_waits(w, w->lanes[i].lane))
+			continue;
+		if (best == w->nr_lanes || w->lanes[i].given_ns < w->lanes[best].given_ns ||
+		    (w->lanes[i].given_ns == w->lanes[best].given_ns &&
+		     w->lanes[i].lane < w->lanes[best].lane))
+			best = i;
+	}
+	*lane = best < w->nr_lanes ? w->lanes[best].lane : w->queue[0].lane;
+	if (best < w->nr_lanes && w->lanes[best].given_ns > w->clock_ns)
+		w->clock_ns = w->lanes[best].given_ns;
+	while (w->queue[next].lane != *lane)
+		next++;
+	pid = w->queue[next].pid;
+	memmove(&w->queue[next], &w->queue[next + 1], (w->len - next - 1) * sizeof(w->queue[0]));
+	w->len--;
+	return pid;
+}
+
+/* lane's job took ns of the worker's CPU; a lane with nothing left waiting is forgotten. */
+static void charge(struct pid_worker *w, uint32_t lane, uint64_t ns)
+{
+	size_t i = lane_slot(w, lane);
+
+	/* a job of no measurable CPU still takes a turn */
+	w->lanes[i].given_ns += ns + 1;
+	if (!lane_waits(w, lane))
+		w->lanes[i] = w->lanes[--w->nr_lanes];
+}
+
 static void *worker(void *arg)
 {
 	struct pid_worker *w = arg;
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
+		uint32_t lane;
+		uint64_t cpu;
 		pid_t pid;
 
 		wait_for_work(w);
@@ -58,14 +137,15 @@ static void *worker(void *arg)
 			w->next_sweep = monotonic_ns() + w->ops.sweep_ns;
 			continue;
 		}
-		pid = w->queue[w->head];
-		w->head = (w->head + 1) % PID_WORKER_QUEUE_MAX;
-		w->len--;
+		pid = take_next(w, &lane);
 		w->busy = true;
 		/* the job reads files unlocked: queueing never waits for them */
 		pthread_mutex_unlock(&w->lock);
+		cpu = thread_cpu_ns();
 		w->ops.job(w->ops.ctx, pid);
+		cpu = thread_cpu_ns() - cpu;
 		pthread_mutex_lock(&w->lock);
+		charge(w, lane, cpu);
 		w->busy = false;
 	}
 	pthread_mutex_unlock(&w->lock);
@@ -102,19 +182,26 @@ struct pid_worker *pid_worker__start(const struct pid_worker_ops *ops)
 static bool waiting(const struct pid_worker *w, pid_t pid)
 {
 	for (size_t i = 0; i < w->len; i++)
-		if (w->queue[(w->head + i) % PID_WORKER_QUEUE_MAX] == pid)
+		if (w->queue[i].pid == pid)
 			return true;
 	return false;
 }
 
 int pid_worker__queue(struct pid_worker *w, pid_t pid)
 {
+	return pid_worker__queue_lane(w, pid, 0);
+}
+
+int pid_worker__queue_lane(struct pid_worker *w, pid_t pid, uint32_t lane)
+{
 	int err = 0;
 
 	pthread_mutex_lock(&w->lock);
 	if (!waiting(w, pid)) {
 		if (w->len < PID_WORKER_QUEUE_MAX) {
-			w->queue[(w->head + w->len) % PID_WORKER_QUEUE_MAX] = pid;
+			lane_slot(w, lane);
+			w->queue[w->len].pid = pid;
+			w->queue[w->len].lane = lane;
 			w->len++;
 			pthread_cond_signal(&w->wake);
 		} else {
@@ -146,14 +233,23 @@ bool pid_worker__idle(struct pid_worker *w)
 	return idle;
 }
 
-bool pid_worker__wait_idle(struct pid_worker *w, int fd)
+int pid_worker__wait_idle_for(struct pid_worker *w, int fd, uint64_t max_ns)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	uint64_t until = monotonic_ns() + max_ns;
 
-	while (!pid_worker__idle(w))
+	while (!pid_worker__idle(w)) {
+		if (monotonic_ns() >= until)
+			return -ETIMEDOUT;
 		if (poll(&pfd, 1, IDLE_POLL_MS) > 0)
-			return false;
-	return true;
+			return -EINTR;
+	}
+	return 0;
+}
+
+bool pid_worker__wait_idle(struct pid_worker *w, int fd)
+{
+	return !pid_worker__wait_idle_for(w, fd, UINT64_MAX / 2);
 }
 
 uint64_t pid_worker__dropped(struct pid_worker *w)

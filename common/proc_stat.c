@@ -75,6 +75,30 @@ bool proc_stat__ended(const char *proc_root, pid_t pid)
 	return state == 'Z' || state == 'X';
 }
 
+int proc_stat__uid(const char *proc_root, pid_t pid, uid_t *uid)
+{
+	char path[4096], line[256];
+	int err = -EINVAL;
+	unsigned int v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/status", proc_root, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ESRCH ? -ENOENT : -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "Uid:", 4))
+			continue;
+		if (sscanf(line + 4, "%u", &v) == 1) {
+			*uid = (uid_t)v;
+			err = 0;
+		}
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
 bool proc_stat__all_ended(const char *proc_root, const pid_t *pids, size_t nr)
 {
 	if (!nr)

@@ -2,7 +2,7 @@
 /*
  * proc_stat.h - a process's state from /proc/PID/stat: whether the -p
  * targets can still run, so that sampling stops once none can, and which
- * process a pid is (its start time).
+ * process a pid is (its start time); and whose it is (/proc/PID/status).
  */
 #ifndef PROC_STAT_H
 #define PROC_STAT_H
@@ -29,6 +29,12 @@ struct proc_stat_info {
 int proc_stat__read(const char *proc_root, pid_t pid, struct proc_stat_info *info);
 /* Gone, or a zombie or dead: it will not run again. */
 bool proc_stat__ended(const char *proc_root, pid_t pid);
+/*
+ * The real uid of PROC_ROOT/PID/status (whose process it is: not the
+ * owner of /proc/PID, root's for a process that made itself non-dumpable).
+ * 0, -ENOENT when there is no such process, -EINVAL, -errno.
+ */
+int proc_stat__uid(const char *proc_root, pid_t pid, uid_t *uid);
 /* Every one of pids has ended; false for none. */
 bool proc_stat__all_ended(const char *proc_root, const pid_t *pids, size_t nr);
 

@@ -126,16 +126,20 @@ static void print_unwind(FILE *f, const struct run_totals *rt)
 	fprintf(f, "profile: unwind tables: %llu readings found the mappings unchanged; %llu entries of processes gone deleted by the sweep; %llu mappings whose file /proc/PID/map_files refused; %llu processes' [vdso] given the vDSO's table\n",
 		(unsigned long long)u->unchanged, (unsigned long long)u->swept,
 		(unsigned long long)u->denied, (unsigned long long)u->vdso);
-	fprintf(f, "profile: unwind tables: %llu process readings, %llu files, %llu of %llu rows (%llu KiB); %llu built in %.3f s (%llu with rows of a .debug_frame), %llu from the cache, %llu stored, %llu evicted from the cache (%llu over its cap alone), %llu copies sharing rows; %llu files without a usable .eh_frame, %llu over --unwind-storage-size, %llu processes not queued\n",
+	fprintf(f, "profile: unwind tables: files took %.3f s of the worker's CPU, %.3f s the most one took; %llu given up at the cap of %.2f s a file; %llu readings left files to their process's next turn\n",
+		u->file_cpu_ns / 1e9, u->file_cpu_max_ns / 1e9, (unsigned long long)u->over_cpu,
+		UNWIND_FILE_CPU_NS / 1e9, (unsigned long long)u->put_off);
+	fprintf(f, "profile: unwind tables: %llu process readings, %llu files, %llu of %llu rows (%llu KiB) loaded at the end, %llu tables' %llu rows reclaimed for others; %llu built in %.3f s (%llu with rows of a .debug_frame), %llu from the cache, %llu stored, %llu evicted from the cache (%llu over its cap alone), %llu copies sharing rows; %llu files without a usable .eh_frame, %llu over --unwind-storage-size, %llu over a uid's quota of rows, %llu processes not queued\n",
 		(unsigned long long)u->procs, (unsigned long long)u->files,
 		(unsigned long long)u->rows, (unsigned long long)u->max_rows,
 		(unsigned long long)(u->rows * sizeof(struct unwind_row) / 1024),
+		(unsigned long long)u->reclaimed, (unsigned long long)u->reclaimed_rows,
 		(unsigned long long)u->built, u->build_ns / 1e9, (unsigned long long)u->debug_frame,
 		(unsigned long long)u->from_cache, (unsigned long long)u->stored,
 		(unsigned long long)u->evicted, (unsigned long long)u->over_cap,
 		(unsigned long long)u->shared,
 		(unsigned long long)u->no_table, (unsigned long long)u->no_room,
-		(unsigned long long)rt->unwind_dropped);
+		(unsigned long long)u->over_quota, (unsigned long long)rt->unwind_dropped);
 }
 
 /* Python frames: what was lost always, the statistics under -v. */
@@ -226,8 +230,17 @@ void loss_report__print(FILE *f, const struct loss_report_opts *o, const struct 
 	if (!t[STAT_SAMPLES] && !o->off_cpu)
 		fprintf(f, "profile: no samples collected (were the targets on CPU?)\n");
 	if (rt->unwind && rt->unwind->no_room)
-		fprintf(f, "profile: %llu files' unwind tables did not fit, their stacks walked by frame pointers; raise --unwind-storage-size (now %ld)\n",
+		fprintf(f, "profile: %llu files' unwind tables did not fit, the rows held by live processes' tables (or free in smaller ranges only): their stacks walked by frame pointers; raise --unwind-storage-size (now %ld)\n",
 			(unsigned long long)rt->unwind->no_room, o->unwind_storage_size);
+	/* raising the size only raises the quota with it: a user who fills one fills the other */
+	if (rt->unwind && rt->unwind->over_quota)
+		fprintf(f, "profile: %llu files got no unwind table, their user's quota of rows reached (%llu rows a user but root, half of --unwind-storage-size; uid %u the last): their stacks walked by frame pointers\n",
+			(unsigned long long)rt->unwind->over_quota,
+			(unsigned long long)rt->unwind->row_quota,
+			(unsigned int)rt->unwind->over_quota_uid);
+	if (rt->unwind && rt->unwind->over_cpu)
+		fprintf(f, "profile: %llu files' unwind tables given up after %.2f s of CPU each (the most a file may take): their stacks walked by frame pointers\n",
+			(unsigned long long)rt->unwind->over_cpu, UNWIND_FILE_CPU_NS / 1e9);
 	if (rt->unwind && rt->unwind->partial_procs)
 		fprintf(f, "profile: %llu processes had executable mappings left out of their unwind entries (more than %d, more than %d of one file, or %llu times no room for %d big entries): their stacks may end early there\n",
 			(unsigned long long)rt->unwind->partial_procs, UNWIND_MAX_MAPS_BIG,

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "symbols/budget.h"
 
@@ -26,6 +27,50 @@ int budget__refuse(const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	return -EFBIG;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t budget__thread_cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+void budget_cpu__start(struct budget_cpu *c)
+{
+	c->start_ns = budget__thread_cpu_ns();
+	c->next_look_ns = 0;
+	c->over = false;
+	c->active = true;
+}
+
+uint64_t budget_cpu__stop(struct budget_cpu *c)
+{
+	c->active = false;
+	return budget__thread_cpu_ns() - c->start_ns;
+}
+
+bool budget_cpu__over(struct budget_cpu *c)
+{
+	uint64_t now;
+
+	if (c->over)
+		return true;
+	if (!c->cap_ns)
+		return false;
+	/* the thread's clock is a system call (0.5 us): the coarse one is read from memory */
+	now = clock_ns(CLOCK_MONOTONIC_COARSE);
+	if (now < c->next_look_ns)
+		return false;
+	c->next_look_ns = now + 1;
+	c->over = budget__thread_cpu_ns() - c->start_ns >= c->cap_ns;
+	return c->over;
 }
 
 const char *budget__why(void)

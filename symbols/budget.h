@@ -30,7 +30,33 @@ struct budget {
 	uint64_t max_fetch_bytes;	/* a debug file fetched from debuginfod */
 	/* non-NULL and non-zero: the run is ending, stop and fail with ECANCELED */
 	const int *cancel;
+	/* non-NULL: a cap on this thread's CPU time, stopping the work as cancel does */
+	struct budget_cpu *cpu;
 };
+
+/*
+ * What one file may cost of the CPU of the thread that reads it: a file
+ * within every byte budget can still be made to cost seconds (unwind
+ * rules that libdw runs over and over). Looked at by budget__cancelled()
+ * at most once a tick of CLOCK_MONOTONIC_COARSE (a few ms), so that the
+ * work between two looks is what it passes the cap by.
+ */
+struct budget_cpu {
+	uint64_t cap_ns;	/* 0: none */
+	uint64_t start_ns;	/* the thread's CPU clock when the file began */
+	uint64_t next_look_ns;	/* CLOCK_MONOTONIC_COARSE */
+	bool active;		/* between budget_cpu__start() and _stop() */
+	bool over;		/* the cap was reached: the work was stopped */
+};
+
+/* This thread's CPU time, ns. */
+uint64_t budget__thread_cpu_ns(void);
+/* A file begins: its CPU counted from now, over cleared. */
+void budget_cpu__start(struct budget_cpu *c);
+/* It ends: the CPU it took, ns. */
+uint64_t budget_cpu__stop(struct budget_cpu *c);
+/* Whether the file under way passed the cap (sets c->over). */
+bool budget_cpu__over(struct budget_cpu *c);
 
 /*
  * The defaults: generous enough for real programs (a 1 GB browser binary,
@@ -53,9 +79,14 @@ struct budget {
 /* The defaults, for callers that pass no budget. */
 const struct budget *budget__default(void);
 
+/* The run is ending, or the file under way passed its CPU cap. */
 static inline bool budget__cancelled(const struct budget *b)
 {
-	return b && b->cancel && __atomic_load_n(b->cancel, __ATOMIC_RELAXED);
+	if (!b)
+		return false;
+	if (b->cancel && __atomic_load_n(b->cancel, __ATOMIC_RELAXED))
+		return true;
+	return b->cpu && b->cpu->active && budget_cpu__over(b->cpu);
 }
 
 /*

@@ -178,8 +178,12 @@ static int check_arg(const struct walk *w, enum arg arg, uint8_t enc, const uint
 	}
 }
 
-/* The instructions [p, end) of a CIE or an FDE whose CIE gives enc. */
-static int check_program(const struct walk *w, const uint8_t *p, const uint8_t *end, uint8_t enc)
+/*
+ * The instructions [p, end) of a CIE or an FDE whose CIE gives enc; what
+ * libdw's run of them costs into cost, unless NULL.
+ */
+static int check_program(const struct walk *w, const uint8_t *p, const uint8_t *end, uint8_t enc,
+			 struct cfi_check_cost *cost)
 {
 	unsigned depth = 0;
 	int err = 0;
@@ -193,15 +197,29 @@ static int check_program(const struct walk *w, const uint8_t *p, const uint8_t *
 			shape = (op & 0xc0) == DW_CFA_offset ? ARG_LEB : ARG_NONE;
 		else
 			shape = op < sizeof(shapes) ? shapes[op] : ARG_BAD;
+		if (cost && (op & 0xc0) && (op & 0xc0) != DW_CFA_advance_loc &&
+		    (uint64_t)(op & 0x3f) > cost->max_reg)
+			cost->max_reg = op & 0x3f;
 		if (shape & REG) {
 			if (!leb(&p, end, &reg))
 				return -ENOEXEC;
 			err = check_reg(w, reg);
+			if (cost && reg > cost->max_reg)
+				cost->max_reg = reg;
 		}
+		if (cost && (shape & ~REG) == ARG_PUSH)
+			cost->remembers++;
 		if (!err)
 			err = check_arg(w, shape & ~REG, enc, &p, end, &depth);
 	}
 	return err;
+}
+
+int cfi_check__cost(const uint8_t *p, const uint8_t *end, uint8_t enc, struct cfi_check_cost *cost)
+{
+	struct walk w = { .eh = true };
+
+	return check_program(&w, p, end, enc, cost);
 }
 
 static int check_cie(struct walk *w, const Dwarf_CIE *cie)
@@ -222,7 +240,8 @@ static int check_cie(struct walk *w, const Dwarf_CIE *cie)
 	if (!err)
 		err = check_reg(w, cie->return_address_register);
 	if (!err)
-		err = check_program(w, cie->initial_instructions, cie->initial_instructions_end, r.enc);
+		err = check_program(w, cie->initial_instructions, cie->initial_instructions_end, r.enc,
+				    NULL);
 	if (err)
 		return err;
 	if (w->nr == w->cap) {
@@ -272,7 +291,7 @@ static int check_fde(const struct walk *w, const Dwarf_FDE *fde)
 	p += len;
 	if (cie->sized && (!leb(&p, end, &len) || len > (uint64_t)(end - p)))
 		return -ENOEXEC;
-	return check_program(w, cie->sized ? p + len : p, end, cie->enc);
+	return check_program(w, cie->sized ? p + len : p, end, cie->enc, NULL);
 }
 
 /* Every entry libdw's linear walk (fde.c) reads, in its order; c keeps the CIEs. */

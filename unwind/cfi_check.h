@@ -63,4 +63,21 @@ void cfi_check__close(struct cfi_check *c);
  */
 bool cfi_check__fde_encoding(const struct cfi_check *c, uint64_t cie, uint8_t *enc);
 
+/*
+ * What libdw's run of a program costs beyond its bytes: at each
+ * DW_CFA_remember_state it copies the frame, a rule for every register up
+ * to the highest one named (a CIE naming register 128 makes each copy
+ * 129 rules).
+ */
+struct cfi_check_cost {
+	uint64_t remembers;	/* DW_CFA_remember_state run */
+	uint64_t max_reg;	/* the highest register named (at least as given) */
+};
+/*
+ * Add the cost of the instructions [p, end), checked already (of an FDE
+ * whose CIE gives pointers the encoding enc), to *cost. Returns 0, or
+ * -ENOEXEC / -EFBIG as checking them would.
+ */
+int cfi_check__cost(const uint8_t *p, const uint8_t *end, uint8_t enc, struct cfi_check_cost *cost);
+
 #endif /* CFI_CHECK_H */

@@ -43,11 +43,31 @@
 #define CFI_WORK_PER_BYTE 512
 #define CFI_WORK_MIN (64ull << 20)
 #define CFI_WORK_MAX (1ull << 30)
+/*
+ * A row libdw makes runs the FDE's program from its start, and each
+ * DW_CFA_remember_state in it allocates and copies the frame: a rule for
+ * every register up to the highest one the CIE and the FDE name (at least
+ * libdw's 17 of x86-64). Charged in the budget's unit, a byte of program
+ * run (about 1 ns of libdw here), as measured: 500,000 remembers a row
+ * took 7-10 ms of a frame of 17 registers, 16 ms of 129, where 1 MB of
+ * DW_CFA_nop took 1 ms. So LIBDW_REMEMBER + regs / LIBDW_REGS_A_UNIT a
+ * remember (a 129-register frame: 48 bytes' worth).
+ */
+#define LIBDW_REMEMBER 16
+#define LIBDW_REGS_A_UNIT 4
+#define LIBDW_MIN_REGS 17
+/*
+ * The most one row libdw makes may cost (some 16 ms): compilers' FDEs
+ * that libdw runs are a few hundred bytes; a program that costs more a
+ * row is refused before libdw runs any of it.
+ */
+#define CFI_ROW_WORK_MAX (16ull << 20)
 
 /* A CIE: where it is, and what the linear interpreter needs of it. */
 struct cie_info {
 	uint64_t off;
 	bool sized;		/* 'z': FDEs carry augmentation data behind a length */
+	uint64_t max_reg;	/* the highest register it names */
 	struct cfi_linear_cie lin;
 };
 
@@ -58,6 +78,7 @@ struct cie_info {
 struct fde_range {
 	uint64_t lo, hi;
 	uint64_t bytes;
+	uint64_t row_cost;	/* the work one row of it by libdw is charged */
 	const uint8_t *prog, *prog_end;
 	size_t cie;		/* index in the builder's cies */
 	uint8_t src;		/* enum cfi_src: the section it is in */
@@ -142,6 +163,20 @@ static bool in_eh_frame(const struct builder *bd, uint64_t lo, uint64_t hi)
 	return a && bd->eh_hi_max[a - 1] > lo;
 }
 
+/* fd's row_cost: its bytes, and the frames libdw copies at its remembers (cie's registers too). */
+static void add_copies(struct fde_range *fd, const struct cie_info *cie, uint8_t enc)
+{
+	struct cfi_check_cost cost = { .max_reg = cie->max_reg };
+	uint64_t regs;
+
+	if (cfi_check__cost(fd->prog, fd->prog_end, enc, &cost))
+		return;
+	if (cost.max_reg < cie->lin.ra_reg)
+		cost.max_reg = cie->lin.ra_reg;
+	regs = cost.max_reg + 1 > LIBDW_MIN_REGS ? cost.max_reg + 1 : LIBDW_MIN_REGS;
+	fd->row_cost += cost.remembers * (LIBDW_REMEMBER + regs / LIBDW_REGS_A_UNIT);
+}
+
 static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 {
 	const uint8_t *p = fde->start;
@@ -175,6 +210,7 @@ static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 	bd->fdes[bd->nr_fdes++] = (struct fde_range){
 		.lo = lo, .hi = lo + len, .bytes = (uint64_t)(fde->end - fde->start), .src = bd->src,
 	};
+	bd->fdes[bd->nr_fdes - 1].row_cost = bd->fdes[bd->nr_fdes - 1].bytes;
 	/* its program, behind the augmentation data, for fast_rows() */
 	for (size_t lo = bd->cie_base, hi = bd->nr_cies; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -191,6 +227,7 @@ static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 			bd->fdes[bd->nr_fdes - 1].prog = p + aug;
 			bd->fdes[bd->nr_fdes - 1].prog_end = fde->end;
 			bd->fdes[bd->nr_fdes - 1].cie = mid;
+			add_copies(&bd->fdes[bd->nr_fdes - 1], c, enc);
 			break;
 		}
 	}
@@ -200,9 +237,14 @@ static int add_fde(struct builder *bd, const Dwarf_FDE *fde)
 static int add_cie(struct builder *bd, uint64_t off, const Dwarf_CIE *cie)
 {
 	int err = grow((void **)&bd->cies, &bd->cap_cies, bd->nr_cies + 1, sizeof(*bd->cies));
+	struct cfi_check_cost cost = { 0 };
+	uint8_t enc = DW_EH_PE_absptr;
 
 	if (err)
 		return err;
+	/* checked already: a failure leaves the registers it names uncounted */
+	(void)cfi_check__fde_encoding(bd->chk, off, &enc);
+	(void)cfi_check__cost(cie->initial_instructions, cie->initial_instructions_end, enc, &cost);
 	bd->cies[bd->nr_cies++] = (struct cie_info){
 		.off = off,
 		.sized = cie->augmentation[0] == 'z',
@@ -214,6 +256,7 @@ static int add_cie(struct builder *bd, uint64_t off, const Dwarf_CIE *cie)
 			.init_end = cie->initial_instructions_end,
 			.signal = strchr(cie->augmentation, 'S') != NULL,
 		},
+		.max_reg = cost.max_reg,
 	};
 	return 0;
 }
@@ -295,10 +338,13 @@ static int rows_of_fde(struct builder *bd, Dwarf_CFI *cfi, const struct fde_rang
 		/* one FDE can take all the work: look between its rows */
 		if (budget__cancelled(bd->b))
 			return -ECANCELED;
-		if (bd->work < fd->bytes)
+		if (fd->row_cost > CFI_ROW_WORK_MAX)
+			return budget__refuse("unwind rules too long to run for each row, at %#llx",
+					      (unsigned long long)pc);
+		if (bd->work < fd->row_cost)
 			return budget__refuse("unwind rules too long to run, at %#llx",
 					      (unsigned long long)pc);
-		bd->work -= fd->bytes;
+		bd->work -= fd->row_cost;
 		if (dwarf_cfi_addrframe(cfi, pc, &f)) {
 			bd->t->stats.bad_fdes++;
 			return emit(bd, pc, &none);

@@ -61,16 +61,23 @@ __noinline int unwind_find_row(__u32 first, __u32 nr, __u32 pc)
  * samples the same few hundred pcs again and again: a hit reads a line
  * the CPU keeps warm, where a search reads the table's index and rows
  * (lines and pages of the 64 MiB array that are misses at every sample),
- * and makes no call. Rows are only ever appended (unwind_files.c): a
- * table's first row names it for the whole run.
+ * and makes no call. A table's first row names it until its rows are
+ * reclaimed for another table (row_store.h): userspace moves rows_epoch
+ * on after writing rows that held another table and before any entry
+ * points at them, and a copy is used only while rows_epoch is what it
+ * was when the copy was made (the walk reads it once, after the process's
+ * entry, so an entry that points at rows written again is never paired
+ * with the epoch before).
  */
 #define ROW_CACHE_BITS 9
+
+volatile __u64 rows_epoch = 0;
 
 struct row_slot {
 	__u64 tag;			/* first_row << 32 | pc */
 	struct unwind_row row;
 	__u32 state;			/* ROW_SLOT_* */
-	__u32 pad;
+	__u32 epoch;			/* rows_epoch's low bits when made */
 };
 
 enum { ROW_SLOT_EMPTY, ROW_SLOT_NONE, ROW_SLOT_ROW };
@@ -86,8 +93,12 @@ struct {
 	__type(value, struct row_cache);
 } row_cache SEC(".maps");
 
-/* The row of pc in the table of nr rows at first, or NULL: from the CPU's cache, else found. */
-static __always_inline const struct unwind_row *find_row(__u32 first, __u32 nr, __u32 pc)
+/*
+ * The row of pc in the table of nr rows at first, or NULL: from the CPU's
+ * cache (a copy made at rows_epoch epoch), else found.
+ */
+static __always_inline const struct unwind_row *find_row(__u32 first, __u32 nr, __u32 pc,
+							 __u32 epoch)
 {
 	__u64 tag = (__u64)first << 32 | pc;
 	const struct unwind_row *r;
@@ -98,12 +109,14 @@ static __always_inline const struct unwind_row *find_row(__u32 first, __u32 nr, 
 
 	c = bpf_map_lookup_elem(&row_cache, &zero);
 	s = c ? &c->s[(tag * 0x9e3779b97f4a7c15ull) >> (64 - ROW_CACHE_BITS)] : NULL;
-	if (s && s->state != ROW_SLOT_EMPTY && s->tag == tag)
+	/* one test of both: a branch more in the walk's loop is many more paths to verify */
+	if (s && s->state != ROW_SLOT_EMPTY && !((s->tag ^ tag) | (__u64)(s->epoch ^ epoch)))
 		return s->state == ROW_SLOT_ROW ? &s->row : NULL;
 	idx = unwind_find_row(first, nr, pc);
 	r = idx >= 0 ? bpf_map_lookup_elem(&unwind_rows, &idx) : NULL;
 	if (s) {
 		s->tag = tag;
+		s->epoch = epoch;
 		s->state = r ? ROW_SLOT_ROW : ROW_SLOT_NONE;
 		if (r)
 			s->row = *r;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unwind_files.c - each executable file a sampled process maps, once a
- * run: its unwind table (from the cache, or built; a copy's rows shared
- * by digest) copied into the BPF rows array, and where each mapping of it
- * finds those rows (unwind_procs_internal.h).
+ * unwind_files.c - each executable file a sampled process maps: its
+ * unwind table (from the cache, or built within a cap on the worker's CPU;
+ * a copy's rows shared by digest) placed in the BPF rows array
+ * (row_store.h), and where each mapping of it finds those rows
+ * (unwind_procs_internal.h). Loaded when first met, and again when met
+ * after its rows were reclaimed or room was made since it found none.
  *
  * Files are opened through /proc/PID/map_files/START-END: the very file
  * the process maps, whatever its mount namespace or a rename since, and
@@ -31,7 +33,7 @@
 #include "unwind/table_cache.h"
 #include "unwind/unwind_procs_internal.h"
 
-static int cmp_file(const void *a, const void *b)
+int unwind_file__cmp(const void *a, const void *b)
 {
 	return file_stamp__cmp(&((const struct unwind_file *)a)->id,
 			       &((const struct unwind_file *)b)->id);
@@ -124,138 +126,41 @@ static int table_of(struct unwind_procs *u, Elf *elf, Elf *debug, const struct s
 	return 0;
 }
 
-/*
- * Rows already loaded for a table of the same digest (a copy of the
- * file), or NULL; a Go file's rows are also made from its function table
- * (go_runtime.h), so its copies must have the same one too.
- */
-struct rows_by_key {
-	struct table_key key;
-	uint8_t go_digest[SHA256_LEN];	/* zeros: not a Go file */
-	uint32_t first_row, nr_rows;
-	bool go;
-	struct go_range go_text;
-};
-
-static int cmp_rows_key(const void *a, const void *b)
+/* f points at block b: its rows, and a Go file's flag and text as the block's. */
+static void use_block(struct unwind_procs *u, struct unwind_file *f, struct row_block *b)
 {
-	const struct rows_by_key *x = a, *y = b;
-	int c = memcmp(&x->key, &y->key, sizeof(x->key));
-
-	return c ? c : memcmp(x->go_digest, y->go_digest, sizeof(x->go_digest));
+	row_store__link(u->rows, b, f);
+	/* held already (it found no room before): its new block is in use */
+	if (f->held)
+		row_store__busy(u->rows, b);
+	f->go = b->go;
+	f->go_text = b->go_text;
 }
 
-static void remember_rows(struct unwind_procs *u, const struct rows_by_key *probe,
-			  const struct unwind_file *f)
+/* t's rows into the array as f's, found by key (NULL: f's alone) for its copies. */
+static int place_rows(struct unwind_procs *u, const struct row_key *key, const struct cfi_table *t,
+		      struct unwind_file *f)
 {
-	struct rows_by_key *r = malloc(sizeof(*r));
+	struct row_block *b;
+	int err = row_store__place(u->rows, key, t, u->uid, &b);
 
-	if (!r)
-		return;
-	*r = *probe;
-	r->first_row = f->first_row;
-	r->nr_rows = f->nr_rows;
-	r->go = f->go;
-	r->go_text = f->go_text;
-	if (!tsearch(r, &u->by_key, cmp_rows_key))
-		free(r);
-}
-
-/* Copy rows[0, nr) into the rows array from row first, a batch update at a time. */
-static int write_rows_batch(struct unwind_procs *u, const struct unwind_row *rows, size_t nr,
-			    uint64_t first)
-{
-	enum { BATCH = 4096 };
-	__u32 keys[BATCH];
-
-	for (size_t done = 0; done < nr;) {
-		__u32 n = nr - done < BATCH ? (__u32)(nr - done) : BATCH;
-
-		for (__u32 i = 0; i < n; i++)
-			keys[i] = (__u32)(first + done + i);
-		if (bpf_map_update_batch(u->rows_fd, keys, rows + done, &n, NULL))
-			return -errno;
-		done += n;
-	}
-	return 0;
-}
-
-/*
- * The same through a window of the array mapped here, then unmapped: a
- * memcpy instead of a copy and an update per row in the kernel (~30 ms of
- * a one-shot run went to its first process's 60k rows). A window at a
- * time: the tool's RSS never holds more of the array than one.
- */
-static int write_rows_mapped(struct unwind_procs *u, const struct unwind_row *rows, size_t nr,
-			     uint64_t first)
-{
-	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	const uint64_t window = u->rows_window >= page ? u->rows_window & ~(page - 1) : page;
-	uint64_t pos = first * sizeof(*rows), end = pos + nr * sizeof(*rows);
-	const char *src = (const char *)rows;
-
-	while (pos < end) {
-		uint64_t off = pos & ~(page - 1);
-		uint64_t len = end - off < window ? end - off : window;
-		char *w = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, u->rows_fd, (off_t)off);
-
-		if (w == MAP_FAILED)
-			return -errno;
-		memcpy(w + (pos - off), src, off + len - pos);
-		munmap(w, len);
-		src += off + len - pos;
-		pos = off + len;
-	}
-	/* the rows before the entry that points at them (bpf(2) publishes it) */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	return 0;
-}
-
-static int write_rows(struct unwind_procs *u, const struct unwind_row *rows, size_t nr,
-		      uint64_t first)
-{
-	if (u->rows_mmap)
-		return write_rows_mapped(u, rows, nr, first);
-	return write_rows_batch(u, rows, nr, first);
-}
-
-/* Copy t and its page index (row_index.h) into the rows array for f. */
-static int place_rows(struct unwind_procs *u, const struct cfi_table *t, struct unwind_file *f)
-{
-	struct unwind_row *index;
-	size_t nr_index;
-	int err;
-
-	if (!t->nr)
-		return -ENOENT;
-	nr_index = row_index__size(t->rows, t->nr);
-	if (t->nr + nr_index > u->max_rows - u->next_row)
-		return -ENOSPC;
-	index = malloc(nr_index * sizeof(*index));
-	if (!index)
-		return -ENOMEM;
-	row_index__build(t->rows, t->nr, index);
-	err = write_rows(u, t->rows, t->nr, u->next_row);
-	if (!err)
-		err = write_rows(u, index, nr_index, u->next_row + t->nr);
-	free(index);
 	if (err)
 		return err;
-	f->first_row = (uint32_t)u->next_row;
-	f->nr_rows = (uint32_t)t->nr;
-	/*
-	 * Rows are only ever appended: the BPF walk's per-CPU cache of rows
-	 * (row_find.bpf.h) knows a table by its first row for the whole run.
-	 * Rows reused for another file would need that cache emptied first.
-	 */
-	u->next_row += t->nr + nr_index;
+	b->go = f->go;
+	b->go_text = f->go_text;
+	use_block(u, f, b);
 	return 0;
 }
 
-/* Why f has no table, in words, for the notice. */
-static const char *why_no_table(int status)
+/* Why f has no table, in words, for the notice (in buf, or static). */
+static const char *why_no_table(const struct unwind_procs *u, int status, char *buf, size_t size)
 {
 	switch (status) {
+	case -EDQUOT:
+		snprintf(buf, size, "no unwind table: over uid %u's quota of rows (%u, half the %llu of --unwind-storage-size; it holds %u in tables in use)",
+			 (unsigned int)u->uid, row_store__quota(u->rows),
+			 (unsigned long long)u->max_rows, row_store__held(u->rows, u->uid));
+		return buf;
 	case -ENOENT:
 		return "no unwind table: no .eh_frame nor .debug_frame, or no FDE in them";
 	case -ENODATA:
@@ -265,7 +170,11 @@ static const char *why_no_table(int status)
 	case -ENOTSUP:
 		return "no unwind table: not an x86-64 ELF file";
 	case -ENOSPC:
-		return "no unwind table: no room left in --unwind-storage-size rows";
+		return "no unwind table: no free range of --unwind-storage-size rows holds it, the rest held by live processes' tables";
+	case -ETIME:
+		snprintf(buf, size, "no unwind table: given up after %.2f s of CPU, the most one file may take",
+			 UNWIND_FILE_CPU_NS / 1e9);
+		return buf;
 	case -EFBIG:
 		return budget__why();
 	default:
@@ -282,14 +191,14 @@ static const char *why_no_table(int status)
 static int go_table(struct unwind_procs *u, Elf *elf, const struct go_info *go, const char *path,
 		    int err, struct cfi_table *t)
 {
-	char why[320];
+	char why[320], buf[256];
 
 	if (err == -ECANCELED || err == -ENOMEM)
 		return err;
 	if (err) {
 		if (err != -ENOENT && u->notice) {
 			snprintf(why, sizeof(why), "%s; a Go file: .gopclntab's tables instead",
-				 why_no_table(err));
+				 why_no_table(u, err, buf, sizeof(buf)));
 			u->notice(path, why, u->notice_ctx);
 		}
 		memset(t, 0, sizeof(*t));
@@ -315,7 +224,8 @@ static int go_table(struct unwind_procs *u, Elf *elf, const struct go_info *go, 
 static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
 		     const char *path, struct unwind_file *f)
 {
-	struct rows_by_key probe = { 0 }, **same = NULL;
+	struct row_key probe = { 0 };
+	struct row_block *same = NULL;
 	Elf *elf, *debug = NULL;
 	struct cfi_table t;
 	struct go_info go;
@@ -342,17 +252,15 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_
 	if (keyed && f->go)
 		keyed = !go_runtime__digest(elf, &u->b, &go, probe.go_digest);
 	if (keyed && err != -ECANCELED)
-		same = tfind(&probe, &u->by_key, cmp_rows_key);
+		same = row_store__find(u->rows, &probe);
 	if (err == -ECANCELED) {
 		/* the run is ending */
 	} else if (same) {
-		f->first_row = (*same)->first_row;
-		f->nr_rows = (*same)->nr_rows;
-		f->go = (*same)->go;
-		f->go_text = (*same)->go_text;
+		use_block(u, f, same);
 		u->stats.shared++;
 		err = 0;
-	} else {
+	} else if (!(err = row_store__room_for(u->rows, u->uid))) {
+		/* (a uid at its quota, all its tables in use, gets none built for nothing) */
 		err = table_of(u, elf, debug, st, keyed ? &probe.key : NULL, path, &t);
 		if (f->go)
 			err = go_table(u, elf, &go, path, err, &t);
@@ -363,17 +271,59 @@ static int load_file(struct unwind_procs *u, int fd, const struct stat *st, pid_
 		else if (!err)
 			(void)cfi_code__apply(elf, &u->b, &t);
 		if (!err) {
-			err = place_rows(u, &t, f);
+			err = place_rows(u, keyed ? &probe : NULL, &t, f);
 			cfi_table__release(&t);
 		}
-		if (!err && keyed)
-			remember_rows(u, &probe, f);
 	}
 	elf_end(debug);
 	if (debug_fd >= 0)
 		close(debug_fd);
 	elf_end(elf);
 	return err;
+}
+
+/* load_file() within UNWIND_FILE_CPU_NS of this thread's CPU: -ETIME past it. */
+static int load_cpu_capped(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
+			   const char *path, struct unwind_file *f)
+{
+	uint64_t ns;
+	int err;
+
+	budget_cpu__start(&u->cpu);
+	err = load_file(u, fd, st, pid, path, f);
+	ns = budget_cpu__stop(&u->cpu);
+	u->reading_cpu_ns += ns;
+	u->stats.file_cpu_ns += ns;
+	if (ns > u->stats.file_cpu_max_ns)
+		u->stats.file_cpu_max_ns = ns;
+	/* stopped as the run ending would have: the cap stopped it */
+	if (err && u->cpu.over && !__atomic_load_n(&u->cancel, __ATOMIC_RELAXED))
+		err = -ETIME;
+	return err;
+}
+
+/* f loaded, or why not: counted, and told. */
+static void count_file(struct unwind_procs *u, struct unwind_file *f, const char *path)
+{
+	char why[256];
+
+	if (!f->status)
+		u->stats.files++;
+	else if (f->status == -ENOSPC)
+		u->stats.no_room++;
+	else if (f->status == -EDQUOT)
+		u->stats.over_quota++;
+	else if (f->status == -ETIME)
+		u->stats.over_cpu++;
+	else
+		u->stats.no_table++;
+	if (f->status == -ENOSPC || f->status == -EDQUOT) {
+		f->room_version = row_store__version(u->rows);
+		f->uid = u->uid;
+	}
+	/* a build cut short as the run ends is no news */
+	if (f->status && f->status != -ECANCELED && u->notice)
+		u->notice(path, why_no_table(u, f->status, why, sizeof(why)), u->notice_ctx);
 }
 
 /*
@@ -387,9 +337,23 @@ static void map_files_denied(struct unwind_procs *u)
 		u->denied(u->denied_ctx);
 }
 
+/*
+ * Whether f, met again, is loaded again: its rows were reclaimed, or it
+ * found no room and room may have been made since (a block gone idle or
+ * reclaimed), or not for this uid (another's quota).
+ */
+static bool load_again(const struct unwind_procs *u, const struct unwind_file *f)
+{
+	if (f->status == -ESTALE)
+		return true;
+	if (f->status != -ENOSPC && f->status != -EDQUOT)
+		return false;
+	return f->room_version != row_store__version(u->rows) ||
+	       (f->status == -EDQUOT && f->uid != u->uid);
+}
+
 /* The file of mapping e of pid, its table built the first time it is met. */
-static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
-					 const struct map_entry *e)
+static struct unwind_file *file_of(struct unwind_procs *u, pid_t pid, const struct map_entry *e)
 {
 	struct unwind_file key = { 0 }, *f, **slot;
 	char path[256];
@@ -409,31 +373,37 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 		return NULL;
 	}
 	file_stamp__init(&key.id, &st);
-	slot = tfind(&key, &u->files, cmp_file);
-	if (slot) {
+	slot = tfind(&key, &u->files, unwind_file__cmp);
+	if (slot && !load_again(u, *slot)) {
 		close(fd);
 		return *slot;
 	}
-	/* whole before tsearch(): it places f by comparing it */
-	f = malloc(sizeof(*f));
-	if (f)
-		*f = key;	/* before tsearch compares it */
-	if (!f || !tsearch(f, &u->files, cmp_file)) {
-		free(f);
+	/* this reading's turn is over: the process is read again in its next */
+	if (u->reading_cpu_ns >= UNWIND_READING_CPU_NS) {
 		close(fd);
-		return NULL;
+		u->more = true;
+		return slot ? *slot : NULL;
 	}
-	f->status = load_file(u, fd, &st, pid, e->path, f);
+	if (slot) {
+		/* what it was built from is read again */
+		f = *slot;
+		f->nr_segs = 0;
+		f->go = false;
+	} else {
+		/* whole before tsearch(): it places f by comparing it */
+		f = malloc(sizeof(*f));
+		if (f)
+			*f = key;	/* before tsearch compares it */
+		if (!f || !tsearch(f, &u->files, unwind_file__cmp)) {
+			free(f);
+			close(fd);
+			return NULL;
+		}
+		f->in_tree = true;
+	}
+	f->status = load_cpu_capped(u, fd, &st, pid, e->path, f);
 	close(fd);
-	if (!f->status)
-		u->stats.files++;
-	else if (f->status == -ENOSPC)
-		u->stats.no_room++;
-	else
-		u->stats.no_table++;
-	/* a build cut short as the run ends is no news */
-	if (f->status && f->status != -ECANCELED && u->notice)
-		u->notice(e->path, why_no_table(f->status), u->notice_ctx);
+	count_file(u, f, e->path);
 	return f;
 }
 
@@ -457,6 +427,8 @@ static const struct unwind_file *vdso_file(struct unwind_procs *u)
 	struct unwind_file *f = &u->vdso_file;
 	struct cfi_table t;
 	uint64_t t0, vaddr;
+	uid_t uid = u->uid;
+	char why[256];
 
 	if (!u->vdso_tried && !f->status) {
 		u->vdso_tried = true;
@@ -467,14 +439,19 @@ static const struct unwind_file *vdso_file(struct unwind_procs *u)
 			f->segs[0].vaddr = vaddr;
 			f->segs[0].filesz = u->vdso.size;
 			f->nr_segs = 1;
-			f->status = place_rows(u, &t, f);
+			/* every process's: root's, and never given back */
+			u->uid = 0;
+			f->status = place_rows(u, NULL, &t, f);
+			u->uid = uid;
+			if (!f->status)
+				row_store__busy(u->rows, f->block);
 			cfi_table__release(&t);
 		}
 		/* counted apart (stats.vdso): not a file, and built every run */
 		if (f->status == -ENOSPC)
 			u->stats.no_room++;
 		if (f->status && f->status != -ECANCELED && u->notice)
-			u->notice("[vdso]", why_no_table(f->status), u->notice_ctx);
+			u->notice("[vdso]", why_no_table(u, f->status, why, sizeof(why)), u->notice_ctx);
 	}
 	return f->status ? NULL : f;
 }
@@ -505,13 +482,17 @@ bool unwind_files__has_vdso(const struct unwind_procs *u, const struct unwind_pr
 size_t unwind_files__add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entry *e,
 				 struct unwind_map *m, size_t room)
 {
-	const struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) :
-		!strcmp(e->path, "[vdso]") ? vdso_of(u, pid, e) : NULL;
+	struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) : NULL;
+	const struct unwind_file *v = !strcmp(e->path, "[vdso]") ? vdso_of(u, pid, e) : NULL;
 	static const struct go_range all;
 	bool placed;
 
 	m->start = e->start;
 	m->len = (__u32)(e->end - e->start);
+	if (f)
+		unwind_files__pend(u, f);
+	else
+		f = (struct unwind_file *)v;
 	if (!f)
 		return 1;
 	placed = mapping_bias(f, e, &m->bias);

@@ -84,28 +84,45 @@ static void forget_gen(struct unwind_jobs *j, pid_t pid)
 		(*slot)->gen = 0;
 }
 
-/* The worker's job: pid's tables loaded and published, or its mappings looked at again. */
+/* The lane of pid's jobs: its user's, so that users are served in turn. */
+static uint32_t lane_of(const struct unwind_procs *u, pid_t pid)
+{
+	uid_t uid;
+
+	/* gone already: its job finds that out at once, in any lane */
+	return unwind_procs__uid(u, pid, &uid) ? 0 : (uint32_t)uid;
+}
+
+/*
+ * The worker's job: pid's tables loaded and published, or its mappings
+ * looked at again; what its turn left is queued behind the other users'.
+ */
 static void load_pid(void *ctx, pid_t pid)
 {
-	unwind_procs__add_pid(ctx, pid);
+	struct unwind_jobs *j = ctx;
+	uid_t uid;
+
+	unwind_procs__add_pid(j->u, pid);
+	if (unwind_procs__more(j->u, &uid))
+		pid_worker__queue_lane(j->worker, pid, (uint32_t)uid);
 }
 
 static void sweep(void *ctx)
 {
-	unwind_procs__sweep(ctx);
+	unwind_procs__sweep(((struct unwind_jobs *)ctx)->u);
 }
 
 static void cancel(void *ctx)
 {
-	unwind_procs__cancel(ctx);
+	unwind_procs__cancel(((struct unwind_jobs *)ctx)->u);
 }
 
 struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
 {
-	struct pid_worker_ops ops = {
-		.job = load_pid, .sweep = sweep, .cancel = cancel, .ctx = u, .sweep_ns = SWEEP_NS,
-	};
 	struct unwind_jobs *j = calloc(1, sizeof(*j));
+	struct pid_worker_ops ops = {
+		.job = load_pid, .sweep = sweep, .cancel = cancel, .ctx = j, .sweep_ns = SWEEP_NS,
+	};
 
 	if (!j)
 		return NULL;
@@ -137,7 +154,7 @@ void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen)
 {
 	if (!new_gen(j, pid, gen))
 		return;
-	if (pid_worker__queue(j->worker, pid) == -ENOSPC)
+	if (pid_worker__queue_lane(j->worker, pid, lane_of(j->u, pid)) == -ENOSPC)
 		forget_gen(j, pid);
 }
 
@@ -146,9 +163,9 @@ bool unwind_jobs__idle(struct unwind_jobs *j)
 	return pid_worker__idle(j->worker);
 }
 
-bool unwind_jobs__wait_idle(struct unwind_jobs *j, int fd)
+int unwind_jobs__wait_idle(struct unwind_jobs *j, int fd, uint64_t max_ns)
 {
-	return pid_worker__wait_idle(j->worker, fd);
+	return pid_worker__wait_idle_for(j->worker, fd, max_ns);
 }
 
 /* The cache at dir, or NULL (none asked for, or unusable: said on err). */
@@ -193,6 +210,8 @@ struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 		unwind_procs__set_notice(u, opts->notice, NULL);
 		unwind_procs__set_denied(u, say_denied, err_out);
 		unwind_procs__set_debug_dirs(u, opts->debug_dirs, opts->nr_debug_dirs);
+		if (opts->no_row_quota)
+			unwind_procs__set_row_quota(u, 0);
 	}
 	j = u ? unwind_jobs__start(u) : NULL;
 	err = errno;

@@ -4,8 +4,10 @@
  * that reads signals and drains the maps only queues a pid
  * (unwind_jobs__queue never blocks on a file); one worker thread
  * (common/pid_worker.h) builds the tables and publishes the process
- * (unwind_procs.h). Until it has, the process's stacks are walked by
- * frame pointers (counted by the BPF side).
+ * (unwind_procs.h), serving the processes of each user (uid) in turn, a
+ * turn taking at most UNWIND_READING_CPU_NS of new tables (the files left
+ * wait for the process's next turn). Until it has, the process's stacks
+ * are walked by frame pointers (counted by the BPF side).
  */
 #ifndef UNWIND_JOBS_H
 #define UNWIND_JOBS_H
@@ -32,6 +34,8 @@ struct unwind_jobs_opts {
 	const char *const *debug_dirs;	/* --debug-dir (unwind_procs__set_debug_dirs) */
 	size_t nr_debug_dirs;
 	unwind_notice_fn notice;	/* told of the files left without a table; NULL: none */
+	/* the run samples only processes it was given (-p, a command): no uid's quota of rows */
+	bool no_row_quota;
 };
 
 /*
@@ -45,8 +49,12 @@ struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 				      const struct unwind_jobs_opts *opts, FILE *err_out);
 /* Nothing queued, nothing being loaded. */
 bool unwind_jobs__idle(struct unwind_jobs *j);
-/* Until idle (true), or until fd is readable (false: a signal came). */
-bool unwind_jobs__wait_idle(struct unwind_jobs *j, int fd);
+/*
+ * Until idle (0), until fd is readable (-EINTR: a signal came), or for
+ * max_ns at most (-ETIMEDOUT): tables still loading then are used as they
+ * arrive.
+ */
+int unwind_jobs__wait_idle(struct unwind_jobs *j, int fd, uint64_t max_ns);
 /*
  * Load pid's tables soon, or look whether its mappings changed: at a
  * notice of its generation gen (profile.h), or when the unwinder asks

@@ -36,6 +36,7 @@ struct proc_rec {
 	uint64_t fingerprint;	/* of the entry published; 0: none */
 	int status;		/* the last unwind_procs__add_pid(): 0 or -errno */
 	uint64_t published_ns;	/* CLOCK_MONOTONIC: first published, or 0 */
+	struct unwind_held held;	/* the files its entry points at */
 };
 
 struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const char *proc_root,
@@ -55,9 +56,13 @@ struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const c
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
-	u->rows_fd = rows_fd;
-	u->rows_mmap = info.map_flags & BPF_F_MMAPABLE;
-	u->rows_window = ROWS_WINDOW;
+	/* a user may hold half the rows: one who fills them leaves the rest the others' */
+	u->rows = row_store__new(rows_fd, info.map_flags & BPF_F_MMAPABLE, info.max_entries,
+				 info.max_entries / 2, fds->rows_epoch);
+	if (!u->rows) {
+		free(u);
+		return NULL;
+	}
 	u->procs_fd = fds->procs;
 	u->big_fd = fds->big;
 	u->max_rows = u->stats.max_rows = info.max_entries;
@@ -76,6 +81,9 @@ struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const c
 	 */
 	u->b.max_crc_bytes = UNWIND_MAX_DEBUGLINK_CRC;
 	u->b.cancel = &u->cancel;
+	/* whatever passes every byte budget still stops here */
+	u->cpu.cap_ns = UNWIND_FILE_CPU_NS;
+	u->b.cpu = &u->cpu;
 	/* none, or not one we can read: every [vdso] by frame pointers */
 	u->vdso_file.status = vdso_image__self(&u->vdso);
 	return u;
@@ -89,7 +97,12 @@ void unwind_procs__set_vdso(struct unwind_procs *u, const void *image, size_t si
 
 void unwind_procs__set_rows_window(struct unwind_procs *u, size_t bytes)
 {
-	u->rows_window = bytes;
+	row_store__set_window(u->rows, bytes);
+}
+
+void unwind_procs__set_row_quota(struct unwind_procs *u, uint32_t rows)
+{
+	row_store__set_quota(u->rows, rows);
 }
 
 /* Which file a kept mapping is of: its copies are counted. */
@@ -258,11 +271,13 @@ static int publish(struct unwind_procs *u, __u32 key, const struct unwind_proc_b
 	return err;
 }
 
-/* Delete pid's entries (both), as exec and exit do. */
-static void forget(struct unwind_procs *u, __u32 key)
+/* Delete pid's entries (both), as exec and exit do; rec's files are let go. */
+static void forget(struct unwind_procs *u, __u32 key, struct proc_rec *rec)
 {
 	bpf_map_delete_elem(u->procs_fd, &key);
 	bpf_map_delete_elem(u->big_fd, &key);
+	if (rec)
+		unwind_files__release(u, &rec->held);
 }
 
 static int add_pid(struct unwind_procs *u, pid_t pid, struct proc_rec *rec)
@@ -275,6 +290,7 @@ static int add_pid(struct unwind_procs *u, pid_t pid, struct proc_rec *rec)
 	uint64_t fp;
 	int err;
 
+	u->more = false;
 	if (!all || !small) {
 		err = -ENOMEM;
 		goto out;
@@ -283,13 +299,18 @@ static int add_pid(struct unwind_procs *u, pid_t pid, struct proc_rec *rec)
 	err = proc_stat__read(u->proc_root, pid, &before);
 	if (err == -ENOENT || (!err && before.ended))
 		err = -ESRCH;
+	/* whose: its new tables are charged to it */
+	if (!err)
+		err = proc_stat__uid(u->proc_root, pid, &u->uid);
+	if (err == -ENOENT)
+		err = -ESRCH;
 	if (err)
 		goto out;
 	/* a placeholder first (nr 0: frame pointers), for exec to delete */
 	had = !bpf_map_lookup_elem(u->procs_fd, &key, small);
 	if (had && rec && rec->fingerprint && rec->start_time != before.start_time) {
 		/* another process's entry, left by a race with its exit */
-		forget(u, key);
+		forget(u, key, rec);
 		had = false;
 	}
 	memset(small, 0, sizeof(*small));
@@ -299,6 +320,7 @@ static int add_pid(struct unwind_procs *u, pid_t pid, struct proc_rec *rec)
 			u->stats.procs_full++;
 		goto out;
 	}
+	unwind_files__begin(u);
 	err = fill_proc(u, pid, all, &partial);
 	/* no executable mapping: it exited while we read (a zombie's maps are empty) */
 	if (!err && !all->nr)
@@ -320,7 +342,7 @@ static int add_pid(struct unwind_procs *u, pid_t pid, struct proc_rec *rec)
 		     after.start_time != before.start_time))
 		err = -ESRCH;
 	if (err && (!had || err == -ESRCH))
-		forget(u, key);
+		forget(u, key, rec);
 	if (!err) {
 		u->stats.procs++;
 		u->stats.partial_procs += partial;
@@ -328,11 +350,15 @@ static int add_pid(struct unwind_procs *u, pid_t pid, struct proc_rec *rec)
 		if (rec) {
 			rec->start_time = before.start_time;
 			rec->fingerprint = fp;
+			/* the rows its entry points at stay while it does */
+			unwind_files__keep(u, &rec->held);
 		}
 	} else if (rec) {
 		rec->fingerprint = 0;
 	}
 out:
+	/* what was not kept: the reading's files unless published */
+	unwind_files__drop(u);
 	free(all);
 	free(small);
 	return err;
@@ -343,6 +369,7 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 	struct proc_rec *rec = rec_of(u, pid);
 	int err = add_pid(u, pid, rec);
 
+	u->stats.put_off += u->more;
 	if (rec) {
 		rec->status = err;
 		if (!err && !rec->published_ns)
@@ -361,6 +388,42 @@ void unwind_procs__status(const struct unwind_procs *u, pid_t pid, struct unwind
 	st->err = (*slot)->status;
 	st->published = (*slot)->published_ns != 0;
 	st->published_ns = (*slot)->published_ns;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct gone_walk {
+	struct unwind_procs *u;
+	const __u32 *keys;	/* sorted */
+	size_t nr;
+};
+
+static void release_if_gone(const void *node, VISIT which, void *ctx)
+{
+	struct proc_rec *r = *(struct proc_rec *const *)node;
+	const struct gone_walk *w = ctx;
+	__u32 key = (__u32)r->pid;
+
+	if ((which == postorder || which == leaf) && r->held.nr &&
+	    !bsearch(&key, w->keys, w->nr, sizeof(key), cmp_key))
+		unwind_files__release(w->u, &r->held);
+}
+
+/*
+ * The files held by entries that exit and exec deleted (keys: those still
+ * in the map) let go: their rows may be reclaimed.
+ */
+static void release_gone(struct unwind_procs *u, __u32 *keys, size_t nr)
+{
+	struct gone_walk w = { .u = u, .keys = keys, .nr = nr };
+
+	qsort(keys, nr, sizeof(*keys), cmp_key);
+	twalk_r(u->recs, release_if_gone, &w);
 }
 
 /*
@@ -391,10 +454,12 @@ size_t unwind_procs__sweep(struct unwind_procs *u)
 			stale = slot && (*slot)->fingerprint && (*slot)->start_time != now.start_time;
 		}
 		if (stale) {
-			forget(u, keys[i]);
+			slot = tfind(&probe, &u->recs, cmp_rec);
+			forget(u, keys[i], slot ? *slot : NULL);
 			n++;
 		}
 	}
+	release_gone(u, keys, nr);
 	free(keys);
 	u->stats.swept += n;
 	return n;
@@ -418,6 +483,17 @@ void unwind_procs__set_denied(struct unwind_procs *u, unwind_denied_fn fn, void 
 	u->denied_ctx = ctx;
 }
 
+bool unwind_procs__more(const struct unwind_procs *u, uid_t *uid)
+{
+	*uid = u->uid;
+	return u->more;
+}
+
+int unwind_procs__uid(const struct unwind_procs *u, pid_t pid, uid_t *uid)
+{
+	return proc_stat__uid(u->proc_root, pid, uid);
+}
+
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid)
 {
 	struct unwind_proc *p = malloc(sizeof(*p));
@@ -439,22 +515,37 @@ void unwind_procs__cancel(struct unwind_procs *u)
 void unwind_procs__stats(const struct unwind_procs *u, struct unwind_procs_stats *st)
 {
 	struct table_cache_stats cs = { 0 };
+	struct row_store_stats rs;
 
 	*st = u->stats;
-	st->rows = u->next_row;
+	row_store__stats(u->rows, &rs);
+	st->rows = rs.rows;
+	st->reclaimed = rs.reclaimed;
+	st->reclaimed_rows = rs.reclaimed_rows;
+	st->row_quota = row_store__quota(u->rows);
+	st->over_quota_uid = rs.over_quota_uid;
 	if (u->cache)
 		table_cache__stats(u->cache, &cs);
 	st->evicted = cs.evicted;
 	st->over_cap = cs.over_cap;
 }
 
+static void free_rec(void *p)
+{
+	struct proc_rec *r = p;
+
+	free(r->held.files);
+	free(r);
+}
+
 void unwind_procs__free(struct unwind_procs *u)
 {
 	if (!u)
 		return;
-	tdestroy(u->files, free);
-	tdestroy(u->by_key, free);
-	tdestroy(u->recs, free);
+	/* the blocks first: they point at files */
+	row_store__free(u->rows);
+	unwind_files__free(u);
+	tdestroy(u->recs, free_rec);
 	table_cache__free(u->cache);
 	free(u);
 }

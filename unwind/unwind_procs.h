@@ -12,9 +12,12 @@
  *
  * A file is shared by every process that maps it (same device, inode,
  * size, mtime and ctime: file_id.h), and its rows by every file whose
- * table has the same digest (cfi_table__digest()). The rows array is filled front to back and never
- * compacted within a run: a file whose table does not fit is walked by
- * frame pointers, and counted.
+ * table has the same digest (cfi_table__digest()). A table's rows are
+ * charged to the uid of the process they were loaded for, and a uid but
+ * root holds at most a quota of rows (half the array by default); rows
+ * no published entry points at any more are reclaimed when another table
+ * needs them (row_store.h). A file whose table does not fit is walked by
+ * frame pointers, counted and told why (the rows full, or its uid's quota).
  */
 #ifndef UNWIND_PROCS_H
 #define UNWIND_PROCS_H
@@ -26,13 +29,26 @@
 struct table_cache;
 struct unwind_procs;
 
+/*
+ * The CPU one file's table may take (libLLVM's 980,000 rows take 65 ms
+ * here), and one reading of a process in new tables before the files
+ * left are put off to its next turn (unwind_procs__more()).
+ */
+#define UNWIND_FILE_CPU_NS 250000000ull
+#define UNWIND_READING_CPU_NS 250000000ull
+
 struct unwind_procs_stats {
 	uint64_t procs;		/* processes given tables */
 	uint64_t files;		/* files with a table loaded */
-	uint64_t rows;		/* rows in use, of max_rows */
+	uint64_t rows;		/* rows loaded now, of max_rows */
 	uint64_t max_rows;
+	uint64_t row_quota;	/* rows a uid but root may hold; 0: no quota */
+	uint64_t reclaimed;	/* tables whose rows were taken back for others */
+	uint64_t reclaimed_rows;
 	uint64_t no_table;	/* files without a usable .eh_frame */
-	uint64_t no_room;	/* files whose table did not fit in the rows left */
+	uint64_t no_room;	/* files whose table did not fit: every row in use */
+	uint64_t over_quota;	/* files refused for their uid's quota of rows */
+	uid_t over_quota_uid;	/* the last uid refused so */
 	uint64_t built;		/* tables built from .eh_frame */
 	uint64_t from_cache;	/* tables read from the cache instead */
 	uint64_t shared;	/* files that are copies of one loaded: its rows */
@@ -48,6 +64,10 @@ struct unwind_procs_stats {
 	uint64_t swept;		/* entries of processes gone, deleted by the sweep */
 	uint64_t denied;	/* mappings whose file /proc/PID/map_files refused (EPERM) */
 	uint64_t vdso;		/* processes published with the vDSO's table for their [vdso] */
+	uint64_t over_cpu;	/* files given up at UNWIND_FILE_CPU_NS of CPU */
+	uint64_t file_cpu_ns;	/* CPU time loading files took, all together */
+	uint64_t file_cpu_max_ns;	/* ... the most one file took */
+	uint64_t put_off;	/* readings that left files to the process's next turn */
 };
 
 /* The BPF maps tables go to (sampler__unwind_maps). */
@@ -55,6 +75,7 @@ struct unwind_map_fds {
 	int rows;		/* "unwind_rows" */
 	int procs;		/* "unwind_procs" */
 	int big;		/* "unwind_procs_big" */
+	volatile uint64_t *rows_epoch;	/* the BPF side's "rows_epoch" (NULL: none) */
 };
 
 /*
@@ -127,6 +148,22 @@ void unwind_procs__set_vdso(struct unwind_procs *u, const void *image, size_t si
  * with small tables; by default 1 MiB). Other arrays take batch updates.
  */
 void unwind_procs__set_rows_window(struct unwind_procs *u, size_t bytes);
+/*
+ * The rows a uid but root may hold (0: no quota; by default half the
+ * array): a run that samples only processes it was given (-p, a command)
+ * has none.
+ */
+void unwind_procs__set_row_quota(struct unwind_procs *u, uint32_t rows);
+
+/*
+ * After unwind_procs__add_pid(): whether it left files for the process's
+ * next turn (a reading takes at most UNWIND_READING_CPU_NS in new
+ * tables, so that other users' processes are not kept waiting), and whose
+ * process it is.
+ */
+bool unwind_procs__more(const struct unwind_procs *u, uid_t *uid);
+/* The real uid of process pid: 0 or -errno (-ENOENT: gone). */
+int unwind_procs__uid(const struct unwind_procs *u, pid_t pid, uid_t *uid);
 
 /* Whether pid has a published entry (exec and exit delete it). */
 bool unwind_procs__published(const struct unwind_procs *u, pid_t pid);

@@ -18,6 +18,7 @@
 #include "symbols/budget.h"
 #include "symbols/file_id.h"
 #include "unwind/go_runtime.h"
+#include "unwind/row_store.h"
 #include "profile.h"
 #include "unwind/unwind_procs.h"
 #include "unwind/vdso_image.h"
@@ -28,26 +29,60 @@
 
 struct map_entry;
 
-/* One file, by its stamp; its rows in the shared array once built. */
+/*
+ * One file, by its stamp; its rows in the shared array once built (a
+ * block of row_store.h). Held by each published process entry that points
+ * at it, and by the entry being made: a file held by none is idle, kept
+ * (the least recently idle first to go) up to UNWIND_IDLE_FILES.
+ */
 struct unwind_file {
 	struct file_stamp id;
-	int status;		/* 0: rows loaded; else why not (-ENOENT, -ENOSPC...) */
+	/*
+	 * 0: rows loaded; else why not (-ENOENT, -ENOSPC, -EDQUOT...);
+	 * -ESTALE: its rows were reclaimed, loaded again when met
+	 */
+	int status;
+	/* -ENOSPC, -EDQUOT: row_store__version() then, and whose quota */
+	uint64_t room_version;
+	uid_t uid;
+	uint64_t pended;	/* the last reading that held it (unwind_procs.reading) */
 	uint32_t first_row, nr_rows;
 	/* executable PT_LOADs: an offset in [off, off + filesz) is at vaddr - off + it */
 	struct { uint64_t off, filesz, vaddr; } segs[MAX_EXEC_SEGS];
 	int nr_segs;
 	bool go;		/* a Go executable: its mappings are flagged (go_runtime.h) */
 	struct go_range go_text;
+	struct row_block *block;		/* its rows; NULL: none */
+	struct unwind_file *next_of_block;	/* the block's next file */
+	uint32_t held;
+	struct unwind_file *idle_prev, *idle_next;
+	bool idle, in_tree;
+};
+
+/* Files held by no entry kept at most: each is a few hundred bytes, its rows a block. */
+#define UNWIND_IDLE_FILES 1024
+
+/* The files one reading of a process points at, each held once. */
+struct unwind_held {
+	struct unwind_file **files;
+	uint32_t nr, cap;
 };
 
 struct unwind_procs {
-	int rows_fd, procs_fd, big_fd;
-	bool rows_mmap;			/* the rows array is BPF_F_MMAPABLE: written through mmap */
-	size_t rows_window;		/* bytes of it mapped at once (unwind_files.c) */
+	int procs_fd, big_fd;
+	struct row_store *rows;		/* the rows array's blocks */
 	void *recs;			/* tsearch tree of struct proc_rec */
-	uint64_t max_rows, next_row;
+	uint64_t max_rows;
 	void *files;			/* tsearch tree of struct unwind_file */
-	void *by_key;			/* tsearch tree of struct rows_by_key */
+	/* files held by no entry, least recently idle first */
+	struct unwind_file *idle_head, *idle_tail;
+	size_t nr_idle;
+	struct unwind_held pending;	/* what the reading under way points at */
+	uint64_t reading;		/* readings begun */
+	uid_t uid;			/* whose process that is: its tables are charged to it */
+	struct budget_cpu cpu;		/* b.cpu: the file under way's */
+	uint64_t reading_cpu_ns;	/* what the reading under way took in tables */
+	bool more;			/* ... and files it put off */
 	const char *proc_root;
 	/* where separate debug files are looked for (debuginfo.h) */
 	const char *const *debug_dirs;
@@ -76,5 +111,22 @@ size_t unwind_files__add_mapping(struct unwind_procs *u, pid_t pid, const struct
 				 struct unwind_map *m, size_t room);
 /* Whether one of the mappings in p has the vDSO's table. */
 bool unwind_files__has_vdso(const struct unwind_procs *u, const struct unwind_proc_big *p);
+/* The order of files by their stamps (file_id.h), of u->files. */
+int unwind_file__cmp(const void *a, const void *b);
+/* f, a mapping of the reading under way: held once by it (unwind_held.c). */
+void unwind_files__pend(struct unwind_procs *u, struct unwind_file *f);
+/* A reading of a process begins: nothing pending. */
+void unwind_files__begin(struct unwind_procs *u);
+/*
+ * The files a reading points at (unwind_files__add_mapping() holds them
+ * in u->pending): kept by its entry once published, into *held (the
+ * files the entry held before let go), or let go when it is not.
+ */
+void unwind_files__keep(struct unwind_procs *u, struct unwind_held *held);
+void unwind_files__drop(struct unwind_procs *u);
+/* Let go of what held holds (its process's entry is gone). */
+void unwind_files__release(struct unwind_procs *u, struct unwind_held *held);
+/* Free every file (the end of u). */
+void unwind_files__free(struct unwind_procs *u);
 
 #endif /* UNWIND_PROCS_INTERNAL_H */

@@ -69,6 +69,7 @@ struct task_struct;
 
 struct unwind_state {
 	__u64 ip, sp, bp;
+	__u64 rows_epoch;	/* rows_epoch after the entry was looked up (row_find.bpf.h) */
 	struct unwind_proc *p;			/* the process's entry, */
 	const struct unwind_proc_big *big;	/* and its big one, or NULL */
 	__u32 pid;
@@ -447,7 +448,8 @@ static long unwind_step(__u32 i, void *ctx)
 	}
 	/* a return address is looked up at the call: it may end the function */
 	if (m && m->nr_rows)
-		r = find_row(m->first_row, m->nr_rows, (__u32)(st->ip - m->bias - (st->ret ? 1 : 0)));
+		r = find_row(m->first_row, m->nr_rows, (__u32)(st->ip - m->bias - (st->ret ? 1 : 0)),
+			     (__u32)st->rows_epoch);
 	go = m && (m->flags & UNWIND_MAP_GO);
 	if (go)
 		r = go_row(st, r);
@@ -564,6 +566,8 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 			return -1;
 		}
 	}
+	/* after the entry: rows it points at were written before this epoch */
+	st.rows_epoch = rows_epoch;
 	frames = bpf_map_lookup_elem(&unwind_frames, &zero);
 	block = stack_block();
 	if (!frames || !block || !user_regs(ctx, &st))

@@ -5,7 +5,8 @@
 # inflates to 1 GiB, a .symtab of 5 M symbols, a 256 MiB perf map shared
 # by three processes, a bind
 # mount over a perf map in a user namespace, 60,000 executable mappings,
-# a program whose .eh_frame names register 2^27,
+# a program whose .eh_frame names register 2^27, .eh_frames that libdw
+# would run for seconds, libraries whose tables would fill every row,
 # and debug files that take seconds to checksum while SIGINT comes in.
 # Each of those bounds wall time, max RSS and the exit status. And a
 # root-owned file that claims libc's build-id (root in a container, a FUSE
@@ -299,6 +300,165 @@ t_crafted_eh_frame() {
 		fail "the program was not sampled" || return 1
 }
 
+# crafted_libs DIR N MODE ARG...: N libraries of the user's in DIR,
+# lib0.so to lib<N-1>.so, for manylibs to dlopen(): a tiny library each,
+# its .eh_frame renamed away and one that eh_frame_gen.py MODE makes in
+# its place (at PC 0x1000 + 2i, so that no two share a digest, then ARG...).
+crafted_libs() {
+	dir=$1 n=$2 mode=$3
+	shift 3
+	[ -e "$dir/lib$((n - 1)).so" ] && return 0
+	mkdir -p "$dir"
+	printf 'int crafted_fn(int x) { return x + 1; }\n' > "$TMP/tiny.c"
+	gcc -shared -fPIC -O2 "$TMP/tiny.c" -o "$TMP/tiny.so" || fail "cannot build a library" || return 1
+	i=0
+	while [ $i -lt "$n" ]; do
+		python3 tests/integration/tools/eh_frame_gen.py "$mode" "$dir/eh.bin" $((0x1000 + 2 * i)) "$@" &&
+			objcopy --rename-section .eh_frame=.eh_orig --add-section .eh_frame="$dir/eh.bin" \
+				"$TMP/tiny.so" "$dir/lib$i.so" || fail "cannot make $dir/lib$i.so" || return 1
+		i=$((i + 1))
+	done
+	rm -f "$dir/eh.bin"
+	chown -R $NOBODY:$NOBODY "$dir"
+}
+
+# most_cpu ERR: the most of the worker's CPU one file took, from -v's report
+most_cpu() {
+	sed -n 's/.* CPU, \([0-9.]*\) s the most one took.*/\1/p' "$1"
+}
+
+# Two user programs whose .eh_frame passes every byte budget
+# (eh_frame_gen.py): one that cost the worker 8-13 s, a CIE libdw must run
+# naming register 128 and 1 M remember/restore pairs that libdw ran again
+# for each of 400 rows, copying its 129-register frame at each: the
+# remembers are charged as those copies, and it is refused before libdw
+# runs a row; one with 2 MB of DW_CFA_nop instead (0.7 s of libdw), given
+# up at the worker's CPU cap. -v: the most one file took, at most 0.5 s;
+# the run bounded, the programs still sampled.
+t_crafted_remembers() {
+	pc=0x$(nm $W/hotspots_nofp | awk '$3 == "hot_a" { print $1 }')
+	gen=tests/integration/tools/eh_frame_gen.py
+	{ python3 $gen remember "$TMP/rem.bin" "$pc" 1000000 400 && python3 $gen nops "$TMP/nop.bin" "$pc" 2000000 400 &&
+		objcopy --rename-section .eh_frame=.eh_orig --add-section .eh_frame="$TMP/rem.bin" \
+			$W/hotspots_nofp "$H/remembers" &&
+		objcopy --rename-section .eh_frame=.eh_orig --add-section .eh_frame="$TMP/nop.bin" \
+			$W/hotspots_nofp "$H/nops"; } || fail "cannot make the programs" || return 1
+	chown $NOBODY:$NOBODY "$H/remembers" "$H/nops"
+	start_user "$H/remembers" 20
+	p1=$LAST
+	start_user "$H/nops" 20
+	p2=$LAST
+	sleep 0.3
+	measure "$TMP/rem.m" timeout -s INT 60 $PROFILE -F 199 -f -v --no-unwind-cache -p "$p1,$p2" 3 \
+		> "$TMP/rem.folded" 2> "$TMP/rem.err"
+	stop "$p1"
+	stop "$p2"
+	grep "^profile: $H/\|of the worker's CPU" "$TMP/rem.err" | sed 's/^/  /'
+	# start-up, the 2 s -p may wait for tables under load, 3 s, the end
+	bounded "$TMP/rem.m" 7 1.2 || return 1
+	most=$(most_cpu "$TMP/rem.err")
+	[ -n "$most" ] || fail "no -v report of the worker's CPU a file" || return 1
+	awk -v m="$most" 'BEGIN { exit !(m <= 0.5) }' || fail "one file took ${most} s of the worker's CPU" || return 1
+	grep -q "^profile: $H/remembers: .*too long to run" "$TMP/rem.err" ||
+		fail "-v does not name the remembers' file refused" || return 1
+	grep -q "^profile: $H/nops: .*given up after 0.25 s of CPU" "$TMP/rem.err" ||
+		fail "-v does not name the file given up at the CPU cap" || return 1
+	for t in remembers nops; do
+		n=$(sum_matching "^$t;.*hot_[abc] " "$TMP/rem.folded")
+		[ "$n" -gt 100 ] || fail "$t was not sampled: $n samples in hot_X" || return 1
+	done
+}
+
+# Twenty libraries of the remembers' .eh_frames dlopen()ed by one user
+# process, profiled system-wide: each refused at once, a turn at most
+# 0.25 s of the worker's CPU, users served by the CPU theirs took, so
+# root's hotspots_nofp started 3 s later has 90% of its stacks whole
+# (before: none, the worker busy for minutes with the user's files).
+t_crafted_libraries_later_root() {
+	crafted_libs "$H/remlibs" 20 remember 1000000 400 || return 1
+	start timeout -s INT 60 $PROFILE -F 99 -f -v 15 > "$TMP/rl.folded" 2> "$TMP/rl.err"
+	prof=$LAST
+	sleep 1
+	start_user $W/manylibs "$H/remlibs" 20 17
+	filler=$LAST
+	sleep 3
+	start $W/hotspots_nofp 10
+	victim=$LAST
+	wait "$prof"
+	rc=$?
+	stop "$filler"
+	stop "$victim"
+	grep "of the worker's CPU\|given up after" "$TMP/rl.err" | sed 's/^/  /'
+	[ "$rc" -eq 0 ] || fail "profile exited $rc: $(tail -2 "$TMP/rl.err")" || return 1
+	nofp_whole "$TMP/rl.folded" "root's hotspots_nofp, 3 s after" || return 1
+	most=$(most_cpu "$TMP/rl.err")
+	awk -v m="${most:-9}" 'BEGIN { exit !(m <= 0.5) }' || fail "one file took ${most:-?} s of the worker's CPU" || return 1
+}
+
+# -p on a process of 20 libraries of the DW_CFA_nop .eh_frames (0.25 s of
+# the worker's CPU each, 5 s together): the run waits 2 s at most for its
+# tables, samples meanwhile and ends on time (before, with the remembers':
+# 50 s waiting for a 5 s run, and nothing sampled).
+t_crafted_libraries_p_waits_bounded() {
+	crafted_libs "$H/noplibs" 20 nops 2000000 400 || return 1
+	start_user $W/manylibs "$H/noplibs" 20 14
+	wl=$LAST
+	sleep 0.5
+	measure "$TMP/pw.m" timeout -s INT 60 $PROFILE -F 199 -f -v --no-unwind-cache -p "$wl" 3 \
+		> "$TMP/pw.folded" 2> "$TMP/pw.err"
+	stop "$wl"
+	grep "still loading" "$TMP/pw.err" | sed 's/^/  /'
+	read -r wall rss cpu rc < "$TMP/pw.m"
+	echo "  wall ${wall}s, CPU ${cpu}s, exit $rc"
+	[ "$rc" -eq 0 ] || fail "exit status $rc" || return 1
+	# start-up, 2 s waiting, 3 s, the end (the file under way given up at once)
+	awk -v w="$wall" -v k=$SLOW 'BEGIN { exit !(w <= 7.5 * k) }' || fail "took ${wall}s for a 3 s run" || return 1
+	grep -q "unwind tables still loading after 2 s" "$TMP/pw.err" || fail "-v does not say the wait ended" || return 1
+	n=$(sum_matching '^manylibs;' "$TMP/pw.folded")
+	[ "$n" -gt 100 ] || fail "the process was not sampled: $n samples" || return 1
+}
+
+# A user who fills the rows: a process dlopen()s libraries whose tables
+# take 2^21 rows down to 2^2 (the biggest first in its maps), so that they
+# would fill every row of the default --unwind-storage-size; root's
+# hotspots_nofp started later (its own table needed) still has its
+# tables: a user holds half the rows at most (before: rows full, none
+# whole). The shipped build says the user reached its quota (under ASan
+# the biggest tables may pass the CPU cap first).
+t_row_filling_user() {
+	d=$H/rowfill
+	if [ ! -e "$d/lib19.so" ]; then
+		mkdir -p "$d"
+		printf 'int crafted_fn(int x) { return x + 1; }\n' > "$TMP/tiny.c"
+		gcc -shared -fPIC -O2 "$TMP/tiny.c" -o "$TMP/tiny.so" || fail "cannot build a library" || return 1
+		# lib i: 2^(2 + i) rows; mmap puts lib19, the biggest, lowest
+		for i in $(seq 0 19); do
+			python3 tests/integration/tools/eh_frame_gen.py rows "$d/eh.bin" $((0x1000 + 2 * i)) $((1 << (2 + i))) 0 &&
+				objcopy --rename-section .eh_frame=.eh_orig --add-section .eh_frame="$d/eh.bin" \
+					"$TMP/tiny.so" "$d/lib$i.so" || fail "cannot make lib$i.so" || return 1
+		done
+		rm -f "$d/eh.bin"
+		chown -R $NOBODY:$NOBODY "$d"
+	fi
+	start timeout -s INT 60 $PROFILE -F 99 -f -v 15 > "$TMP/rf.folded" 2> "$TMP/rf.err"
+	prof=$LAST
+	sleep 1
+	start_user $W/manylibs "$d" 20 17
+	filler=$LAST
+	sleep 4
+	start $W/hotspots_nofp 9
+	victim=$LAST
+	wait "$prof"
+	rc=$?
+	stop "$filler"
+	stop "$victim"
+	grep "quota\|did not fit\|rows (" "$TMP/rf.err" | sed 's/^/  /'
+	[ "$rc" -eq 0 ] || fail "profile exited $rc: $(tail -2 "$TMP/rf.err")" || return 1
+	nofp_whole "$TMP/rf.folded" "root's hotspots_nofp, 4 s after" || return 1
+	[ -n "${ASAN_OPTIONS:-}" ] || grep -q "their user's quota of rows reached .*uid $NOBODY the last" "$TMP/rf.err" ||
+		fail "the user's quota was not reached, or not said" || return 1
+}
+
 # forged_libc: $TMP/forged, root's, a static-pie build of the 5:3:2
 # program claiming the build-id of the libc qsortburn runs with: its
 # .eh_frame and .symtab describe other code at libc's addresses (static
@@ -310,6 +470,18 @@ forged_libc() {
 	gcc -O2 -static-pie -fno-optimize-sibling-calls -Wl,--build-id=0x"$id" \
 		tests/workloads/hotspots.c -o "$TMP/forged" || fail "cannot build the forged file" || return 1
 	readelf -n "$TMP/forged" | grep -q "Build ID: $id" || fail "the forged file has another build-id" || return 1
+}
+
+# nofp_whole FOLDED TAG: hotspots_nofp's samples walked whole from _start
+# to main;run_round;hot_X (its own table needed: built without frame
+# pointers): at least 90%
+nofp_whole() {
+	all=$(sum_matching '^hotspots_nofp;' "$1")
+	whole=$(sum_matching '^hotspots_nofp;_start;.*;main;run_round;hot_[abc] [0-9]+$' "$1")
+	echo "  $2: $whole of $all samples whole"
+	[ "$all" -gt 100 ] || fail "$2: only $all samples" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] ||
+		fail "$2: $(grep '^hotspots_nofp;' "$1" | sort -t' ' -k2 -rn | head -3)" || return 1
 }
 
 # victim_whole FOLDED TAG: qsortburn's samples in cmp walked whole and
@@ -435,6 +607,10 @@ run_shipped_test "a root file bind-mounted over a perf map in a user namespace" 
 run_shipped_test "60,000 executable mappings" t_many_mappings
 run_shipped_test "SIGINT while debug files are checksummed" t_sigint_during_loading
 run_shipped_test "a crafted .eh_frame: refused at once, the run bounded" t_crafted_eh_frame
+run_shipped_test "crafted .eh_frames: 1 M remembers refused at once, 2 MB of nops at the CPU cap" t_crafted_remembers
+run_test "20 libraries of such .eh_frames: root's process started later has its tables" t_crafted_libraries_later_root
+run_test "-p on a process of 20 libraries that take the CPU cap: the wait for tables is bounded" t_crafted_libraries_p_waits_bounded
+run_test "a user whose libraries would fill the rows: root's process started later has its tables" t_row_filling_user
 run_test "a root file with libc's build-id: libc's rows from the cache are libc's own" t_forged_build_id_cache
 run_test "a root file with libc's build-id: neither shares rows nor names with libc" t_forged_build_id_one_run
 run_test "fresh copies of a 20,000-function program exec'd for 22 s: RSS flat under -i 1" t_exec_churn_memory

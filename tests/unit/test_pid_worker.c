@@ -27,6 +27,7 @@ struct rec {
 	size_t nr_done;		/* jobs returned */
 	int sweeps;
 	useconds_t job_us;	/* each job takes this long once through its gate */
+	pid_t burn_below;	/* jobs of lower pids burn 100 ms of CPU through it */
 };
 
 static void rec_init(struct rec *r)
@@ -73,6 +74,14 @@ static void job(void *ctx, pid_t pid)
 	pthread_mutex_unlock(&r->lock);
 	if (r->job_us)
 		usleep(r->job_us);
+	if (pid < r->burn_below) {
+		struct timespec t0, t;
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+		do
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1000000000ll + (t.tv_nsec - t0.tv_nsec) < 100000000ll);
+	}
 	pthread_mutex_lock(&r->lock);
 	r->nr_done++;
 	pthread_mutex_unlock(&r->lock);
@@ -154,6 +163,54 @@ Test(pid_worker, a_pid_waiting_is_queued_once, .timeout = 30)
 		cr_assert_eq(r.ran[i], want[i], "job %zu: pid %d, not %d", i, r.ran[i], want[i]);
 	cr_assert_eq(pid_worker__dropped(w), 0);
 	cr_assert_eq(r.sweeps, 0);
+	pid_worker__free(w);
+}
+
+/*
+ * Lanes (users) are served by the worker's CPU their jobs took: lane 7's
+ * jobs take 100 ms each, lane 9's none, so lane 9's three pids queued
+ * behind lane 7's two go first; within a lane, the order queued.
+ */
+Test(pid_worker, lanes_are_served_by_the_cpu_they_took, .timeout = 30)
+{
+	static struct rec r;
+	struct pid_worker *w = start(&r, NO_SWEEP);
+	const pid_t want[] = { 1, 4, 5, 6, 2, 3 };
+
+	cr_assert_not_null(w);
+	r.burn_below = 4;	/* pids 1-3 */
+	cr_assert_eq(pid_worker__queue_lane(w, 1, 7), 0);
+	cr_assert(wait_begun(&r, 1));
+	cr_assert_eq(pid_worker__queue_lane(w, 2, 7), 0);
+	cr_assert_eq(pid_worker__queue_lane(w, 3, 7), 0);
+	cr_assert_eq(pid_worker__queue_lane(w, 4, 9), 0);
+	cr_assert_eq(pid_worker__queue_lane(w, 5, 9), 0);
+	cr_assert_eq(pid_worker__queue_lane(w, 6, 9), 0);
+	open_gate(&r);
+	cr_assert(pid_worker__wait_idle(w, -1));
+	cr_assert_eq(r.nr_ran, ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		cr_assert_eq(r.ran[i], want[i], "job %zu: pid %d, not %d", i, r.ran[i], want[i]);
+	pid_worker__free(w);
+}
+
+/* A wait for idle that has a bound ends there, the job still under way. */
+Test(pid_worker, wait_idle_for_ends_at_its_bound, .timeout = 30)
+{
+	static struct rec r;
+	struct pid_worker *w = start(&r, NO_SWEEP);
+	struct timespec t0;
+
+	cr_assert_not_null(w);
+	cr_assert_eq(pid_worker__queue(w, 1), 0);
+	cr_assert(wait_begun(&r, 1));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	cr_assert_eq(pid_worker__wait_idle_for(w, -1, 200000000ull), -ETIMEDOUT);
+	cr_assert_geq(since_s(&t0), 0.2);
+	cr_assert_lt(since_s(&t0), JOB_WAIT_S / 2.0);
+	cr_assert_not(pid_worker__idle(w));
+	open_gate(&r);
+	cr_assert_eq(pid_worker__wait_idle_for(w, -1, 5000000000ull), 0);
 	pid_worker__free(w);
 }
 

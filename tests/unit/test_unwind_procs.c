@@ -7,215 +7,9 @@
  * and per-process caps leave room for libraries, and an entry is only
  * published over one still there.
  */
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <sys/stat.h>
-
-#include "symbols/budget.h"
-#include "unwind/cfi_table.h"
-#include "symbols/elf_read.h"
-#include "fake_proc.h"
-#include "unwind/go_runtime.h"
-#include "profile.h"
-#include "unwind/row_index.h"
-#include "sym_fixtures.h"
-#include "unwind/table_cache.h"
-#include "unwind/unwind_procs.h"
-#include "unwind/vdso_image.h"
-
-#define FIXTURE_UNWIND FIXTURE_DIR "/fixture_unwind"
-#define EXE_BIAS 0x555555550000ull
-#define LIB_BIAS 0x7f0000000000ull
-#define VDSO_LINE "7ffd00000000-7ffd00002000 r-xp 00000000 00:00 0    [vdso]\n"
-
-static int rows_fd = -1, procs_fd = -1, big_fd = -1;
-static struct unwind_procs *u;
-
-static void teardown(void)
-{
-	unwind_procs__free(u);
-	u = NULL;
-	if (rows_fd >= 0)
-		close(rows_fd);
-	if (procs_fd >= 0)
-		close(procs_fd);
-	if (big_fd >= 0)
-		close(big_fd);
-	rows_fd = procs_fd = big_fd = -1;
-	fake_proc_teardown();
-}
+#include "unwind_fixture.h"
 
 TestSuite(unwind_procs, .init = fake_proc_setup, .fini = teardown);
-
-/*
- * The three maps as profile.bpf.c has them, rows of max_rows (map_flags:
- * the rows array's), bigs big entries; and u over them.
- */
-static void start_flags(unsigned int max_rows, unsigned int bigs, __u32 map_flags)
-{
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = map_flags);
-	struct unwind_map_fds fds;
-
-	if (geteuid() != 0)
-		skip_unless_ci("root: only root's files get tables");
-	rows_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "test_rows", sizeof(__u32),
-				 sizeof(struct unwind_row), max_rows, &opts);
-	if (rows_fd < 0)
-		skip_unless_ci("BPF maps (CAP_BPF): %s", strerror(errno));
-	procs_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "test_procs", sizeof(__u32),
-				  sizeof(struct unwind_proc), 16, NULL);
-	cr_assert_geq(procs_fd, 0, "bpf_map_create: %s", strerror(errno));
-	big_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "test_big", sizeof(__u32),
-				sizeof(struct unwind_proc_big), bigs, NULL);
-	cr_assert_geq(big_fd, 0, "bpf_map_create: %s", strerror(errno));
-	fds = (struct unwind_map_fds){ .rows = rows_fd, .procs = procs_fd, .big = big_fd };
-	u = unwind_procs__new(&fds, proc_root, NULL);
-	cr_assert_not_null(u, "unwind_procs__new: %s", strerror(errno));
-}
-
-static void start_big(unsigned int max_rows, unsigned int bigs)
-{
-	start_flags(max_rows, bigs, 0);
-}
-
-static void start(unsigned int max_rows)
-{
-	start_big(max_rows, 4);
-}
-
-/* Append line, a mapping of path, to *maps, with its map_files link. */
-static void append_mapping(char **maps, int pid, const char *path, const char *line)
-{
-	char *joined, rel[96], *link;
-	uint64_t lo, hi;
-
-	cr_assert_eq(sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi), 2);
-	snprintf(rel, sizeof(rel), "%d/map_files/%" PRIx64 "-%" PRIx64, pid, lo, hi);
-	link = path_in(proc_root, rel);
-	cr_assert(symlink(path, link) == 0 || errno == EEXIST, "symlink: %s", strerror(errno));
-	free(link);
-	cr_assert_neq(asprintf(&joined, "%s%s", *maps ? *maps : "", line), -1);
-	free(*maps);
-	*maps = joined;
-}
-
-/* Append path's text mapping at bias to *maps. */
-static void map_file(char **maps, int pid, const char *path, uint64_t bias)
-{
-	char *line = exec_mapping_line(path, bias, NULL);
-
-	append_mapping(maps, pid, path, line);
-	free(line);
-}
-
-/* Where map_file() maps path's text at bias. */
-static uint64_t text_start(const char *path, uint64_t bias)
-{
-	char *line = exec_mapping_line(path, bias, NULL);
-	uint64_t lo;
-
-	cr_assert_eq(sscanf(line, "%" SCNx64, &lo), 1);
-	free(line);
-	return lo;
-}
-
-static void add_process(int pid, const char *maps)
-{
-	fake_process(proc_root, pid, maps, 0, pid, NULL);
-	cr_assert_eq(unwind_procs__add_pid(u, pid), 0);
-}
-
-/* pid's entry (allocated: 4 KiB), or NULL when there is none. */
-static struct unwind_proc *entry(int pid)
-{
-	struct unwind_proc *p = calloc(1, sizeof(*p));
-	__u32 key = pid;
-
-	cr_assert_not_null(p);
-	if (!bpf_map_lookup_elem(procs_fd, &key, p))
-		return p;
-	cr_assert_eq(errno, ENOENT, "lookup %d: %s", pid, strerror(errno));
-	free(p);
-	return NULL;
-}
-
-static bool has_entry(int pid)
-{
-	struct unwind_proc *p = entry(pid);
-
-	free(p);
-	return p != NULL;
-}
-
-static struct unwind_proc *must_entry(int pid)
-{
-	struct unwind_proc *p = entry(pid);
-
-	cr_assert_not_null(p, "no entry for pid %d", pid);
-	return p;
-}
-
-static void table_of(const char *path, struct cfi_table *t)
-{
-	cr_assert_eq(cfi_table__build_file(path, budget__default(), t), 0, "table of '%s'", path);
-	cr_assert_gt(t->nr, 0);
-}
-
-/* The rows path's table takes in the array: its own and its page index's. */
-static size_t rows_taken(const char *path)
-{
-	struct cfi_table t;
-	size_t n;
-
-	table_of(path, &t);
-	n = t.nr + row_index__size(t.rows, t.nr);
-	cfi_table__release(&t);
-	return n;
-}
-
-/* m's rows, read through the array map, are path's table, and its page index follows them. */
-static void assert_rows_are(const struct unwind_map *m, const char *path)
-{
-	struct unwind_row *index;
-	struct cfi_table t;
-	size_t nr_index;
-
-	table_of(path, &t);
-	cr_assert_eq(m->nr_rows, t.nr, "'%s': %u rows, its table %zu", path, m->nr_rows, t.nr);
-	for (__u32 i = 0; i < m->nr_rows; i++) {
-		__u32 idx = m->first_row + i;
-		struct unwind_row row;
-
-		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
-		cr_assert_eq(memcmp(&row, &t.rows[i], sizeof(row)), 0, "'%s' row %u differs", path, i);
-	}
-	nr_index = row_index__size(t.rows, t.nr);
-	index = malloc(nr_index * sizeof(*index));
-	cr_assert_not_null(index);
-	row_index__build(t.rows, t.nr, index);
-	for (__u32 i = 0; i < nr_index; i++) {
-		__u32 idx = m->first_row + m->nr_rows + i;
-		struct unwind_row row;
-
-		cr_assert_eq(bpf_map_lookup_elem(rows_fd, &idx, &row), 0);
-		cr_assert_eq(memcmp(&row, &index[i], sizeof(row)), 0, "'%s' index row %u differs", path, i);
-	}
-	free(index);
-	cfi_table__release(&t);
-}
-
-/* pc of symbol name at bias is in m, and pc - m->bias is its ELF address. */
-static void assert_bias(const struct unwind_map *m, const char *path, bool dynamic,
-			const char *name, uint64_t bias)
-{
-	uint64_t addr, size;
-
-	nm_lookup(path, dynamic ? "-D" : "", name, &addr, &size);
-	cr_assert(bias + addr - m->start < m->len, "%s not in its mapping", name);
-	cr_assert_eq(bias + addr - m->bias, addr, "%s: bias %#llx", name, (unsigned long long)m->bias);
-}
 
 Test(unwind_procs, binary_and_library)
 {
@@ -620,20 +414,6 @@ Test(unwind_procs, big_map_full)
 
 /* A table larger than the rows left: that file has none, later ones do. */
 /* What the notice was told: the files left without a table, and why. */
-struct notices {
-	int n;
-	char path[256], why[256];
-};
-
-static void on_notice(const char *path, const char *why, void *ctx)
-{
-	struct notices *seen = ctx;
-
-	seen->n++;
-	snprintf(seen->path, sizeof(seen->path), "%s", path);
-	snprintf(seen->why, sizeof(seen->why), "%s", why);
-}
-
 Test(unwind_procs, rows_full)
 {
 	struct unwind_procs_stats st;
@@ -730,6 +510,8 @@ static void begin_reading(struct reader *r, int pid)
 	char rel[64], *path;
 
 	fake_stat(proc_root, pid, 'S', FAKE_START_TIME);
+	snprintf(rel, sizeof(rel), "%d/status", pid);
+	free(write_in(proc_root, rel, "Name:\tfake\nUid:\t0\t0\t0\t0\n"));
 	snprintf(rel, sizeof(rel), "%d/maps", pid);
 	path = path_in(proc_root, rel);
 	unlink(path);
