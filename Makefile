@@ -80,8 +80,8 @@ OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c outp
 	output/pf_build.c output/whole_read.c output/pb_read.c output/folded_read.c output/pprof_read.c output/from_input.c
 UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c \
 	unwind/cfi_code.c unwind/table_cache.c unwind/row_index.c \
-	unwind/unwind_procs.c unwind/unwind_files.c unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c \
-	unwind/go_pclntab.c
+	unwind/unwind_procs.c unwind/unwind_files.c unwind/unwind_reading.c unwind/unwind_jobs.c \
+	unwind/vdso_image.c unwind/go_runtime.c unwind/go_pclntab.c
 PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_procs.c \
 	python/py_run.c python/py_names.c python/py_linetable.c
 LIB_SRCS := trace_helpers.c cli.c $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \

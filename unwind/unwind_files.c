@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * unwind_files.c - each executable file a sampled process maps, once a
- * run: its unwind table (from the cache, or built; a copy's rows shared
- * by digest) copied into the BPF rows array, and where each mapping of it
- * finds those rows (unwind_procs_internal.h).
+ * run: met when a reading of the process's mappings is published, its
+ * unwind table (from the cache, or built; a copy's rows shared by digest)
+ * copied into the BPF rows array when a walk first asks for it, and
+ * where each mapping of it finds those rows (unwind_procs_internal.h).
  *
  * Files are opened through /proc/PID/map_files/START-END: the very file
  * the process maps, whatever its mount namespace or a rename since, and
@@ -387,9 +388,32 @@ static void map_files_denied(struct unwind_procs *u)
 		u->denied(u->denied_ctx);
 }
 
-/* The file of mapping e of pid, its table built the first time it is met. */
-static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
-					 const struct map_entry *e)
+/* f's table, of the file open at fd (path as pid maps it), built or loaded now. */
+static void build_file(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
+		       const char *path, struct unwind_file *f)
+{
+	u->stats.waiting--;
+	f->status = load_file(u, fd, st, pid, path, f);
+	if (!f->status)
+		u->stats.files++;
+	else if (f->status == -ENOSPC)
+		u->stats.no_room++;
+	else
+		u->stats.no_table++;
+	/* a build cut short as the run ends is no news */
+	if (f->status && f->status != -ECANCELED && u->notice)
+		u->notice(path, why_no_table(f->status), u->notice_ctx);
+}
+
+const struct unwind_file *unwind_files__find(struct unwind_procs *u, const struct file_stamp *id)
+{
+	struct unwind_file key = { .id = *id }, **slot = tfind(&key, &u->files, cmp_file);
+
+	return slot ? *slot : NULL;
+}
+
+const struct unwind_file *unwind_files__of(struct unwind_procs *u, pid_t pid,
+					   const struct map_entry *e, bool build)
 {
 	struct unwind_file key = { 0 }, *f, **slot;
 	char path[256];
@@ -411,29 +435,24 @@ static const struct unwind_file *file_of(struct unwind_procs *u, pid_t pid,
 	file_stamp__init(&key.id, &st);
 	slot = tfind(&key, &u->files, cmp_file);
 	if (slot) {
-		close(fd);
-		return *slot;
+		f = *slot;
+	} else {
+		/* whole before tsearch(): it places f by comparing it */
+		f = malloc(sizeof(*f));
+		if (f)
+			*f = key;
+		if (!f || !tsearch(f, &u->files, cmp_file)) {
+			free(f);
+			close(fd);
+			return NULL;
+		}
+		f->status = UNWIND_FILE_WAITING;
+		u->stats.met++;
+		u->stats.waiting++;
 	}
-	/* whole before tsearch(): it places f by comparing it */
-	f = malloc(sizeof(*f));
-	if (f)
-		*f = key;	/* before tsearch compares it */
-	if (!f || !tsearch(f, &u->files, cmp_file)) {
-		free(f);
-		close(fd);
-		return NULL;
-	}
-	f->status = load_file(u, fd, &st, pid, e->path, f);
+	if (f->status == UNWIND_FILE_WAITING && build)
+		build_file(u, fd, &st, pid, e->path, f);
 	close(fd);
-	if (!f->status)
-		u->stats.files++;
-	else if (f->status == -ENOSPC)
-		u->stats.no_room++;
-	else
-		u->stats.no_table++;
-	/* a build cut short as the run ends is no news */
-	if (f->status && f->status != -ECANCELED && u->notice)
-		u->notice(e->path, why_no_table(f->status), u->notice_ctx);
 	return f;
 }
 
@@ -479,9 +498,8 @@ static const struct unwind_file *vdso_file(struct unwind_procs *u)
 	return f->status ? NULL : f;
 }
 
-/* pid's [vdso] e, when it is the vDSO whose table we have. */
-static const struct unwind_file *vdso_of(struct unwind_procs *u, pid_t pid,
-					 const struct map_entry *e)
+const struct unwind_file *unwind_files__vdso(struct unwind_procs *u, pid_t pid,
+					     const struct map_entry *e)
 {
 	/* its bytes first: the table is built when a process maps the same */
 	if (u->vdso_file.status ||
@@ -498,22 +516,22 @@ bool unwind_files__has_vdso(const struct unwind_procs *u, const struct unwind_pr
 	return false;
 }
 
-/*
- * Mapping e of pid into m, with its file's table where it has one; a Go
- * file's may take up to room entries (go_runtime__map). Returns how many.
- */
-size_t unwind_files__add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entry *e,
-				 struct unwind_map *m, size_t room)
+size_t unwind_files__map(const struct unwind_file *f, const struct map_entry *e,
+			 struct unwind_map *m, size_t room)
 {
-	const struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) :
-		!strcmp(e->path, "[vdso]") ? vdso_of(u, pid, e) : NULL;
 	static const struct go_range all;
 	bool placed;
 
+	memset(m, 0, sizeof(*m));
 	m->start = e->start;
 	m->len = (__u32)(e->end - e->start);
 	if (!f)
 		return 1;
+	/* its frames by frame pointers until a walk asks for the table */
+	if (f->status == UNWIND_FILE_WAITING) {
+		m->flags = UNWIND_MAP_WANT;
+		return 1;
+	}
 	placed = mapping_bias(f, e, &m->bias);
 	if (!f->status && placed) {
 		m->first_row = f->first_row;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * unwind_jobs.h - unwind tables loaded off the main thread: the thread
- * that reads signals and drains the maps only queues a pid
- * (unwind_jobs__queue never blocks on a file); one worker thread
- * (collect/pid_worker.h) builds the tables and publishes the process
- * (unwind_procs.h). Until it has, the process's stacks are walked by
+ * that reads signals and drains the maps only hands over a reading of a
+ * process's mappings (the one it made for symbols) or a request of the
+ * walks, and never blocks on a file; one worker thread
+ * (collect/pid_worker.h) publishes the process's entry and builds the
+ * tables its walks ask for (unwind_procs.h). Until then, the process's
+ * stacks, or the frames of a file without its table yet, are walked by
  * frame pointers (counted by the BPF side).
  */
 #ifndef UNWIND_JOBS_H
@@ -19,19 +21,18 @@
 
 struct unwind_jobs;
 
+struct proc_maps;
+
 /* Takes u (freed with the jobs). NULL with errno. */
 struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u);
-/*
- * Load pid's tables before sampling (-p): queued like the others, and its
- * first generation then needs no second reading.
- */
-void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid);
 struct unwind_jobs_opts {
 	const char *cache_dir;		/* the table cache; NULL: none */
 	uint64_t cache_max_bytes;	/* its entries' bytes at most (--unwind-cache-size) */
 	const char *const *debug_dirs;	/* --debug-dir (unwind_procs__set_debug_dirs) */
 	size_t nr_debug_dirs;
 	unwind_notice_fn notice;	/* told of the files left without a table; NULL: none */
+	unwind_gen_fn gen;		/* the generation a pid runs (unwind_procs__set_gen_fn) */
+	void *gen_ctx;
 };
 
 /*
@@ -48,11 +49,19 @@ bool unwind_jobs__idle(struct unwind_jobs *j);
 /* Until idle (true), or until fd is readable (false: a signal came). */
 bool unwind_jobs__wait_idle(struct unwind_jobs *j, int fd);
 /*
- * Load pid's tables soon, or look whether its mappings changed: at a
- * notice of its generation gen (profile.h), or when the unwinder asks
- * (gen 0); a pid already waiting is queued once. From the main thread.
+ * maps, a reading of pid's mappings made in generation gen (the
+ * symbols', usyms__add_gen_shared), taken over: published soon when it
+ * is the first of gen, or when the unwinder asked for it (reread: it met
+ * code in no mapping it knows); else released. A pid already waiting is
+ * queued once, with the newest reading. From the main thread.
  */
-void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen);
+void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, bool reread,
+			     struct proc_maps *maps);
+/*
+ * A walk of pid asked for tables (NEW_PID_TABLES): build those its entry
+ * marks, soon. From the main thread.
+ */
+void unwind_jobs__queue_asked(struct unwind_jobs *j, pid_t pid);
 /* Stop the worker, giving up the table it is building. */
 void unwind_jobs__stop(struct unwind_jobs *j);
 /*

@@ -12,7 +12,8 @@
  * before's, else a binary search in the process's entry), the row of the
  * pc by its file's page index and a search among the rows of its page,
  * then the caller's pc, sp and fp from the CFA. A pc in a mapping without a table (JIT code, a file without
- * .eh_frame) is stepped over by its frame pointer. A signal trampoline
+ * .eh_frame, a file whose table is not built yet: the walk asks for it)
+ * is stepped over by its frame pointer. A signal trampoline
  * (__restore_rt) is stepped over by the registers the kernel saved in its
  * frame, so a handler's stack goes on into the code it interrupted. A
  * return address in no mapping, or one the CFI calls undefined (the
@@ -80,6 +81,7 @@ struct unwind_state {
 	bool truncated;	/* stopped at the depth limit with callers left */
 	bool py;	/* the thread has Python frames to place (python.bpf.h) */
 	bool py_cut;	/* stopped where they were cut */
+	bool waited;	/* a frame went by its frame pointer: its table not built yet */
 };
 
 /*
@@ -330,26 +332,55 @@ static __always_inline int go_leaf_bp(const struct unwind_state *st, const struc
 }
 
 /*
+ * A request of the unwinder about pid to userspace, through the
+ * new-process ring buffer (kind: enum new_pid_kind). 1: sent. A global
+ * function: verified once, not at each state of the walk that calls it.
+ */
+__noinline int unwind_ask(__u32 pid, __u32 kind)
+{
+	struct new_pid_event *e = bpf_ringbuf_reserve(&new_pids, sizeof(*e), 0);
+
+	if (!e) {
+		stat_inc(STAT_NEW_PID_LOST);
+		return 0;
+	}
+	e->pid = pid;
+	e->gen = 0;
+	e->kind = kind;
+	e->pad = 0;
+	bpf_ringbuf_submit(e, 0);
+	return 1;
+}
+
+/*
  * pc is in no mapping the process had when its tables were loaded: a
  * library loaded since, or JIT code. Ask userspace to read the mappings
- * again (gen 0 in the new-process ring buffer), once a second at most.
+ * again, once a second at most.
  */
 static __always_inline void ask_reread(__u32 pid, struct unwind_proc *p)
 {
-	struct new_pid_event *e;
 	__u64 now = bpf_ktime_get_ns();
 
 	if (now < p->reread_ns)
 		return;
 	p->reread_ns = now + UNWIND_REREAD_NS;
-	e = bpf_ringbuf_reserve(&new_pids, sizeof(*e), 0);
-	if (!e) {
-		stat_inc(STAT_NEW_PID_LOST);
+	unwind_ask(pid, NEW_PID_REREAD);
+}
+
+/*
+ * pc is in a mapping whose file's table is not built yet (profile.h,
+ * UNWIND_MAP_WANT): its frame goes by its frame pointer, and the worker
+ * is asked for the table once (a request lost to a full ring buffer is
+ * made again at the next walk that meets it).
+ */
+static __always_inline void ask_table(struct unwind_state *st, const struct unwind_map *m)
+{
+	st->waited = true;
+	if (m->flags & UNWIND_MAP_ASKED)
 		return;
-	}
-	e->pid = pid;
-	e->gen = 0;
-	bpf_ringbuf_submit(e, 0);
+	/* the entry's own memory: a CPU that walks it next sees the flag */
+	if (unwind_ask(st->pid, NEW_PID_TABLES))
+		((struct unwind_map *)m)->flags |= UNWIND_MAP_ASKED;
 }
 
 /*
@@ -448,6 +479,8 @@ static long unwind_step(__u32 i, void *ctx)
 	/* a return address is looked up at the call: it may end the function */
 	if (m && m->nr_rows)
 		r = find_row(m->first_row, m->nr_rows, (__u32)(st->ip - m->bias - (st->ret ? 1 : 0)));
+	else if (m && (m->flags & UNWIND_MAP_WANT))
+		ask_table(st, m);
 	go = m && (m->flags & UNWIND_MAP_GO);
 	if (go)
 		r = go_row(st, r);
@@ -575,6 +608,8 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 	stat_inc(STAT_UNWIND_TABLES);
 	if (st.cut)
 		stat_inc(STAT_UNWIND_CUT);
+	if (st.waited)
+		stat_inc(STAT_UNWIND_WAITED);
 	if (st.truncated) {
 		stat_inc(STAT_UNWIND_TRUNCATED);
 		*flags |= KEY_USER_TRUNCATED;
