@@ -114,7 +114,7 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/manylibs build/workloads/deeprec build/workloads/zombies \
 	build/workloads/qsortburn build/workloads/drapburn \
 	build/workloads/vforkburn build/workloads/sigburn_musl build/workloads/muslstart \
-	build/workloads/vdsoburn build/workloads/cmdburn
+	build/workloads/vdsoburn build/workloads/cmdburn build/workloads/ownloop
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -324,6 +324,10 @@ build/workloads/dlswap build/workloads/manylibs build/workloads/deeprec build/wo
 		build/workloads/vforkburn: build/workloads/%: tests/workloads/%.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc $(NOFP_CFLAGS) $(DEPFLAGS) $< -o $@
+# Its own loop, in a process that maps libraries it never calls.
+build/workloads/ownloop: tests/workloads/ownloop.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc $(NOFP_CFLAGS) $(DEPFLAGS) $< -o $@ -Wl,--no-as-needed -lz -llzma -lstdc++ -lm
 build/workloads/libswap_a.so: tests/workloads/libswap.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc $(NOFP_CFLAGS) -fPIC -shared $(DEPFLAGS) $< -o $@
