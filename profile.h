@@ -182,7 +182,7 @@ enum profile_stat {
 	STAT_UNWIND_CUT,	/* table walks that ended before the thread's root */
 	STAT_UNWIND_TRUNCATED,	/* table walks stopped at the depth limit */
 	STAT_UNWIND_NO_BIG,	/* by frame pointers: the big entry was missing */
-	STAT_UNWIND_WAITED,	/* table walks with a frame by its frame pointer: its table not built yet */
+	STAT_UNWIND_WAITED,	/* frames of table walks by their frame pointer: their table not built yet */
 	STAT_PY_STACKS,		/* user stacks with Python frames */
 	STAT_PY_NO_THREAD,	/* samples of a Python process's thread without a thread state */
 	STAT_PY_TRUNCATED,	/* Python walks stopped at PY_MAX_FRAMES */

@@ -121,7 +121,7 @@ static void print_unwind(FILE *f, const struct run_totals *rt)
 		(unsigned long long)t[STAT_UNWIND_TABLES], (unsigned long long)t[STAT_UNWIND_CUT],
 		(unsigned long long)t[STAT_UNWIND_TRUNCATED],
 		(unsigned long long)t[STAT_UNWIND_NO_TABLES], (unsigned long long)t[STAT_UNWIND_NO_BIG]);
-	fprintf(f, "profile: unwind tables on demand: %llu files met in %llu readings of processes' mappings, %llu tables asked for by walks, %llu files never asked for (no table built); %llu user stacks with frames walked by their frame pointers while their file's table was not built yet\n",
+	fprintf(f, "profile: unwind tables on demand: %llu files met in %llu readings of processes' mappings, %llu tables asked for by walks, %llu files never asked for (no table built); %llu frames walked by their frame pointers while their file's table was not built yet\n",
 		(unsigned long long)u->met, (unsigned long long)u->readings,
 		(unsigned long long)u->asked, (unsigned long long)u->waiting,
 		(unsigned long long)t[STAT_UNWIND_WAITED]);

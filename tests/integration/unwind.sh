@@ -97,7 +97,8 @@ t_tables_on_demand() {
 	[ "$files" = 2 ] && [ "$built" = 2 ] || fail "$files tables loaded, $built built: want ownloop's and libc's" || return 1
 	[ -n "$reads" ] && [ "$reads" -ge 1 ] && [ "$opens" -eq "$reads" ] ||
 		fail "/proc/$pid/maps opened $opens times for $reads readings" || return 1
-	[ "$all" -gt 500 ] && [ "$(pct "$whole" "$all")" -ge 90 ] ||
+	[ "$all" -gt 500 ] || fail "only $all samples" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] ||
 		fail "stacks not whole: $(sort -t' ' -k2 -rn "$TMP/od.folded" | head -3)" || return 1
 }
 
