@@ -394,6 +394,9 @@ static void build_file(struct unwind_procs *u, int fd, const struct stat *st, pi
 {
 	u->stats.waiting--;
 	f->status = load_file(u, fd, st, pid, path, f);
+	/* built once: a file never waits again, or walks would ask for it forever */
+	if (f->status == UNWIND_FILE_WAITING)
+		f->status = -EIO;
 	if (!f->status)
 		u->stats.files++;
 	else if (f->status == -ENOSPC)
