@@ -159,12 +159,12 @@ static void load_pid(void *ctx, pid_t pid)
 	struct unwind_jobs *j = ctx;
 	struct reading *r = take_reading(j, pid);
 
-	if (r)
-		unwind_procs__add_maps(j->u, pid, r->gen, &r->maps);
-	else
+	if (!r) {
 		unwind_procs__load_asked(j->u, pid);
-	if (r)
-		free_reading(r);
+		return;
+	}
+	unwind_procs__add_maps(j->u, pid, r->gen, &r->maps);
+	free_reading(r);
 }
 
 static void sweep(void *ctx)
