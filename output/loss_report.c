@@ -123,6 +123,10 @@ static void print_unwind(FILE *f, const struct run_totals *rt)
 		(unsigned long long)t[STAT_UNWIND_TABLES], (unsigned long long)t[STAT_UNWIND_CUT],
 		(unsigned long long)t[STAT_UNWIND_TRUNCATED],
 		(unsigned long long)t[STAT_UNWIND_NO_TABLES], (unsigned long long)t[STAT_UNWIND_NO_BIG]);
+	fprintf(f, "profile: unwind tables on demand: %llu files met in %llu readings of processes' mappings, %llu tables asked for by walks, %llu files never asked for (no table built); %llu frames walked by their frame pointers while their file's table was not built yet\n",
+		(unsigned long long)u->met, (unsigned long long)u->readings,
+		(unsigned long long)u->asked, (unsigned long long)u->waiting,
+		(unsigned long long)t[STAT_UNWIND_WAITED]);
 	fprintf(f, "profile: unwind tables: %llu readings found the mappings unchanged; %llu entries of processes gone deleted by the sweep; %llu mappings whose file /proc/PID/map_files refused; %llu processes' [vdso] given the vDSO's table\n",
 		(unsigned long long)u->unchanged, (unsigned long long)u->swept,
 		(unsigned long long)u->denied, (unsigned long long)u->vdso);
@@ -252,13 +256,13 @@ void loss_report__print(FILE *f, const struct loss_report_opts *o, const struct 
 	if (rt->unwind && o->verbose)
 		print_unwind(f, rt);
 	if (o->verbose)
-		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu of profile itself left out (--include-self keeps them), %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read (%zu symbol tables held at the end, %llu freed with the last process mapping them), %zu process generations held, %llu execs of sampled processes\n",
+		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu of profile itself left out (--include-self keeps them), %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read (%zu symbol tables held at the end, %llu freed with the last process mapping them), %zu process generations held, /proc/PID/maps read %llu times (for symbols and unwind tables both), %llu execs of sampled processes\n",
 			rt->event, (unsigned long long)t[STAT_SAMPLES],
 			(unsigned long long)rt->printed, (unsigned long long)t[STAT_HASH_FULL],
 			(unsigned long long)t[STAT_SELF],
 			(unsigned long long)t[STAT_KSTACK_OVERFLOW], (unsigned long long)t[STAT_USTACK_OVERFLOW],
 			rt->nr_files, rt->held.files, (unsigned long long)rt->held.files_freed, rt->nr_gens,
-			(unsigned long long)t[STAT_EXECS]);
+			(unsigned long long)rt->nr_readings, (unsigned long long)t[STAT_EXECS]);
 }
 
 void loss_report__fetches(FILE *f, const struct loss_report_opts *o,
