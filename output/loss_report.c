@@ -130,7 +130,7 @@ static void print_unwind(FILE *f, const struct run_totals *rt)
 	fprintf(f, "profile: unwind tables: %llu readings found the mappings unchanged; %llu entries of processes gone deleted by the sweep; %llu mappings whose file /proc/PID/map_files refused; %llu processes' [vdso] given the vDSO's table\n",
 		(unsigned long long)u->unchanged, (unsigned long long)u->swept,
 		(unsigned long long)u->denied, (unsigned long long)u->vdso);
-	fprintf(f, "profile: unwind tables: files took %.3f s of the worker's CPU, %.3f s the most one took; %llu given up at the cap of %.2f s a file; %llu readings left files to their process's next turn\n",
+	fprintf(f, "profile: unwind tables: files took %.3f s of the worker's CPU, %.3f s the most one took; %llu given up at the cap of %.2f s a file; %llu jobs left tables asked for to their process's next turn\n",
 		u->file_cpu_ns / 1e9, u->file_cpu_max_ns / 1e9, (unsigned long long)u->over_cpu,
 		UNWIND_FILE_CPU_NS / 1e9, (unsigned long long)u->put_off);
 	fprintf(f, "profile: unwind tables: %llu process readings, %llu files, %llu of %llu rows (%llu KiB) loaded at the end, %llu tables' %llu rows reclaimed for others; %llu built in %.3f s (%llu with rows of a .debug_frame), %llu from the cache, %llu stored, %llu evicted from the cache (%llu over its cap alone), %llu copies sharing rows; %llu files without a usable .eh_frame, %llu over --unwind-storage-size, %llu over a uid's quota of rows, %llu processes not queued\n",

@@ -76,7 +76,7 @@ struct unwind_procs_stats {
 	uint64_t over_cpu;	/* files given up at UNWIND_FILE_CPU_NS of CPU */
 	uint64_t file_cpu_ns;	/* CPU time loading files took, all together */
 	uint64_t file_cpu_max_ns;	/* ... the most one file took */
-	uint64_t put_off;	/* readings that left files to the process's next turn */
+	uint64_t put_off;	/* jobs that left tables asked for to the process's next turn */
 };
 
 /* The BPF maps tables go to (sampler__unwind_maps). */
