@@ -82,8 +82,8 @@ OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c outp
 	output/pf_build.c output/whole_read.c output/pb_read.c output/folded_read.c output/pprof_read.c output/from_input.c
 UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c \
 	unwind/cfi_code.c unwind/table_cache.c unwind/row_index.c unwind/row_alloc.c unwind/row_store.c \
-	unwind/unwind_procs.c unwind/unwind_files.c unwind/unwind_held.c unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c \
-	unwind/go_pclntab.c
+	unwind/unwind_procs.c unwind/unwind_reading.c unwind/unwind_files.c unwind/unwind_held.c \
+	unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c unwind/go_pclntab.c
 COMMON_SRCS := common/escape.c common/cache_dir.c common/pid_worker.c common/proc_stat.c
 PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_procs.c \
 	python/py_run.c python/py_names.c python/py_linetable.c
@@ -118,7 +118,7 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/qsortburn build/workloads/drapburn \
 	build/workloads/vforkburn build/workloads/sigburn_musl build/workloads/muslstart \
 	build/workloads/vdsoburn build/workloads/cmdburn \
-	build/workloads/offcpu build/workloads/wallhalf
+	build/workloads/offcpu build/workloads/wallhalf build/workloads/ownloop
 # The tool: ./profile, or beside the sanitized objects (run.sh takes PROFILE=)
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
@@ -329,6 +329,10 @@ build/workloads/dlswap build/workloads/manylibs build/workloads/deeprec build/wo
 		build/workloads/vforkburn: build/workloads/%: tests/workloads/%.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc $(NOFP_CFLAGS) $(DEPFLAGS) $< -o $@
+# Its own loop, in a process that maps libraries it never calls.
+build/workloads/ownloop: tests/workloads/ownloop.c | build/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc $(NOFP_CFLAGS) $(DEPFLAGS) $< -o $@ -Wl,--no-as-needed -lz -llzma -lstdc++ -lm
 build/workloads/libswap_a.so: tests/workloads/libswap.c | build/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc $(NOFP_CFLAGS) -fPIC -shared $(DEPFLAGS) $< -o $@

@@ -609,6 +609,8 @@ static __always_inline void announce(__u32 pid, struct pid_gen *g)
 	g->announced++;
 	e->pid = pid;
 	e->gen = g->gen;
+	e->kind = NEW_PID_GEN;
+	e->pad = 0;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -955,21 +957,26 @@ int on_exec(void *ctx)
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	struct pid_gen fresh = {};
 
-	/* its unwind tables were the old image's: userspace loads the new one's */
+	/* its interpreter, if it had one, was the old image's */
+	if (py_enabled && !bpf_map_delete_elem(&py_procs, &pid))
+		__sync_fetch_and_add(&py_epoch, 1);
+	if (bpf_map_lookup_elem(&pid_gen, &pid)) {
+		fresh.gen = next_gen();
+		/* replaced whole: a sample elsewhere sees the old entry or the new one */
+		if (!bpf_map_update_elem(&pid_gen, &pid, &fresh, BPF_EXIST))
+			stat_inc(STAT_EXECS);
+		__sync_fetch_and_add(&gen_epoch, 1);
+	}
+	/*
+	 * And its unwind tables: userspace loads the new image's. After the
+	 * new generation: a worker publishing mappings read in the old one
+	 * makes its placeholder, then checks the generation (unwind_procs.c),
+	 * so either it sees the new generation, or this deletes its entry.
+	 */
 	if (dwarf_unwind) {
 		bpf_map_delete_elem(&unwind_procs, &pid);
 		bpf_map_delete_elem(&unwind_procs_big, &pid);
 	}
-	/* and its interpreter, if it had one */
-	if (py_enabled && !bpf_map_delete_elem(&py_procs, &pid))
-		__sync_fetch_and_add(&py_epoch, 1);
-	if (!bpf_map_lookup_elem(&pid_gen, &pid))
-		return 0;
-	fresh.gen = next_gen();
-	/* replaced whole: a sample elsewhere sees the old entry or the new one */
-	if (!bpf_map_update_elem(&pid_gen, &pid, &fresh, BPF_EXIST))
-		stat_inc(STAT_EXECS);
-	__sync_fetch_and_add(&gen_epoch, 1);
 	return 0;
 }
 

@@ -40,6 +40,7 @@
 #include "symbols/dpkg_owner.h"
 #include "common/escape.h"
 #include "output/emit.h"
+#include "symbols/proc_maps.h"
 #include "output/from_input.h"
 #include "output/loss_report.h"
 #include "collect/map_config.h"
@@ -241,16 +242,38 @@ static void wait_for_symbols(struct run *run, bool last)
 		usyms__cancel(run->usyms);
 }
 
-static void on_new_pid(pid_t pid, uint32_t gen, void *ctx)
+/*
+ * Read pid's mappings now, while they are the ones generation gen was
+ * sampled in: one reading for its symbols and its unwind tables (the
+ * worker publishes them; until then, frame pointers).
+ */
+static void read_mappings(struct run *run, pid_t pid, uint32_t gen, bool reread)
+{
+	struct proc_maps maps;
+
+	if (!run->unwind) {
+		usyms__add_gen(run->usyms, pid, gen);
+		return;
+	}
+	usyms__add_gen_shared(run->usyms, pid, gen, &maps);
+	unwind_jobs__queue_maps(run->unwind, pid, gen, reread, &maps);
+}
+
+static void on_new_pid(pid_t pid, uint32_t gen, uint32_t kind, void *ctx)
 {
 	struct run *run = ctx;
 
-	/* read its mappings now, while they are the ones it was sampled in */
+	/* a walk met a file whose table is not built yet: the worker builds it */
+	if (kind == NEW_PID_TABLES) {
+		if (run->unwind)
+			unwind_jobs__queue_asked(run->unwind, pid);
+		return;
+	}
+	/* the unwinder met code in no mapping it knows: the generation of now */
+	if (kind == NEW_PID_REREAD)
+		gen = sampler__pid_gen(run->sampler, pid);
 	if (gen)
-		usyms__add_gen(run->usyms, pid, gen);
-	/* and its unwind tables, on the worker: until then, frame pointers */
-	if (run->unwind)
-		unwind_jobs__queue(run->unwind, pid, gen);
+		read_mappings(run, pid, gen, kind == NEW_PID_REREAD);
 	/* and whether it runs Python */
 	if (run->py)
 		py_run__queue(run->py, pid);
@@ -578,6 +601,7 @@ static void report_losses(const struct run *run)
 		.printed = run->printed,
 		.nr_files = usyms__nr_files(run->usyms),
 		.nr_gens = usyms__nr_gens(run->usyms),
+		.nr_readings = usyms__nr_readings(run->usyms),
 	};
 
 	struct unwind_procs_stats unwind;
@@ -677,15 +701,21 @@ static void block_signals(sigset_t *sigs)
 	sigprocmask(SIG_BLOCK, sigs, NULL);
 }
 
-/* The most -p waits for its targets' tables before sampling: a crafted file must not hold it. */
+/*
+ * The most -p waits for its targets' entries to be published before
+ * sampling (no table is built then: walks ask for them): a file slow to
+ * open must not hold it.
+ */
 #define PRELOAD_WAIT_NS 2000000000ull
 
 /*
  * Unwind tables for user stacks, where the sampler walks with them, loaded
- * on a worker thread (their files are other users'): the targets of -p
- * before sampling starts (a signal ends that wait: the run loop reads
- * it), every other process when it is first sampled. Without them (an
- * error here, said in one line), user stacks are walked by frame pointers.
+ * on a worker thread (their files are other users'): a process's
+ * mappings are published when it is first sampled (the targets of -p
+ * before sampling starts: a signal ends that wait, the run loop reads
+ * it), and a file's table is built when a walk first meets the file.
+ * Without them (an error here, said in one line), user stacks are walked
+ * by frame pointers.
  */
 static void setup_unwind(struct run *run)
 {
@@ -697,6 +727,8 @@ static void setup_unwind(struct run *run)
 		.nr_debug_dirs = env->nr_debug_dirs,
 		.notice = env->verbose ? on_notice : NULL,
 		.no_row_quota = env->nr_pids || env->command,
+		.gen = current_gen,
+		.gen_ctx = run->sampler,
 	};
 	struct unwind_map_fds fds;
 
@@ -707,11 +739,16 @@ static void setup_unwind(struct run *run)
 	if (!run->unwind)
 		return;
 	run->walks = walk_tally__new(run->env->off_cpu || run->env->wall);	/* NULL: not counted */
-	for (size_t i = 0; i < env->nr_pids; i++)
-		unwind_jobs__preload(run->unwind, env->pids[i]);
+	/* the targets have their generation from the load on: their entries published now */
+	for (size_t i = 0; i < env->nr_pids; i++) {
+		uint32_t gen = sampler__pid_gen(run->sampler, env->pids[i]);
+
+		if (gen)
+			read_mappings(run, env->pids[i], gen, false);
+	}
 	if (unwind_jobs__wait_idle(run->unwind, run->sigfd, PRELOAD_WAIT_NS) == -ETIMEDOUT &&
 	    env->verbose)
-		fprintf(stderr, "profile: the targets' unwind tables still loading after %.0f s: sampling now, their stacks walked by frame pointers where tables are missing\n",
+		fprintf(stderr, "profile: the targets' unwind entries still being published after %.0f s: sampling now, their stacks walked by frame pointers until they are\n",
 			PRELOAD_WAIT_NS / 1e9);
 }
 

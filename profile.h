@@ -84,13 +84,21 @@ struct pid_gen {
  * Sent through the "new_pids" ring buffer when a generation is first
  * sampled, and again at its new stacks 1, 4, 16, 64 ms ... later (x4 each
  * time): its dynamic loader maps libraries after the first sample, and a
- * short-lived process must be read again before it is gone.
+ * short-lived process must be read again before it is gone. The unwinder
+ * sends its own requests the same way (gen 0, kind saying which).
  */
 #define ANNOUNCE_FIRST_NS 1000000ULL
 #define ANNOUNCE_MAX_SHIFT 24	/* at most every 2^24 ms, ~4.7 h */
+enum new_pid_kind {
+	NEW_PID_GEN,		/* a generation sampled (gen) */
+	NEW_PID_REREAD,		/* the unwinder met an address in no mapping it knows */
+	NEW_PID_TABLES,		/* ... a mapping whose table is not loaded (UNWIND_MAP_WANT) */
+};
 struct new_pid_event {
 	__u32 pid;
-	__u32 gen;		/* 0: the unwinder met an address in no mapping it knows */
+	__u32 gen;		/* NEW_PID_GEN's; 0 for the unwinder's requests */
+	__u32 kind;		/* enum new_pid_kind */
+	__u32 pad;
 };
 
 /*
@@ -124,6 +132,17 @@ struct unwind_map {
  * not describe; a stack switch may step to a lower address.
  */
 #define UNWIND_MAP_GO 1
+/*
+ * Tables are built when a walk first meets their file: a mapping of a
+ * file whose table is not built yet has no rows and this flag. Its frames
+ * go by frame pointers; the first walk that meets it sets
+ * UNWIND_MAP_ASKED and sends NEW_PID_TABLES, so the worker builds the
+ * tables of the mappings asked for and publishes the entry again (with
+ * ASKED cleared where the table could not be had). Once per mapping of an
+ * entry: exec and exit delete the entry, so once per generation.
+ */
+#define UNWIND_MAP_WANT 2
+#define UNWIND_MAP_ASKED 4
 
 /*
  * Every executable mapping of the process, tables or not: a return
@@ -200,6 +219,7 @@ enum profile_stat {
 	STAT_UNWIND_CUT,	/* table walks that ended before the thread's root */
 	STAT_UNWIND_TRUNCATED,	/* table walks stopped at the depth limit */
 	STAT_UNWIND_NO_BIG,	/* by frame pointers: the big entry was missing */
+	STAT_UNWIND_WAITED,	/* frames of table walks by their frame pointer: their table not built yet */
 	STAT_PY_STACKS,		/* user stacks with Python frames */
 	STAT_PY_NO_THREAD,	/* samples of a Python process's thread without a thread state */
 	STAT_PY_TRUNCATED,	/* Python walks stopped at PY_MAX_FRAMES */

@@ -19,13 +19,19 @@
 #
 #   HZ=99 DURATION=8 REPS=3 PROFILE=./profile bash bench/busyhost.sh
 #   PROFILERS="profile-cold profile-warm" (a subset; the cold before the warm)
+#
+# With BASE=path/to/another/profile, also that build as base-fp, base-cold
+# and base-warm (a cache of its own), in the same repetitions: a change's
+# effect under the same load. Each repetition runs every profiler once,
+# in the order given.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PROFILE=${PROFILE:-./profile}
+BASE=${BASE:-}
 HZ=${HZ:-99}
 DURATION=${DURATION:-8}
 REPS=${REPS:-3}
-PROFILERS=${PROFILERS:-profile-fp profile-cold profile-warm perf-dwarf bpftrace}
+PROFILERS=${PROFILERS:-profile-fp profile-cold profile-warm ${BASE:+base-fp base-cold base-warm} perf-dwarf bpftrace}
 TMP=$(mktemp -d /tmp/profile-busy.XXXXXX)
 OLD_STATS=$(sysctl -n kernel.bpf_stats_enabled)
 WL=""
@@ -78,6 +84,10 @@ one() {
 	profile-cold) rm -rf "$TMP/cache"
 		set -- "$PROFILE" -f -F "$HZ" --unwind-cache-dir "$TMP/cache" "$DURATION" ;;
 	profile-warm) set -- "$PROFILE" -f -F "$HZ" --unwind-cache-dir "$TMP/cache" "$DURATION" ;;
+	base-fp) set -- "$BASE" -f -F "$HZ" --call-graph fp "$DURATION" ;;
+	base-cold) rm -rf "$TMP/base-cache"
+		set -- "$BASE" -f -F "$HZ" --unwind-cache-dir "$TMP/base-cache" "$DURATION" ;;
+	base-warm) set -- "$BASE" -f -F "$HZ" --unwind-cache-dir "$TMP/base-cache" "$DURATION" ;;
 	perf-dwarf) set -- perf record -q -a -F "$HZ" --call-graph dwarf -o "$out.data" -- sleep "$DURATION" ;;
 	bpftrace) set -- bpftrace -e "profile:hz:$HZ { @[kstack, ustack, comm] = count(); }
 		interval:s:$DURATION { exit(); }" ;;
@@ -105,17 +115,20 @@ one() {
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
+# profile-warm runs after profile-cold, over the cache it filled
+for r in $(seq "$REPS"); do
+	for prof in $PROFILERS; do
+		one "$prof" "$r" >> "$TMP/rows.$prof"
+		# each run's row on stderr: the spread behind the medians
+		echo "bench: rep $r $prof: $(tail -1 "$TMP/rows.$prof")" >&2
+	done
+done
 echo "| profiler | CPU s | max RSS MiB | BPF ns/run | wall beyond ${DURATION} s | output bytes | python3 whole % |"
 echo "|---|--:|--:|--:|--:|--:|--:|"
-# profile-warm runs after profile-cold, over the cache it filled
 for prof in $PROFILERS; do
-	: > "$TMP/rows"
-	for r in $(seq "$REPS"); do
-		one "$prof" "$r" >> "$TMP/rows"
-	done
 	row="| $prof"
 	for c in 1 2 3 4 5 6; do
-		row="$row | $(awk -v c=$c '{ print $c }' "$TMP/rows" | median)"
+		row="$row | $(awk -v c=$c '{ print $c }' "$TMP/rows.$prof" | median)"
 	done
 	echo "$row |"
 done

@@ -31,7 +31,7 @@ static int on_new_pid(void *ctx, void *data, size_t size)
 	const struct new_pid_event *e = data;
 
 	if (size >= sizeof(*e) && s->new_pid_fn)
-		s->new_pid_fn(e->pid, e->gen, s->new_pid_ctx);
+		s->new_pid_fn(e->pid, e->gen, e->kind, s->new_pid_ctx);
 	return 0;
 }
 
@@ -636,8 +636,7 @@ int sampler__forget_exited(struct sampler *s)
 	return err;
 }
 
-int sampler__consume_new_pids(struct sampler *s, void (*fn)(pid_t pid, uint32_t gen, void *ctx),
-			      void *ctx)
+int sampler__consume_new_pids(struct sampler *s, sampler_new_pid_fn fn, void *ctx)
 {
 	int n;
 

@@ -89,11 +89,12 @@ int sampler__drain(struct sampler *s, struct agg *agg);
 int sampler__stats(struct sampler *s, uint64_t totals[STAT_MAX]);
 
 /* The ring buffers' epoll fd, and a call that handles what they have:
- * fn(pid, gen, ctx) once per newly sampled generation of a process, and
+ * fn(pid, gen, kind, ctx) for each notice of a process (profile.h's
+ * new_pid_event: a generation sampled, or the unwinder's requests), and
  * the names of Python frames to sampler__on_py_names()'s. */
+typedef void (*sampler_new_pid_fn)(pid_t pid, uint32_t gen, uint32_t kind, void *ctx);
 int sampler__new_pids_fd(struct sampler *s);
-int sampler__consume_new_pids(struct sampler *s, void (*fn)(pid_t pid, uint32_t gen, void *ctx),
-			      void *ctx);
+int sampler__consume_new_pids(struct sampler *s, sampler_new_pid_fn fn, void *ctx);
 
 /*
  * The current generation of pid's mappings (profile.h), 0 when it has none

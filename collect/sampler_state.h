@@ -33,7 +33,7 @@ struct sampler {
 	bool python;		/* Python frames in user stacks (the kernel can) */
 	struct map_set sets[2];
 	struct ring_buffer *rb;
-	void (*new_pid_fn)(pid_t pid, uint32_t gen, void *ctx);
+	sampler_new_pid_fn new_pid_fn;
 	void *new_pid_ctx;
 	int (*py_name_fn)(const void *data, size_t size, void *ctx);
 	void *py_name_ctx;

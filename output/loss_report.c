@@ -123,10 +123,14 @@ static void print_unwind(FILE *f, const struct run_totals *rt)
 		(unsigned long long)t[STAT_UNWIND_TABLES], (unsigned long long)t[STAT_UNWIND_CUT],
 		(unsigned long long)t[STAT_UNWIND_TRUNCATED],
 		(unsigned long long)t[STAT_UNWIND_NO_TABLES], (unsigned long long)t[STAT_UNWIND_NO_BIG]);
+	fprintf(f, "profile: unwind tables on demand: %llu files met in %llu readings of processes' mappings, %llu tables asked for by walks, %llu files never asked for (no table built); %llu frames walked by their frame pointers while their file's table was not built yet\n",
+		(unsigned long long)u->met, (unsigned long long)u->readings,
+		(unsigned long long)u->asked, (unsigned long long)u->waiting,
+		(unsigned long long)t[STAT_UNWIND_WAITED]);
 	fprintf(f, "profile: unwind tables: %llu readings found the mappings unchanged; %llu entries of processes gone deleted by the sweep; %llu mappings whose file /proc/PID/map_files refused; %llu processes' [vdso] given the vDSO's table\n",
 		(unsigned long long)u->unchanged, (unsigned long long)u->swept,
 		(unsigned long long)u->denied, (unsigned long long)u->vdso);
-	fprintf(f, "profile: unwind tables: files took %.3f s of the worker's CPU, %.3f s the most one took; %llu given up at the cap of %.2f s a file; %llu readings left files to their process's next turn\n",
+	fprintf(f, "profile: unwind tables: files took %.3f s of the worker's CPU, %.3f s the most one took; %llu given up at the cap of %.2f s a file; %llu jobs left tables asked for to their process's next turn\n",
 		u->file_cpu_ns / 1e9, u->file_cpu_max_ns / 1e9, (unsigned long long)u->over_cpu,
 		UNWIND_FILE_CPU_NS / 1e9, (unsigned long long)u->put_off);
 	fprintf(f, "profile: unwind tables: %llu process readings, %llu files, %llu of %llu rows (%llu KiB) loaded at the end, %llu tables' %llu rows reclaimed for others; %llu built in %.3f s (%llu with rows of a .debug_frame), %llu from the cache, %llu stored, %llu evicted from the cache (%llu over its cap alone), %llu copies sharing rows; %llu files without a usable .eh_frame, %llu over --unwind-storage-size, %llu over a uid's quota of rows, %llu processes not queued\n",
@@ -252,13 +256,13 @@ void loss_report__print(FILE *f, const struct loss_report_opts *o, const struct 
 	if (rt->unwind && o->verbose)
 		print_unwind(f, rt);
 	if (o->verbose)
-		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu of profile itself left out (--include-self keeps them), %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read (%zu symbol tables held at the end, %llu freed with the last process mapping them), %zu process generations held, %llu execs of sampled processes\n",
+		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu of profile itself left out (--include-self keeps them), %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read (%zu symbol tables held at the end, %llu freed with the last process mapping them), %zu process generations held, /proc/PID/maps read %llu times (for symbols and unwind tables both), %llu execs of sampled processes\n",
 			rt->event, (unsigned long long)t[STAT_SAMPLES],
 			(unsigned long long)rt->printed, (unsigned long long)t[STAT_HASH_FULL],
 			(unsigned long long)t[STAT_SELF],
 			(unsigned long long)t[STAT_KSTACK_OVERFLOW], (unsigned long long)t[STAT_USTACK_OVERFLOW],
 			rt->nr_files, rt->held.files, (unsigned long long)rt->held.files_freed, rt->nr_gens,
-			(unsigned long long)t[STAT_EXECS]);
+			(unsigned long long)rt->nr_readings, (unsigned long long)t[STAT_EXECS]);
 }
 
 void loss_report__fetches(FILE *f, const struct loss_report_opts *o,

@@ -51,6 +51,7 @@
 #include "symbols/budget.h"
 #include "symbols/debuginfod_fetch.h"
 
+struct proc_maps;
 struct usyms;
 
 /*
@@ -166,6 +167,13 @@ void usyms__set_gen_fn(struct usyms *u, usyms_gen_fn fn, void *ctx);
  * Generation 0 is never checked: usyms__add_pid() reads whatever pid runs.
  */
 int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen);
+/*
+ * The same, and the reading it made handed over in *reading (the caller
+ * releases it; empty when there was none): the other stages that need
+ * the process's mappings (unwind tables) take this one, so that
+ * /proc/PID/maps is read once for all.
+ */
+int usyms__add_gen_shared(struct usyms *u, pid_t pid, uint32_t gen, struct proc_maps *reading);
 /* The same, only for a generation never added before; 0 otherwise. */
 int usyms__add_gen_once(struct usyms *u, pid_t pid, uint32_t gen);
 int usyms__add_pid(struct usyms *u, pid_t pid);
@@ -251,6 +259,8 @@ int usyms__for_each_unresolved(const struct usyms *u, usyms_unresolved_fn cb, vo
 
 /* Distinct ELF files whose symbols were read so far, freed or not (for -v). */
 size_t usyms__nr_files(const struct usyms *u);
+/* Readings of /proc/PID/maps made so far (for -v). */
+uint64_t usyms__nr_readings(const struct usyms *u);
 
 /* What u holds now, and what usyms__prune() freed so far. */
 struct usyms_held {

@@ -131,8 +131,11 @@ static int read_gen_maps(struct usyms *u, pid_t pid, uint32_t gen, struct proc_m
 	return 0;
 }
 
-/* Add a reading to proc; on failure proc keeps what it had. */
-static int proc__read_maps(struct usyms *u, struct proc *proc)
+/*
+ * Add a reading to proc; on failure proc keeps what it had. With keep,
+ * the reading is handed over there (empty on failure).
+ */
+static int proc__read_maps(struct usyms *u, struct proc *proc, struct proc_maps *keep)
 {
 	uint64_t start = monotonic_ns();
 	struct proc_maps maps;
@@ -142,7 +145,10 @@ static int proc__read_maps(struct usyms *u, struct proc *proc)
 	if (err)
 		return err;
 	err = proc__fill(u, proc, &maps);
-	proc_maps__release(&maps);
+	if (!err && keep)
+		*keep = maps;
+	else
+		proc_maps__release(&maps);
 	if (!err && proc->has_anon)
 		proc__load_perfmap(u, proc);
 	proc->read_ns = monotonic_ns();
@@ -188,19 +194,19 @@ int proc__reread_on_miss(struct usyms *u, struct proc *proc, uint64_t sampled_ns
 	    u->reread_ns * REFRESH_COST_SHARE > now - u->start_ns + REREAD_ALLOWANCE_NS)
 		return -EAGAIN;
 	proc->reread_epoch = u->epoch;
-	err = proc__read_maps(u, proc);
+	err = proc__read_maps(u, proc, NULL);
 	u->reread_ns += monotonic_ns() - now;
 	return err;
 }
 
-int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen)
+static int add_gen(struct usyms *u, pid_t pid, uint32_t gen, struct proc_maps *keep)
 {
 	struct proc *proc;
 	int err;
 
 	proc = usyms_find_proc(u, pid, gen);
 	if (proc) {
-		err = proc__read_maps(u, proc);
+		err = proc__read_maps(u, proc, keep);
 		if (!err)
 			proc->err = 0;
 		return proc->err;
@@ -216,19 +222,41 @@ int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 		return -ENOMEM;
 	}
 	u->nr_procs++;
-	proc->err = proc__read_maps(u, proc);
+	proc->err = proc__read_maps(u, proc, keep);
 	return proc->err;
+}
+
+int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen)
+{
+	return add_gen(u, pid, gen, NULL);
 }
 
 int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 {
+	return usyms__add_gen_shared(u, pid, gen, NULL);
+}
+
+int usyms__add_gen_shared(struct usyms *u, pid_t pid, uint32_t gen, struct proc_maps *reading)
+{
 	int err;
 
+	if (reading)
+		*reading = (struct proc_maps){ 0 };
 	usyms_lock(u);
 	shared_perfmap__free_retired(u);
-	err = usyms_add_gen(u, pid, gen);
+	err = add_gen(u, pid, gen, reading);
 	usyms_unlock(u);
 	return err;
+}
+
+uint64_t usyms__nr_readings(const struct usyms *u)
+{
+	uint64_t n;
+
+	usyms_lock((struct usyms *)u);
+	n = u->readings;
+	usyms_unlock((struct usyms *)u);
+	return n;
 }
 
 int usyms__add_gen_once(struct usyms *u, pid_t pid, uint32_t gen)

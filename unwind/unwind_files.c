@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unwind_files.c - each executable file a sampled process maps: its
- * unwind table (from the cache, or built within a cap on the worker's CPU;
- * a copy's rows shared by digest) placed in the BPF rows array
- * (row_store.h), and where each mapping of it finds those rows
- * (unwind_procs_internal.h). Loaded when first met, and again when met
- * after its rows were reclaimed or room was made since it found none.
+ * unwind_files.c - each executable file a sampled process maps: met when
+ * a reading of the process's mappings is published, its unwind table
+ * (from the cache, or built within a cap on the worker's CPU; a copy's
+ * rows shared by digest) placed in the BPF rows array (row_store.h) when
+ * a walk first asks for it, and where each mapping of it finds those rows
+ * (unwind_procs_internal.h). Asked for again when met after its rows
+ * were reclaimed or room was made since it found none.
  *
  * Files are opened through /proc/PID/map_files/START-END: the very file
  * the process maps, whatever its mount namespace or a rename since, and
@@ -338,9 +339,9 @@ static void map_files_denied(struct unwind_procs *u)
 }
 
 /*
- * Whether f, met again, is loaded again: its rows were reclaimed, or it
- * found no room and room may have been made since (a block gone idle or
- * reclaimed), or not for this uid (another's quota).
+ * Whether f, met again, waits for a walk to ask again: its rows were
+ * reclaimed, or it found no room and room may have been made since (a
+ * block gone idle or reclaimed), or not for this uid (another's quota).
  */
 static bool load_again(const struct unwind_procs *u, const struct unwind_file *f)
 {
@@ -352,8 +353,33 @@ static bool load_again(const struct unwind_procs *u, const struct unwind_file *f
 	       (f->status == -EDQUOT && f->uid != u->uid);
 }
 
-/* The file of mapping e of pid, its table built the first time it is met. */
-static struct unwind_file *file_of(struct unwind_procs *u, pid_t pid, const struct map_entry *e)
+/*
+ * f's table, of the file open at fd (path as pid maps it), built or
+ * loaded now, charged to u->uid (the process that asked).
+ */
+static void build_file(struct unwind_procs *u, int fd, const struct stat *st, pid_t pid,
+		       const char *path, struct unwind_file *f)
+{
+	u->stats.waiting--;
+	/* what it was built from is read again */
+	f->nr_segs = 0;
+	f->go = false;
+	f->status = load_cpu_capped(u, fd, st, pid, path, f);
+	/* built once: a file never waits again, or walks would ask for it forever */
+	if (f->status == UNWIND_FILE_WAITING)
+		f->status = -EIO;
+	count_file(u, f, path);
+}
+
+struct unwind_file *unwind_files__find(struct unwind_procs *u, const struct file_stamp *id)
+{
+	struct unwind_file key = { .id = *id }, **slot = tfind(&key, &u->files, unwind_file__cmp);
+
+	return slot ? *slot : NULL;
+}
+
+struct unwind_file *unwind_files__of(struct unwind_procs *u, pid_t pid,
+				     const struct map_entry *e, bool build)
 {
 	struct unwind_file key = { 0 }, *f, **slot;
 	char path[256];
@@ -374,21 +400,13 @@ static struct unwind_file *file_of(struct unwind_procs *u, pid_t pid, const stru
 	}
 	file_stamp__init(&key.id, &st);
 	slot = tfind(&key, &u->files, unwind_file__cmp);
-	if (slot && !load_again(u, *slot)) {
-		close(fd);
-		return *slot;
-	}
-	/* this reading's turn is over: the process is read again in its next */
-	if (u->reading_cpu_ns >= UNWIND_READING_CPU_NS) {
-		close(fd);
-		u->more = true;
-		return slot ? *slot : NULL;
-	}
 	if (slot) {
-		/* what it was built from is read again */
 		f = *slot;
-		f->nr_segs = 0;
-		f->go = false;
+		/* its rows taken back, or room made: a walk asks again */
+		if (!build && load_again(u, f)) {
+			f->status = UNWIND_FILE_WAITING;
+			u->stats.waiting++;
+		}
 	} else {
 		/* whole before tsearch(): it places f by comparing it */
 		f = malloc(sizeof(*f));
@@ -400,10 +418,16 @@ static struct unwind_file *file_of(struct unwind_procs *u, pid_t pid, const stru
 			return NULL;
 		}
 		f->in_tree = true;
+		f->status = UNWIND_FILE_WAITING;
+		u->stats.met++;
+		u->stats.waiting++;
 	}
-	f->status = load_cpu_capped(u, fd, &st, pid, e->path, f);
+	/* this reading's turn is over: built in the process's next */
+	if (f->status == UNWIND_FILE_WAITING && build && u->reading_cpu_ns >= UNWIND_READING_CPU_NS)
+		u->more = true;
+	else if (f->status == UNWIND_FILE_WAITING && build)
+		build_file(u, fd, &st, pid, e->path, f);
 	close(fd);
-	count_file(u, f, e->path);
 	return f;
 }
 
@@ -456,9 +480,8 @@ static const struct unwind_file *vdso_file(struct unwind_procs *u)
 	return f->status ? NULL : f;
 }
 
-/* pid's [vdso] e, when it is the vDSO whose table we have. */
-static const struct unwind_file *vdso_of(struct unwind_procs *u, pid_t pid,
-					 const struct map_entry *e)
+const struct unwind_file *unwind_files__vdso(struct unwind_procs *u, pid_t pid,
+					     const struct map_entry *e)
 {
 	/* its bytes first: the table is built when a process maps the same */
 	if (u->vdso_file.status ||
@@ -475,26 +498,22 @@ bool unwind_files__has_vdso(const struct unwind_procs *u, const struct unwind_pr
 	return false;
 }
 
-/*
- * Mapping e of pid into m, with its file's table where it has one; a Go
- * file's may take up to room entries (go_runtime__map). Returns how many.
- */
-size_t unwind_files__add_mapping(struct unwind_procs *u, pid_t pid, const struct map_entry *e,
-				 struct unwind_map *m, size_t room)
+size_t unwind_files__map(const struct unwind_file *f, const struct map_entry *e,
+			 struct unwind_map *m, size_t room)
 {
-	struct unwind_file *f = e->path[0] == '/' ? file_of(u, pid, e) : NULL;
-	const struct unwind_file *v = !strcmp(e->path, "[vdso]") ? vdso_of(u, pid, e) : NULL;
 	static const struct go_range all;
 	bool placed;
 
+	memset(m, 0, sizeof(*m));
 	m->start = e->start;
 	m->len = (__u32)(e->end - e->start);
-	if (f)
-		unwind_files__pend(u, f);
-	else
-		f = (struct unwind_file *)v;
 	if (!f)
 		return 1;
+	/* its frames by frame pointers until a walk asks for the table */
+	if (f->status == UNWIND_FILE_WAITING) {
+		m->flags = UNWIND_MAP_WANT;
+		return 1;
+	}
 	placed = mapping_bias(f, e, &m->bias);
 	if (!f->status && placed) {
 		m->first_row = f->first_row;

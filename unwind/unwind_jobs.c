@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unwind_jobs.c - one worker thread loading unwind tables (unwind_jobs.h).
+ * unwind_jobs.c - one worker thread loading unwind tables (unwind_jobs.h):
+ * a reading handed over waits for its pid's job in a tree the main
+ * thread and the worker share; a request for tables is only the pid
+ * queued, in its user's lane (the entry itself says which mappings asked).
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <search.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -13,6 +17,7 @@
 #include "common/clock.h"
 #include "common/pid_worker.h"
 #include "common/escape.h"
+#include "symbols/proc_maps.h"
 #include "unwind/table_cache.h"
 #include "unwind/unwind_jobs.h"
 
@@ -23,10 +28,72 @@ struct unwind_jobs {
 	struct unwind_procs *u;
 	struct pid_worker *worker;	/* loads a pid's tables, sweeps */
 	void *gens;		/* tsearch: the last generation queued, by pid; main thread only */
+	pthread_mutex_t lock;	/* over readings */
+	void *readings;		/* tsearch: the reading waiting for its pid's job, by pid */
 };
 
-/* Generations are never this (profile.bpf.c hands them out from 1). */
-#define GEN_LOADED_BEFORE UINT32_MAX
+/* A reading of a pid's mappings handed over, until its job takes it. */
+struct reading {
+	pid_t pid;
+	uint32_t gen;
+	struct proc_maps maps;
+};
+
+static int cmp_reading(const void *a, const void *b)
+{
+	const struct reading *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static void free_reading(void *p)
+{
+	struct reading *r = p;
+
+	proc_maps__release(&r->maps);
+	free(r);
+}
+
+/* pid's reading waiting, taken out (the caller frees it), or NULL. */
+static struct reading *take_reading(struct unwind_jobs *j, pid_t pid)
+{
+	struct reading key = { .pid = pid }, *r = NULL, **slot;
+
+	pthread_mutex_lock(&j->lock);
+	slot = tfind(&key, &j->readings, cmp_reading);
+	if (slot) {
+		r = *slot;
+		tdelete(r, &j->readings, cmp_reading);
+	}
+	pthread_mutex_unlock(&j->lock);
+	return r;
+}
+
+/* Hand pid's reading (taking maps) to its next job, in place of one waiting. 0 or -ENOMEM. */
+static int put_reading(struct unwind_jobs *j, pid_t pid, uint32_t gen, struct proc_maps *maps)
+{
+	struct reading *r = malloc(sizeof(*r)), **slot;
+
+	if (!r) {
+		proc_maps__release(maps);
+		return -ENOMEM;
+	}
+	*r = (struct reading){ .pid = pid, .gen = gen, .maps = *maps };
+	*maps = (struct proc_maps){ 0 };
+	pthread_mutex_lock(&j->lock);
+	slot = tsearch(r, &j->readings, cmp_reading);
+	if (slot && *slot != r) {
+		/* the newer replaces it */
+		proc_maps__release(&(*slot)->maps);
+		**slot = *r;
+		free(r);
+	} else if (!slot) {
+		free_reading(r);
+	}
+	pthread_mutex_unlock(&j->lock);
+	return slot ? 0 : -ENOMEM;
+}
+
 
 struct pid_gen_seen {
 	pid_t pid;
@@ -42,24 +109,17 @@ static int cmp_pid(const void *a, const void *b)
 }
 
 /*
- * Whether pid's generation gen is news: a generation is loaded once. Its
- * later notices are for symbols: the unwinder asks by itself (gen 0) when
- * it meets code in no mapping it knows, or when a walk is cut inside one
- * (a file mapped where another was). Main thread only.
+ * Whether pid's generation gen is news: a generation's mappings are
+ * published once. Its later notices are for symbols: the unwinder asks by
+ * itself (NEW_PID_REREAD) when it meets code in no mapping it knows, or
+ * when a walk is cut inside one (a file mapped where another was). Main
+ * thread only.
  */
 static bool new_gen(struct unwind_jobs *j, pid_t pid, uint32_t gen)
 {
 	struct pid_gen_seen key = { .pid = pid }, *e, **slot;
 
-	if (!gen)
-		return true;
 	slot = tfind(&key, &j->gens, cmp_pid);
-	if (slot && (*slot)->gen == GEN_LOADED_BEFORE) {
-		/* loaded before sampling (-p): its first generation is that one,
-		 * unless it exec'd meanwhile, which deleted the entry */
-		(*slot)->gen = gen;
-		return !unwind_procs__published(j->u, pid);
-	}
 	if (slot) {
 		if ((*slot)->gen == gen)
 			return false;
@@ -94,15 +154,22 @@ static uint32_t lane_of(const struct unwind_procs *u, pid_t pid)
 }
 
 /*
- * The worker's job: pid's tables loaded and published, or its mappings
- * looked at again; what its turn left is queued behind the other users'.
+ * The worker's job: pid's entry published from the reading handed over,
+ * or again from its last one, once the tables its walks asked for are
+ * built; what its turn left is queued behind the other users'.
  */
 static void load_pid(void *ctx, pid_t pid)
 {
 	struct unwind_jobs *j = ctx;
+	struct reading *r = take_reading(j, pid);
 	uid_t uid;
 
-	unwind_procs__add_pid(j->u, pid);
+	if (r) {
+		unwind_procs__add_maps(j->u, pid, r->gen, &r->maps);
+		free_reading(r);
+	} else {
+		unwind_procs__load_asked(j->u, pid);
+	}
 	if (unwind_procs__more(j->u, &uid))
 		pid_worker__queue_lane(j->worker, pid, (uint32_t)uid);
 }
@@ -127,10 +194,12 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
 	if (!j)
 		return NULL;
 	j->u = u;
+	pthread_mutex_init(&j->lock, NULL);
 	j->worker = pid_worker__start(&ops);
 	if (!j->worker) {
 		int err = errno;
 
+		pthread_mutex_destroy(&j->lock);
 		free(j);
 		errno = err;
 		return NULL;
@@ -138,24 +207,31 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
 	return j;
 }
 
-void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid)
+void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, bool reread,
+			     struct proc_maps *maps)
 {
-	struct pid_gen_seen *e = malloc(sizeof(*e));
-
-	if (e) {
-		*e = (struct pid_gen_seen){ .pid = pid, .gen = GEN_LOADED_BEFORE, .first_ns = monotonic_ns() };
-		if (!tsearch(e, &j->gens, cmp_pid))
-			free(e);
+	/* no reading (the process gone, another generation): nothing to publish */
+	if (!maps->nr || !gen || (!reread && !new_gen(j, pid, gen))) {
+		proc_maps__release(maps);
+		return;
 	}
-	unwind_jobs__queue(j, pid, 0);
+	if (put_reading(j, pid, gen, maps)) {
+		forget_gen(j, pid);
+		return;
+	}
+	if (pid_worker__queue_lane(j->worker, pid, lane_of(j->u, pid)) == -ENOSPC) {
+		struct reading *r = take_reading(j, pid);
+
+		if (r)
+			free_reading(r);
+		forget_gen(j, pid);
+	}
 }
 
-void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen)
+void unwind_jobs__queue_asked(struct unwind_jobs *j, pid_t pid)
 {
-	if (!new_gen(j, pid, gen))
-		return;
-	if (pid_worker__queue_lane(j->worker, pid, lane_of(j->u, pid)) == -ENOSPC)
-		forget_gen(j, pid);
+	/* dropped, it is counted; a later job of pid builds what it asked for */
+	pid_worker__queue_lane(j->worker, pid, lane_of(j->u, pid));
 }
 
 bool unwind_jobs__idle(struct unwind_jobs *j)
@@ -210,6 +286,7 @@ struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 		unwind_procs__set_notice(u, opts->notice, NULL);
 		unwind_procs__set_denied(u, say_denied, err_out);
 		unwind_procs__set_debug_dirs(u, opts->debug_dirs, opts->nr_debug_dirs);
+		unwind_procs__set_gen_fn(u, opts->gen, opts->gen_ctx);
 		if (opts->no_row_quota)
 			unwind_procs__set_row_quota(u, 0);
 	}
@@ -257,5 +334,7 @@ void unwind_jobs__free(struct unwind_jobs *j)
 	pid_worker__free(j->worker);
 	unwind_procs__free(j->u);
 	tdestroy(j->gens, free);
+	tdestroy(j->readings, free_reading);
+	pthread_mutex_destroy(&j->lock);
 	free(j);
 }

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * unwind_jobs.h - unwind tables loaded off the main thread: the thread
- * that reads signals and drains the maps only queues a pid
- * (unwind_jobs__queue never blocks on a file); one worker thread
- * (common/pid_worker.h) builds the tables and publishes the process
- * (unwind_procs.h), serving the processes of each user (uid) in turn, a
- * turn taking at most UNWIND_READING_CPU_NS of new tables (the files left
- * wait for the process's next turn). Until it has, the process's stacks
- * are walked by frame pointers (counted by the BPF side).
+ * that reads signals and drains the maps only hands over a reading of a
+ * process's mappings (the one it made for symbols) or a request of the
+ * walks, and never blocks on a file; one worker thread
+ * (common/pid_worker.h) publishes the process's entry and builds the
+ * tables its walks ask for (unwind_procs.h), serving the processes of
+ * each user (uid) in turn, a turn taking at most UNWIND_READING_CPU_NS of
+ * new tables (the files left wait for the process's next turn). Until
+ * then, the process's stacks, or the frames of a file without its table
+ * yet, are walked by frame pointers (counted by the BPF side).
  */
 #ifndef UNWIND_JOBS_H
 #define UNWIND_JOBS_H
@@ -21,13 +23,10 @@
 
 struct unwind_jobs;
 
+struct proc_maps;
+
 /* Takes u (freed with the jobs). NULL with errno. */
 struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u);
-/*
- * Load pid's tables before sampling (-p): queued like the others, and its
- * first generation then needs no second reading.
- */
-void unwind_jobs__preload(struct unwind_jobs *j, pid_t pid);
 struct unwind_jobs_opts {
 	const char *cache_dir;		/* the table cache; NULL: none */
 	uint64_t cache_max_bytes;	/* its entries' bytes at most (--unwind-cache-size) */
@@ -36,6 +35,8 @@ struct unwind_jobs_opts {
 	unwind_notice_fn notice;	/* told of the files left without a table; NULL: none */
 	/* the run samples only processes it was given (-p, a command): no uid's quota of rows */
 	bool no_row_quota;
+	unwind_gen_fn gen;		/* the generation a pid runs (unwind_procs__set_gen_fn) */
+	void *gen_ctx;
 };
 
 /*
@@ -56,11 +57,19 @@ bool unwind_jobs__idle(struct unwind_jobs *j);
  */
 int unwind_jobs__wait_idle(struct unwind_jobs *j, int fd, uint64_t max_ns);
 /*
- * Load pid's tables soon, or look whether its mappings changed: at a
- * notice of its generation gen (profile.h), or when the unwinder asks
- * (gen 0); a pid already waiting is queued once. From the main thread.
+ * maps, a reading of pid's mappings made in generation gen (the
+ * symbols', usyms__add_gen_shared), taken over: published soon when it
+ * is the first of gen, or when the unwinder asked for it (reread: it met
+ * code in no mapping it knows); else released. A pid already waiting is
+ * queued once, with the newest reading. From the main thread.
  */
-void unwind_jobs__queue(struct unwind_jobs *j, pid_t pid, uint32_t gen);
+void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, bool reread,
+			     struct proc_maps *maps);
+/*
+ * A walk of pid asked for tables (NEW_PID_TABLES): build those its entry
+ * marks, soon. From the main thread.
+ */
+void unwind_jobs__queue_asked(struct unwind_jobs *j, pid_t pid);
 /* Stop the worker, giving up the table it is building. */
 void unwind_jobs__stop(struct unwind_jobs *j);
 /*

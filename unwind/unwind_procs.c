@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * unwind_procs.c - unwind tables of sampled processes into the BPF maps
- * (unwind_procs.h): each process's executable mappings read from
- * /proc/PID/maps, published as its entry (and big entry) when they
- * changed, and the entries of processes gone swept; the files' tables are
- * unwind_files.c's.
+ * (unwind_procs.h): each process's executable mappings, from a reading of
+ * /proc/PID/maps made by the caller, published as its entry (and big
+ * entry) when they changed or a walk asked for a table, and the entries
+ * of processes gone swept; the files' tables are unwind_files.c's.
  */
 #include <errno.h>
 #include <search.h>
@@ -27,16 +27,17 @@
 
 /*
  * What the worker knows of a pid it gave tables: which process it was
- * (its start time: a reused pid is another), what was published for it,
- * and how the last loading went.
+ * (its start time: a reused pid is another), the reading its entry is
+ * made from, what was published for it, and how the last update went.
  */
 struct proc_rec {
 	pid_t pid;
 	uint64_t start_time;	/* /proc/PID/stat, clock ticks since boot */
 	uint64_t fingerprint;	/* of the entry published; 0: none */
-	int status;		/* the last unwind_procs__add_pid(): 0 or -errno */
+	int status;		/* the last update: 0 or -errno */
 	uint64_t published_ns;	/* CLOCK_MONOTONIC: first published, or 0 */
 	struct unwind_held held;	/* the files its entry points at */
+	struct unwind_reading reading;	/* none once the entry is gone (the sweep) */
 };
 
 struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const char *proc_root,
@@ -105,80 +106,29 @@ void unwind_procs__set_row_quota(struct unwind_procs *u, uint32_t rows)
 	row_store__set_quota(u->rows, rows);
 }
 
-/* Which file a kept mapping is of: its copies are counted. */
-struct kept_file {
-	uint64_t inode;
-	unsigned int dev_major, dev_minor;
-};
-
-/*
- * Whether mapping e is of a file that already has UNWIND_MAPS_PER_FILE
- * of the nr mappings kept: a process that maps one file 60,000 times
- * must leave room for its libraries.
- */
-static bool too_many_copies(const struct map_entry *e, const struct kept_file *kept, size_t nr)
+void unwind_procs__set_gen_fn(struct unwind_procs *u, unwind_gen_fn fn, void *ctx)
 {
-	size_t n = 0;
-
-	if (!e->inode)
-		return false;
-	for (size_t j = 0; j < nr; j++)
-		n += kept[j].inode == e->inode && kept[j].dev_major == e->dev_major &&
-		     kept[j].dev_minor == e->dev_minor;
-	return n >= UNWIND_MAPS_PER_FILE;
+	u->gen_fn = fn;
+	u->gen_ctx = ctx;
 }
 
 /*
- * Every executable mapping of pid into p (UNWIND_MAX_MAPS_BIG at most),
- * with its file's table where it has one (the vDSO's where it is the one
- * we have); JIT code and files without tables are walked by frame
- * pointers. *partial: some were left
- * out. Read line by line, keeping only what goes into p: a process with
- * 60,000 mappings costs no memory for them.
+ * Build the tables the walks asked for in pid's entry now (profile.h:
+ * UNWIND_MAP_ASKED), of the files mapped where rec's reading has them.
  */
-static int fill_proc(struct unwind_procs *u, pid_t pid, struct unwind_proc_big *p, bool *partial)
+static void build_asked(struct unwind_procs *u, pid_t pid, struct proc_rec *rec,
+			struct unwind_proc *small, struct unwind_proc_big *big)
 {
-	struct kept_file *kept = malloc(UNWIND_MAX_MAPS_BIG * sizeof(*kept));
-	char path[64], *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-	int err = 0;
+	__u32 key = (__u32)pid;
 
-	if (!kept)
-		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/%d/maps", u->proc_root, (int)pid);
-	f = fopen(path, "re");
-	if (!f) {
-		free(kept);
-		return errno == ENOENT ? -ESRCH : -errno;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		struct map_entry e;
-
-		if (map_entry__parse(line, &e))
-			continue;
-		/* past a full entry, or a file's cap: only that there was more */
-		if (map_entry__is_exec(&e) &&
-		    (p->nr == UNWIND_MAX_MAPS_BIG || too_many_copies(&e, kept, p->nr) ||
-		     e.end - e.start > UINT32_MAX)) {
-			*partial = true;
-		} else if (map_entry__is_exec(&e)) {
-			size_t n = unwind_files__add_mapping(u, pid, &e, &p->maps[p->nr], UNWIND_MAX_MAPS_BIG - p->nr);
-
-			/* a Go file's parts are one mapping of it */
-			for (size_t i = 0; i < n; i++)
-				kept[p->nr + i] = i ? (struct kept_file){ 0 }
-						    : (struct kept_file){ e.inode, e.dev_major, e.dev_minor };
-			p->nr += (uint32_t)n;
-		}
-		map_entry__release(&e);
-	}
-	if (ferror(f))
-		err = -EIO;
-	fclose(f);
-	free(line);
-	free(kept);
-	return err;
+	if (!rec->reading.nr || bpf_map_lookup_elem(u->procs_fd, &key, small))
+		return;
+	if (!small->big)
+		unwind_reading__build_asked(u, pid, &rec->reading, small->maps, small->nr);
+	else if (!bpf_map_lookup_elem(u->big_fd, &key, big))
+		unwind_reading__build_asked(u, pid, &rec->reading, big->maps, big->nr);
+	memset(small, 0, sizeof(*small));
+	big->nr = 0;
 }
 
 /* What a published entry says, to tell whether the mappings changed since. */
@@ -280,59 +230,73 @@ static void forget(struct unwind_procs *u, __u32 key, struct proc_rec *rec)
 		unwind_files__release(u, &rec->held);
 }
 
-static int add_pid(struct unwind_procs *u, pid_t pid, struct proc_rec *rec)
+/* Whether pid runs generation gen (0: not known, not checked). */
+static bool gen_current(const struct unwind_procs *u, pid_t pid, uint32_t gen)
 {
-	struct unwind_proc_big *all = calloc(1, sizeof(*all));
-	struct unwind_proc *small = calloc(1, sizeof(*small));
+	return !gen || !u->gen_fn || u->gen_fn(pid, u->gen_ctx) == gen;
+}
+
+/*
+ * Publish pid's entry from rec's reading (a new one when fresh: its files
+ * are met now), unless it holds the same already. A fresh reading makes a
+ * placeholder first where there is no entry; otherwise there must be one
+ * (exec and exit delete it).
+ */
+static int publish_rec(struct unwind_procs *u, pid_t pid, struct proc_rec *rec, bool fresh,
+		       struct unwind_proc *small, struct unwind_proc_big *all)
+{
 	struct proc_stat_info before, after;
 	__u32 key = (__u32)pid;
 	bool had, partial = false;
 	uint64_t fp;
 	int err;
 
-	u->more = false;
-	if (!all || !small) {
-		err = -ENOMEM;
-		goto out;
-	}
 	/* a process gone, or a zombie (its maps read empty), gets no entry */
 	err = proc_stat__read(u->proc_root, pid, &before);
 	if (err == -ENOENT || (!err && before.ended))
 		err = -ESRCH;
-	/* whose: its new tables are charged to it */
-	if (!err)
-		err = proc_stat__uid(u->proc_root, pid, &u->uid);
-	if (err == -ENOENT)
-		err = -ESRCH;
 	if (err)
-		goto out;
-	/* a placeholder first (nr 0: frame pointers), for exec to delete */
+		return err;
 	had = !bpf_map_lookup_elem(u->procs_fd, &key, small);
-	if (had && rec && rec->fingerprint && rec->start_time != before.start_time) {
+	if (had && rec->fingerprint && rec->start_time != before.start_time) {
 		/* another process's entry, left by a race with its exit */
 		forget(u, key, rec);
 		had = false;
 	}
+	if (!had && !fresh)
+		return -ESTALE;
+	/* a placeholder first (nr 0: frame pointers), for exec to delete */
 	memset(small, 0, sizeof(*small));
 	if (!had && bpf_map_update_elem(u->procs_fd, &key, small, BPF_NOEXIST) && errno != EEXIST) {
 		err = -errno;
 		if (err == -E2BIG)
 			u->stats.procs_full++;
+		return err;
+	}
+	/*
+	 * The reading was made before the placeholder: an exec since makes a
+	 * new generation, then deletes the entry (profile.bpf.c). Either this
+	 * sees the new one, or the entry is gone and the update below fails.
+	 */
+	if (!gen_current(u, pid, rec->reading.gen)) {
+		err = -ESTALE;
 		goto out;
 	}
-	unwind_files__begin(u);
-	err = fill_proc(u, pid, all, &partial);
-	/* no executable mapping: it exited while we read (a zombie's maps are empty) */
-	if (!err && !all->nr)
+	if (fresh)
+		unwind_reading__meet_files(u, pid, &rec->reading);
+	unwind_reading__fill(u, &rec->reading, all, &partial);
+	/* no executable mapping: it exited before the reading (a zombie's maps are empty) */
+	if (!all->nr) {
 		err = -ESRCH;
-	fp = err ? 0 : fingerprint_of(all, partial);
-	if (!err && had && rec && rec->fingerprint == fp) {
-		/* the same mappings as published: nothing to do */
-		u->stats.unchanged++;
 		goto out;
 	}
-	if (!err)
-		err = publish(u, key, all, &partial, small);
+	fp = fingerprint_of(all, partial);
+	if (had && rec->fingerprint == fp) {
+		/* the same mappings as published: nothing to do */
+		u->stats.unchanged += fresh;
+		return 0;
+	}
+	err = publish(u, key, all, &partial, small);
 	/*
 	 * An exit between the first reading of its state and the placeholder
 	 * found no entry to delete: this one would stay until the pid is
@@ -341,41 +305,102 @@ static int add_pid(struct unwind_procs *u, pid_t pid, struct proc_rec *rec)
 	if (!err && (proc_stat__read(u->proc_root, pid, &after) || after.ended ||
 		     after.start_time != before.start_time))
 		err = -ESRCH;
-	if (err && (!had || err == -ESRCH))
-		forget(u, key, rec);
 	if (!err) {
-		u->stats.procs++;
-		u->stats.partial_procs += partial;
-		u->stats.vdso += unwind_files__has_vdso(u, all);
-		if (rec) {
-			rec->start_time = before.start_time;
-			rec->fingerprint = fp;
-			/* the rows its entry points at stay while it does */
-			unwind_files__keep(u, &rec->held);
+		/* a reading's first publishing; again for the tables asked, not counted */
+		if (fresh) {
+			u->stats.procs++;
+			u->stats.partial_procs += partial;
+			u->stats.vdso += unwind_files__has_vdso(u, all);
 		}
-	} else if (rec) {
-		rec->fingerprint = 0;
+		rec->start_time = before.start_time;
+		rec->fingerprint = fp;
+		return 0;
 	}
+out:
+	if (!had || err == -ESRCH)
+		forget(u, key, rec);
+	rec->fingerprint = 0;
+	return err;
+}
+
+/*
+ * pid's entry: the tables its walks asked for built (charged to its uid),
+ * then published again from maps (a new reading, made in generation
+ * gen), or from the last reading (maps NULL). The files the entry points
+ * at are held while it is there.
+ */
+static int update(struct unwind_procs *u, pid_t pid, uint32_t gen, const struct proc_maps *maps)
+{
+	struct unwind_proc_big *all = calloc(1, sizeof(*all));
+	struct unwind_proc *small = calloc(1, sizeof(*small));
+	struct proc_rec *rec = rec_of(u, pid);
+	int err = -ENOMEM;
+
+	unwind_files__begin(u);
+	if (!all || !small || !rec)
+		goto out;
+	/* whose: its new tables are charged to it */
+	err = proc_stat__uid(u->proc_root, pid, &u->uid);
+	if (err == -ENOENT)
+		err = -ESRCH;
+	/* with the reading they were asked in: a new one may lack them */
+	if (!err)
+		build_asked(u, pid, rec, small, all);
+	if (!err && maps)
+		err = unwind_reading__take(&rec->reading, maps, gen);
+	if (!err && !rec->reading.nr)
+		err = maps ? -ESRCH : -ENOENT;
+	/* no executable mapping: it exited before the reading (a zombie's maps are empty) */
+	if (err == -ESRCH)
+		forget(u, (__u32)pid, rec);
+	if (!err)
+		err = publish_rec(u, pid, rec, maps != NULL, small, all);
+	/* the rows its entry points at stay while it does */
+	if (!err)
+		unwind_files__keep(u, &rec->held);
+	rec->status = err;
+	if (!err && !rec->published_ns)
+		rec->published_ns = monotonic_ns();
 out:
 	/* what was not kept: the reading's files unless published */
 	unwind_files__drop(u);
+	u->stats.put_off += u->more;
 	free(all);
 	free(small);
 	return err;
 }
 
+int unwind_procs__add_maps(struct unwind_procs *u, pid_t pid, uint32_t gen,
+			   const struct proc_maps *maps)
+{
+	u->stats.readings++;
+	return update(u, pid, gen, maps);
+}
+
 int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 {
-	struct proc_rec *rec = rec_of(u, pid);
-	int err = add_pid(u, pid, rec);
+	struct proc_maps maps;
+	char path[64];
+	int err;
 
-	u->stats.put_off += u->more;
-	if (rec) {
-		rec->status = err;
-		if (!err && !rec->published_ns)
-			rec->published_ns = monotonic_ns();
+	snprintf(path, sizeof(path), "%s/%d/maps", u->proc_root, (int)pid);
+	err = proc_maps__load_file(path, &maps);
+	if (err) {
+		struct proc_rec *rec = rec_of(u, pid);
+
+		err = err == -ENOENT ? -ESRCH : err;
+		if (rec)
+			rec->status = err;
+		return err;
 	}
+	err = unwind_procs__add_maps(u, pid, 0, &maps);
+	proc_maps__release(&maps);
 	return err;
+}
+
+int unwind_procs__load_asked(struct unwind_procs *u, pid_t pid)
+{
+	return update(u, pid, 0, NULL);
 }
 
 void unwind_procs__status(const struct unwind_procs *u, pid_t pid, struct unwind_pid_status *st)
@@ -397,44 +422,42 @@ static int cmp_key(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-struct gone_walk {
+/* The entries there are, sorted, gathered for twalk_r(). */
+struct live_keys {
 	struct unwind_procs *u;
-	const __u32 *keys;	/* sorted */
+	const __u32 *keys;
 	size_t nr;
 };
 
+/*
+ * A record whose process has no entry (exit and exec delete it) lets go
+ * of the files it held, their rows then reclaimable, and keeps no
+ * reading: a new one comes with the next.
+ */
 static void release_if_gone(const void *node, VISIT which, void *ctx)
 {
 	struct proc_rec *r = *(struct proc_rec *const *)node;
-	const struct gone_walk *w = ctx;
+	const struct live_keys *l = ctx;
 	__u32 key = (__u32)r->pid;
 
-	if ((which == postorder || which == leaf) && r->held.nr &&
-	    !bsearch(&key, w->keys, w->nr, sizeof(key), cmp_key))
-		unwind_files__release(w->u, &r->held);
-}
-
-/*
- * The files held by entries that exit and exec deleted (keys: those still
- * in the map) let go: their rows may be reclaimed.
- */
-static void release_gone(struct unwind_procs *u, __u32 *keys, size_t nr)
-{
-	struct gone_walk w = { .u = u, .keys = keys, .nr = nr };
-
-	qsort(keys, nr, sizeof(*keys), cmp_key);
-	twalk_r(u->recs, release_if_gone, &w);
+	if ((which != postorder && which != leaf) || (!r->held.nr && !r->reading.nr) ||
+	    bsearch(&key, l->keys, l->nr, sizeof(key), cmp_key))
+		return;
+	unwind_files__release(l->u, &r->held);
+	unwind_reading__release(&r->reading);
 }
 
 /*
  * Delete the entries of processes that are gone, or whose pid is another
- * process's now: left by a race with their exit, nothing else would.
+ * process's now: left by a race with their exit, nothing else would. The
+ * readings of processes without an entry (exec and exit delete it) go too.
  */
 size_t unwind_procs__sweep(struct unwind_procs *u)
 {
 	__u32 *keys = malloc(UNWIND_MAX_PROCS * sizeof(*keys)), *prev = NULL;
 	struct proc_stat_info now;
 	size_t nr = 0, n = 0;
+	bool all;
 
 	if (!keys)
 		return 0;
@@ -443,6 +466,7 @@ size_t unwind_procs__sweep(struct unwind_procs *u)
 		prev = &keys[nr];
 		nr++;
 	}
+	all = nr < UNWIND_MAX_PROCS;
 	for (size_t i = 0; i < nr; i++) {
 		struct proc_rec probe = { .pid = (pid_t)keys[i] }, **slot;
 		int err = proc_stat__read(u->proc_root, probe.pid, &now);
@@ -456,10 +480,17 @@ size_t unwind_procs__sweep(struct unwind_procs *u)
 		if (stale) {
 			slot = tfind(&probe, &u->recs, cmp_rec);
 			forget(u, keys[i], slot ? *slot : NULL);
+			keys[i] = 0;	/* no process has pid 0's entry */
 			n++;
 		}
 	}
-	release_gone(u, keys, nr);
+	/* a walk restarted by deletions may have missed some: keep every reading then */
+	if (all) {
+		struct live_keys l = { u, keys, nr };
+
+		qsort(keys, nr, sizeof(*keys), cmp_key);
+		twalk_r(u->recs, release_if_gone, &l);
+	}
 	free(keys);
 	u->stats.swept += n;
 	return n;
@@ -534,6 +565,7 @@ static void free_rec(void *p)
 {
 	struct proc_rec *r = p;
 
+	unwind_reading__release(&r->reading);
 	free(r->held.files);
 	free(r);
 }

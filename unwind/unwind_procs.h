@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * unwind_procs.h - unwind tables loaded into the BPF side for the
- * processes that are sampled: each executable file's table (cfi_table.h)
- * copied once into the shared "unwind_rows" array (through mmap where the
- * array is BPF_F_MMAPABLE), and each process's
- * mappings pointing at them in "unwind_procs" (profile.h).
+ * processes that are sampled: each process's executable mappings in
+ * "unwind_procs" (profile.h), from a reading of its /proc/PID/maps made
+ * by the caller (the symbols' reading: one for both), pointing at the
+ * rows of their files' tables (cfi_table.h), each copied once into the
+ * shared "unwind_rows" array (through mmap where the array is
+ * BPF_F_MMAPABLE). A table is built only when a walk meets its file and
+ * asks for it (UNWIND_MAP_WANT): a process gets the tables of the files
+ * its stacks pass through, not of every file it maps.
  *
  * A Go executable's table has its stack roots as END rows, and rows from
  * .gopclntab where it has no .debug_frame; its mappings are flagged
@@ -26,19 +30,24 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct proc_maps;
 struct table_cache;
 struct unwind_procs;
 
 /*
  * The CPU one file's table may take (libLLVM's 980,000 rows take 65 ms
  * here), and one reading of a process in new tables before the files
- * left are put off to its next turn (unwind_procs__more()).
+ * asked for left are put off to its next turn (unwind_procs__more()).
  */
 #define UNWIND_FILE_CPU_NS 250000000ull
 #define UNWIND_READING_CPU_NS 250000000ull
 
 struct unwind_procs_stats {
-	uint64_t procs;		/* processes given tables */
+	uint64_t procs;		/* entries published */
+	uint64_t readings;	/* readings of processes' mappings given (unwind_procs__add_maps) */
+	uint64_t met;		/* files met in those mappings */
+	uint64_t waiting;	/* ... of them with no table asked for (none built) */
+	uint64_t asked;		/* mappings whose table a walk asked for */
 	uint64_t files;		/* files with a table loaded */
 	uint64_t rows;		/* rows loaded now, of max_rows */
 	uint64_t max_rows;
@@ -67,7 +76,7 @@ struct unwind_procs_stats {
 	uint64_t over_cpu;	/* files given up at UNWIND_FILE_CPU_NS of CPU */
 	uint64_t file_cpu_ns;	/* CPU time loading files took, all together */
 	uint64_t file_cpu_max_ns;	/* ... the most one file took */
-	uint64_t put_off;	/* readings that left files to the process's next turn */
+	uint64_t put_off;	/* jobs that left tables asked for to the process's next turn */
 };
 
 /* The BPF maps tables go to (sampler__unwind_maps). */
@@ -88,13 +97,32 @@ struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const c
 				       struct table_cache *cache);
 
 /*
- * Read pid's executable mappings, build the tables of the files not seen
- * before, and publish the process's entry, unless it holds these very
- * mappings already. Returns 0, or -errno (-ESRCH: the process is gone or
- * a zombie; -ESTALE: it exec'd or exited meanwhile; -E2BIG: the map of
- * processes is full).
+ * The generation pid runs now (sampler__pid_gen), 0 when none: a reading
+ * made in generation gen is published only while pid runs gen.
  */
+typedef uint32_t (*unwind_gen_fn)(pid_t pid, void *ctx);
+void unwind_procs__set_gen_fn(struct unwind_procs *u, unwind_gen_fn fn, void *ctx);
+
+/*
+ * Publish pid's entry from maps, a reading of its /proc/PID/maps made in
+ * generation gen (0: not checked), unless it holds these very mappings
+ * already: the rows of the files whose tables are loaded, and
+ * UNWIND_MAP_WANT on the others (no table is built here). The tables the
+ * walks asked for in its entry of before are built first. Returns 0, or
+ * -errno (-ESRCH: the process is gone or a zombie; -ESTALE: it exec'd or
+ * exited meanwhile; -E2BIG: the map of processes is full).
+ */
+int unwind_procs__add_maps(struct unwind_procs *u, pid_t pid, uint32_t gen,
+			   const struct proc_maps *maps);
+/* The same, from proc_root/PID/maps read now, in no generation checked (tests). */
 int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid);
+/*
+ * Build the tables the walks asked for in pid's entry (UNWIND_MAP_ASKED)
+ * and publish it again from its last reading: where a table could not
+ * be had, no rows and no more asking. 0, or -errno (-ESTALE: no entry,
+ * exec or exit deleted it; -ENOENT: no reading kept).
+ */
+int unwind_procs__load_asked(struct unwind_procs *u, pid_t pid);
 /* How loading pid's tables went. */
 struct unwind_pid_status {
 	int err;		/* the last reading: 0, -errno; -ENOENT: none; -EINPROGRESS: queued */
@@ -106,7 +134,8 @@ void unwind_procs__status(const struct unwind_procs *u, pid_t pid, struct unwind
 /*
  * Delete the entries of processes that are gone, or whose pid another
  * process has now: a race with their exit can leave one, and nothing
- * else would delete it. Returns how many.
+ * else would delete it. Returns how many. The readings kept for
+ * processes without an entry are freed.
  */
 size_t unwind_procs__sweep(struct unwind_procs *u);
 
@@ -156,10 +185,10 @@ void unwind_procs__set_rows_window(struct unwind_procs *u, size_t bytes);
 void unwind_procs__set_row_quota(struct unwind_procs *u, uint32_t rows);
 
 /*
- * After unwind_procs__add_pid(): whether it left files for the process's
- * next turn (a reading takes at most UNWIND_READING_CPU_NS in new
- * tables, so that other users' processes are not kept waiting), and whose
- * process it is.
+ * After unwind_procs__add_maps(), __add_pid() or __load_asked(): whether
+ * it left tables asked for to the process's next turn (one update builds
+ * at most UNWIND_READING_CPU_NS of new tables, so that other users'
+ * processes are not kept waiting), and whose process it is.
  */
 bool unwind_procs__more(const struct unwind_procs *u, uid_t *uid);
 /* The real uid of process pid: 0 or -errno (-ENOENT: gone). */

@@ -12,7 +12,8 @@
  * before's, else a binary search in the process's entry), the row of the
  * pc by its file's page index and a search among the rows of its page,
  * then the caller's pc, sp and fp from the CFA. A pc in a mapping without a table (JIT code, a file without
- * .eh_frame) is stepped over by its frame pointer. A signal trampoline
+ * .eh_frame, a file whose table is not built yet: the walk asks for it)
+ * is stepped over by its frame pointer. A signal trampoline
  * (__restore_rt) is stepped over by the registers the kernel saved in its
  * frame, so a handler's stack goes on into the code it interrupted. A
  * return address in no mapping, or one the CFI calls undefined (the
@@ -331,26 +332,61 @@ static __always_inline int go_leaf_bp(const struct unwind_state *st, const struc
 }
 
 /*
+ * A request of the unwinder about pid to userspace, through the
+ * new-process ring buffer (kind: enum new_pid_kind). 1: sent. A global
+ * function: verified once, not at each state of the walk that calls it.
+ */
+__noinline int unwind_ask(__u32 pid, __u32 kind)
+{
+	struct new_pid_event *e = bpf_ringbuf_reserve(&new_pids, sizeof(*e), 0);
+
+	if (!e) {
+		stat_inc(STAT_NEW_PID_LOST);
+		return 0;
+	}
+	e->pid = pid;
+	e->gen = 0;
+	e->kind = kind;
+	e->pad = 0;
+	bpf_ringbuf_submit(e, 0);
+	return 1;
+}
+
+/*
  * pc is in no mapping the process had when its tables were loaded: a
  * library loaded since, or JIT code. Ask userspace to read the mappings
- * again (gen 0 in the new-process ring buffer), once a second at most.
+ * again, once a second at most.
  */
 static __always_inline void ask_reread(__u32 pid, struct unwind_proc *p)
 {
-	struct new_pid_event *e;
 	__u64 now = bpf_ktime_get_ns();
 
 	if (now < p->reread_ns)
 		return;
 	p->reread_ns = now + UNWIND_REREAD_NS;
-	e = bpf_ringbuf_reserve(&new_pids, sizeof(*e), 0);
-	if (!e) {
-		stat_inc(STAT_NEW_PID_LOST);
-		return;
-	}
-	e->pid = pid;
-	e->gen = 0;
-	bpf_ringbuf_submit(e, 0);
+	unwind_ask(pid, NEW_PID_REREAD);
+}
+
+/*
+ * pc is in mapping m, whose file's table is not built yet (profile.h,
+ * UNWIND_MAP_WANT): its frame goes by its frame pointer (counted), and
+ * the worker is asked for the table once (a request lost to a full ring
+ * buffer is made again at the next walk that meets it). A global
+ * function, and the count in it: a flag in the walk's state kept for the
+ * end made the verifier walk every later state twice (+20% of the
+ * program's verification).
+ */
+__noinline int unwind_ask_table(struct unwind_map *m, __u32 pid)
+{
+	if (!m)
+		return 0;
+	stat_inc(STAT_UNWIND_WAITED);
+	if (m->flags & UNWIND_MAP_ASKED)
+		return 0;
+	/* the entry's own memory: a CPU that walks it next sees the flag */
+	if (unwind_ask(pid, NEW_PID_TABLES))
+		m->flags |= UNWIND_MAP_ASKED;
+	return 0;
 }
 
 /*
@@ -450,6 +486,8 @@ static long unwind_step(__u32 i, void *ctx)
 	if (m && m->nr_rows)
 		r = find_row(m->first_row, m->nr_rows, (__u32)(st->ip - m->bias - (st->ret ? 1 : 0)),
 			     (__u32)st->rows_epoch);
+	else if (m && (m->flags & UNWIND_MAP_WANT))
+		unwind_ask_table((struct unwind_map *)m, st->pid);
 	go = m && (m->flags & UNWIND_MAP_GO);
 	if (go)
 		r = go_row(st, r);

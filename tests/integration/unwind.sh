@@ -65,6 +65,43 @@ t_tables_at_first_sight() {
 		fail "no count of stacks walked before the tables" || return 1
 }
 
+# Tables on demand: a process whose stacks pass through its own code and
+# libc's alone gets those two tables built, not those of the six other
+# files it maps (ld.so, libz, liblzma, libstdc++, libm, libgcc_s); its
+# stacks are whole all the same. And /proc/PID/maps is read once for its
+# symbols and its tables both: the opens strace sees are the readings -v
+# counts (before, the tables' worker read it again). --no-python: the
+# Python worker reads the maps of its own.
+t_tables_on_demand() {
+	start $W/ownloop 30
+	pid=$LAST
+	sleep 0.3
+	mapped=$(awk '$2 ~ /x/ && $6 ~ /^\// { print $6 }' /proc/$pid/maps | sort -u | wc -l)
+	# (LeakSanitizer cannot run under ptrace)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -qq --seccomp-bpf -e trace=open,openat,openat2 -o "$TMP/od.strace" \
+		$PROFILE -U -F 499 -f -v --no-python --no-unwind-cache -p "$pid" 2 \
+			> "$TMP/od.folded" 2> "$TMP/od.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/od.err")" || return 1
+	kill "$pid"
+	line=$(grep 'process readings' "$TMP/od.err")
+	files=$(echo "$line" | sed -E 's/.* ([0-9]+) files, .*/\1/')
+	built=$(echo "$line" | sed -E 's/.*; ([0-9]+) built .*/\1/')
+	opens=$(grep -c "\"/proc/$pid/maps\"" "$TMP/od.strace")
+	reads=$(sed -n 's/.*maps read \([0-9]*\) times.*/\1/p' "$TMP/od.err")
+	all=$(sum_matching '^ownloop;' "$TMP/od.folded")
+	whole=$(sum_matching '^ownloop;_start;__libc_start_main[^;]*;(__libc_start_call_main|\[libc\.so\.6\]);main;spin( |;)' "$TMP/od.folded")
+	echo "  $mapped files mapped, $files tables loaded ($built built); /proc/$pid/maps opened $opens times, $reads readings; $whole of $all samples whole"
+	grep 'on demand' "$TMP/od.err" | sed 's/^/  /'
+	[ "$mapped" -ge 8 ] || fail "ownloop maps only $mapped files" || return 1
+	[ "$files" = 2 ] && [ "$built" = 2 ] || fail "$files tables loaded, $built built: want ownloop's and libc's" || return 1
+	[ -n "$reads" ] && [ "$reads" -ge 1 ] && [ "$opens" -eq "$reads" ] ||
+		fail "/proc/$pid/maps opened $opens times for $reads readings" || return 1
+	[ "$all" -gt 500 ] || fail "only $all samples" || return 1
+	[ "$(pct "$whole" "$all")" -ge 90 ] ||
+		fail "stacks not whole: $(sort -t' ' -k2 -rn "$TMP/od.folded" | head -3)" || return 1
+}
+
 # Debian's own python3 (no frame pointers): its samples reach the
 # thread's root through the interpreter, whose eval loop's C frame is
 # the script's Python frame (python.sh). By frame pointers, almost none do.
@@ -584,6 +621,7 @@ t_go_stripped() {
 run_test "gcc -O2 without frame pointers: whole stacks, 5:3:2 kept" t_whole_stacks_without_frame_pointers
 run_test "gcc -fno-omit-frame-pointer: the frameless leaf's caller kept" t_frameless_leaves
 run_test "system-wide: tables loaded when a process is first sampled" t_tables_at_first_sight
+run_test "tables on demand: only the files stacks pass through; the maps read once" t_tables_on_demand
 run_test "Debian's python3: stacks reach the thread's root" t_debian_python
 run_test "Debian's xz, two threads: stacks reach clone3 and start_thread" t_debian_xz_threads
 run_test "a signal handler's stack goes on through the signal frame" t_signal_frame

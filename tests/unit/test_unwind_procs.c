@@ -52,6 +52,140 @@ Test(unwind_procs, binary_and_library)
 }
 
 /*
+ * Tables on demand: publishing a process builds nothing; its mappings
+ * wait for a walk to ask (UNWIND_MAP_WANT), and only the table asked for
+ * is built; the others still wait, and are not asked for (ASKED is the
+ * walk's to set).
+ */
+Test(unwind_procs, only_the_tables_walks_ask_for_are_built)
+{
+	struct unwind_procs_stats st;
+	struct unwind_proc *p;
+	char *maps = NULL;
+	__u32 key = 100;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	map_file(&maps, 100, FIXTURE_LIB, LIB_BIAS);
+	fake_process(proc_root, 100, maps, 0, 100, NULL);
+	cr_assert_eq(unwind_procs__add_pid(u, 100), 0);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 2);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(p->maps[i].nr_rows, 0, "mapping %d has rows", i);
+		cr_assert_eq(p->maps[i].flags, UNWIND_MAP_WANT, "mapping %d: flags %#x", i,
+			     p->maps[i].flags);
+	}
+	cr_assert(unwind_procs__published(u, 100));
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.built, 0);
+	cr_assert_eq(st.files, 0);
+	cr_assert_eq(st.rows, 0);
+	cr_assert_eq(st.met, 2);
+	cr_assert_eq(st.waiting, 2);
+
+	/* a walk met the library alone */
+	p->maps[1].flags |= UNWIND_MAP_ASKED;
+	cr_assert_eq(bpf_map_update_elem(procs_fd, &key, p, BPF_EXIST), 0);
+	free(p);
+	cr_assert_eq(unwind_procs__load_asked(u, 100), 0);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 2);
+	cr_assert_eq(p->maps[0].nr_rows, 0);
+	cr_assert_eq(p->maps[0].flags, UNWIND_MAP_WANT);
+	assert_rows_are(&p->maps[1], FIXTURE_LIB);
+	assert_bias(&p->maps[1], FIXTURE_LIB, true, "fixture_lib_func", LIB_BIAS);
+	cr_assert_eq(p->maps[1].flags, 0);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.built, 1);
+	cr_assert_eq(st.files, 1);
+	cr_assert_eq(st.asked, 1);
+	cr_assert_eq(st.waiting, 1);
+	cr_assert_eq(st.rows, rows_taken(FIXTURE_LIB));
+	/* the same request again (a lost reply, two CPUs): nothing more */
+	cr_assert_eq(unwind_procs__load_asked(u, 100), 0);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.built, 1);
+	free(p);
+	free(maps);
+}
+
+/* A table built for one process serves every other mapping its file: no asking again. */
+Test(unwind_procs, a_table_built_serves_other_processes_at_once)
+{
+	struct unwind_procs_stats st;
+	struct unwind_proc *p;
+	char *maps = NULL, *maps2 = NULL;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	add_process(100, maps);
+	map_file(&maps2, 101, FIXTURE_UNWIND, EXE_BIAS + 0x100000);
+	map_file(&maps2, 101, FIXTURE_LIB, LIB_BIAS);
+	fake_process(proc_root, 101, maps2, 0, 101, NULL);
+	cr_assert_eq(unwind_procs__add_pid(u, 101), 0);
+	p = must_entry(101);
+	assert_rows_are(&p->maps[0], FIXTURE_UNWIND);
+	assert_bias(&p->maps[0], FIXTURE_UNWIND, false, "unw_leaf", EXE_BIAS + 0x100000);
+	cr_assert_eq(p->maps[0].flags, 0);
+	cr_assert_eq(p->maps[1].flags, UNWIND_MAP_WANT);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.built, 1);
+	cr_assert_eq(st.met, 2);
+	free(p);
+	free(maps);
+	free(maps2);
+}
+
+/* A file without a table, once asked for: no rows, and no more asking (frame pointers). */
+Test(unwind_procs, a_file_without_a_table_is_asked_for_once)
+{
+	struct unwind_procs_stats st;
+	struct unwind_proc *p;
+	char *maps = NULL, *text = write_in(tmp, "not-elf", "no ELF file here\n"), line[512];
+
+	start(1 << 16);
+	snprintf(line, sizeof(line), "7f1000000000-7f1000001000 r-xp 00000000 00:00 42 %s\n", text);
+	append_mapping(&maps, 100, text, line);
+	fake_process(proc_root, 100, maps, 0, 100, NULL);
+	cr_assert_eq(unwind_procs__add_pid(u, 100), 0);
+	cr_assert_eq(ask_all(100), 1);
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 1);
+	cr_assert_eq(p->maps[0].nr_rows, 0);
+	cr_assert_eq(p->maps[0].flags, 0, "flags %#x: asked for again", p->maps[0].flags);
+	unwind_procs__stats(u, &st);
+	cr_assert_eq(st.no_table, 1);
+	cr_assert_eq(st.waiting, 0);
+	free(p);
+	free(maps);
+	free(text);
+}
+
+/*
+ * The reading an entry is made from is kept while the entry is there
+ * (a walk's request is served from it), and freed by the sweep once exec
+ * or exit deleted the entry.
+ */
+Test(unwind_procs, readings_of_entries_gone_are_freed)
+{
+	char *maps = NULL;
+	__u32 key = 100;
+
+	start(1 << 16);
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	fake_process(proc_root, 100, maps, 0, 100, NULL);
+	cr_assert_eq(unwind_procs__add_pid(u, 100), 0);
+	cr_assert_eq(unwind_procs__load_asked(u, 100), 0);
+	cr_assert_eq(bpf_map_delete_elem(procs_fd, &key), 0);
+	/* kept: the request finds no entry to publish into */
+	cr_assert_eq(unwind_procs__load_asked(u, 100), -ESTALE);
+	cr_assert_eq(unwind_procs__sweep(u), 0);
+	cr_assert_eq(unwind_procs__load_asked(u, 100), -ENOENT);
+	free(maps);
+}
+
+/*
  * The rows one process's files take, read back from the array: a small
  * table, a Go one of thousands of rows, a library's, in that order; map_flags
  * and window (0: the default) as the rows array is made and written.
@@ -538,24 +672,64 @@ static int end_reading(struct reader *r, const char *maps)
 	return r->err;
 }
 
-Test(unwind_procs, exec_while_reading_is_not_published)
+/*
+ * The generation pid 100 runs, as the sampler would say; on_check runs
+ * each time it is asked (after the placeholder is made).
+ */
+static uint32_t gen_now = 7;
+static void (*on_check)(void);
+
+static uint32_t current_gen(pid_t pid, void *ctx)
 {
-	struct unwind_proc *p;
-	struct reader r;
-	char *maps = NULL;
+	(void)ctx;
+	if (on_check)
+		on_check();
+	return pid == 100 ? gen_now : 0;
+}
+
+/* The reading of pid 100 in maps, as made in generation gen. */
+static int add_reading(const char *maps, uint32_t gen)
+{
+	struct proc_maps m;
+	int err;
+
+	fake_process(proc_root, 100, maps, 0, 100, NULL);
+	cr_assert_eq(proc_maps__load_buf(maps, strlen(maps), &m), 0);
+	err = unwind_procs__add_maps(u, 100, gen, &m);
+	proc_maps__release(&m);
+	return err;
+}
+
+/* exec deletes the entry: the placeholder, checked, was the new image's */
+static void exec_now(void)
+{
 	__u32 key = 100;
 
+	bpf_map_delete_elem(procs_fd, &key);
+	on_check = NULL;
+}
+
+/*
+ * A reading is made before its entry's placeholder: an exec in between
+ * makes a new generation first (profile.bpf.c), and the reading is not
+ * published for the new image; nor is it after an exec that comes once
+ * the placeholder is there (the entry deleted). In its generation, it is.
+ */
+Test(unwind_procs, exec_after_reading_is_not_published)
+{
+	char *maps = NULL;
+
 	start(1 << 16);
+	unwind_procs__set_gen_fn(u, current_gen, NULL);
 	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
-	begin_reading(&r, 100);
-	/* a placeholder meanwhile, for exec to delete: frame pointers */
-	p = must_entry(100);
-	cr_assert_eq(p->nr, 0);
-	cr_assert_not(unwind_procs__published(u, 100));
-	free(p);
-	cr_assert_eq(bpf_map_delete_elem(procs_fd, &key), 0);
-	cr_assert_eq(end_reading(&r, maps), -ESTALE);
+	gen_now = 8;
+	cr_assert_eq(add_reading(maps, 7), -ESTALE);
 	cr_assert_null(entry(100));
+	on_check = exec_now;
+	cr_assert_eq(add_reading(maps, 8), -ESTALE);
+	cr_assert_null(entry(100));
+	cr_assert_eq(add_reading(maps, 8), 0);
+	cr_assert(unwind_procs__published(u, 100));
 	free(maps);
 }
 
@@ -576,6 +750,7 @@ Test(unwind_procs, reread_keeps_entry_until_published)
 	cr_assert_gt(p->maps[0].nr_rows, 0);
 	free(p);
 	cr_assert_eq(end_reading(&r, maps), 0);
+	cr_assert_eq(ask_all(100), 1);
 	p = must_entry(100);
 	cr_assert_eq(p->nr, 2);
 	assert_rows_are(&p->maps[1], FIXTURE_LIB);
@@ -669,6 +844,13 @@ Test(unwind_procs, another_file_at_the_same_address)
 	cr_assert_eq(unlink(link), 0);
 	cr_assert_eq(symlink(FIXTURE_LIB, link), 0);
 	cr_assert_eq(unwind_procs__add_pid(u, 100), 0);
+	/* not the old file's rows: none, until a walk asks for the new one's */
+	p = must_entry(100);
+	cr_assert_eq(p->nr, 1);
+	cr_assert_eq(p->maps[0].nr_rows, 0);
+	cr_assert_eq(p->maps[0].flags, UNWIND_MAP_WANT);
+	free(p);
+	cr_assert_eq(ask_all(100), 1);
 	p = must_entry(100);
 	cr_assert_eq(p->nr, 1);
 	assert_rows_are(&p->maps[0], FIXTURE_LIB);

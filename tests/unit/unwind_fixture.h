@@ -19,6 +19,7 @@
 #include "symbols/elf_read.h"
 #include "fake_proc.h"
 #include "unwind/go_runtime.h"
+#include "symbols/proc_maps.h"
 #include "profile.h"
 #include "unwind/row_index.h"
 #include "sym_fixtures.h"
@@ -125,11 +126,54 @@ static inline uint64_t text_start(const char *path, uint64_t bias)
 	return lo;
 }
 
-/* A process of uid's with these maps, read and published. */
+/*
+ * What the walks do (user_stack.bpf.h): ask for the table of every
+ * mapping of pid's entry that waits for one; then the worker builds them
+ * (unwind_procs__load_asked). Returns how many were asked for.
+ */
+static inline int ask_all(int pid)
+{
+	struct unwind_proc *p = calloc(1, sizeof(*p));
+	struct unwind_proc_big *b = calloc(1, sizeof(*b));
+	struct unwind_map *maps;
+	__u32 key = pid, nr;
+	int asked = 0;
+
+	cr_assert(p && b);
+	cr_assert_eq(bpf_map_lookup_elem(procs_fd, &key, p), 0, "no entry for pid %d", pid);
+	maps = p->maps;
+	nr = p->nr;
+	if (p->big) {
+		cr_assert_eq(bpf_map_lookup_elem(big_fd, &key, b), 0);
+		maps = b->maps;
+		nr = b->nr;
+	}
+	for (__u32 i = 0; i < nr; i++) {
+		if (maps[i].flags & UNWIND_MAP_WANT) {
+			cr_assert_eq(maps[i].nr_rows, 0);
+			maps[i].flags |= UNWIND_MAP_ASKED;
+			asked++;
+		}
+	}
+	if (asked)
+		cr_assert_eq(bpf_map_update_elem(p->big ? big_fd : procs_fd, &key,
+						 p->big ? (void *)b : (void *)p, BPF_EXIST), 0);
+	free(p);
+	free(b);
+	if (asked)
+		cr_assert_eq(unwind_procs__load_asked(u, pid), 0);
+	return asked;
+}
+
+/*
+ * A process of uid's with these maps, read and published, with every
+ * table its files have, as walks that met them all.
+ */
 static inline void add_process_as(int pid, const char *maps, unsigned int uid)
 {
 	fake_process(proc_root, pid, maps, uid, pid, NULL);
 	cr_assert_eq(unwind_procs__add_pid(u, pid), 0);
+	ask_all(pid);
 }
 
 static inline void add_process(int pid, const char *maps)
