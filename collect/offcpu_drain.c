@@ -21,6 +21,8 @@ struct carried {
 	struct profile_key key;	/* for the aggregate's key */
 	int kerr, uerr;
 	uint32_t nr_kips, nr_uips;
+	bool under_way;		/* seen in the waits under way at this drain */
+	uint32_t absent;	/* drains in a row it was neither under way nor counted */
 	uint64_t ips[];		/* kernel, then user */
 };
 
@@ -135,7 +137,8 @@ int offcpu_drain__carry(struct offcpu_drain *o, __u64 task, __u64 start_ns,
 	if (!c)
 		return -ENOMEM;
 	*c = (struct carried){ .task = task, .start_ns = start_ns, .key = *key,
-			       .kerr = kern->err, .uerr = user->err, .nr_kips = nk, .nr_uips = nu };
+			       .kerr = kern->err, .uerr = user->err, .nr_kips = nk, .nr_uips = nu,
+			       .under_way = true };
 	if (nk)
 		memcpy(c->ips, kern->ips, nk * sizeof(c->ips[0]));
 	if (nu)
@@ -184,9 +187,12 @@ static int carry_started(struct offcpu_drain *o, struct map_drain *d, const stru
 			return -errno;
 		for (__u32 i = 0; i < n; i++) {
 			const struct offcpu_start *s = &o->starts[i];
+			struct carried *c = *find(o, o->tasks[i], s->ns);
 			struct agg_stack kern, user;
 			int err;
 
+			if (c)
+				c->under_way = true;
 			if (s->seq != o->seq)
 				continue;
 			map_drain__stacks(d, set, &s->key, &kern, &user);
@@ -254,6 +260,38 @@ static int count_late(struct offcpu_drain *o, struct map_drain *d, const struct 
 	}
 }
 
+/* Whether each carried wait is under way: not yet, until carry_started() sees it. */
+static void mark_all(struct offcpu_drain *o, bool under_way)
+{
+	for (size_t i = 0; i < o->nr_buckets; i++)
+		for (struct carried *c = o->buckets[i]; c; c = c->next)
+			c->under_way = under_way;
+}
+
+/*
+ * Step 3: let go of the carried waits that ended without a late entry to
+ * count them: outside --min-block/--max-block, or their time lost to a
+ * full map (both counted by the BPF side). A wait seen neither under way
+ * nor ended at two drains in a row is one: its late entry would have been
+ * read at the first (written right after the wait left the waits under way).
+ */
+static void let_go_ended(struct offcpu_drain *o)
+{
+	for (size_t i = 0; i < o->nr_buckets; i++) {
+		for (struct carried **p = &o->buckets[i], *c; (c = *p);) {
+			c->absent = c->under_way ? 0 : c->absent + 1;
+			if (c->absent < 2) {
+				p = &c->next;
+				continue;
+			}
+			*p = c->next;
+			free(c);
+			o->nr--;
+			o->st.ended_uncounted++;
+		}
+	}
+}
+
 int offcpu_drain__settle(struct map_drain *d, const struct map_set_fds *set, struct agg *agg,
 			 void *ctx)
 {
@@ -262,9 +300,15 @@ int offcpu_drain__settle(struct map_drain *d, const struct map_set_fds *set, str
 
 	if (o->start_fd < 0 || o->late_fd < 0)
 		return 0;
-	if (o->carry)
+	if (o->carry) {
+		mark_all(o, false);
 		err = carry_started(o, d, set);
-	return err ? err : count_late(o, d, set, agg);
+	}
+	if (!err)
+		err = count_late(o, d, set, agg);
+	if (!err && o->carry)
+		let_go_ended(o);
+	return err;
 }
 
 size_t offcpu_drain__nr_carried(const struct offcpu_drain *o)

@@ -40,6 +40,8 @@ struct offcpu_drain_stats {
 	uint64_t not_carried;	/* waits not carried: the carry full */
 	uint64_t lost;		/* late waits without their stacks, */
 	uint64_t lost_ns;	/* ... and their time */
+	/* carried waits that ended uncounted (outside the bounds, or the late map full): let go */
+	uint64_t ended_uncounted;
 };
 
 struct offcpu_drain;

@@ -236,6 +236,53 @@ Test(offcpu_drain, late_waits_are_counted_with_the_stacks_they_began_with)
 }
 
 /*
+ * A carried wait that ends without a late entry (outside --min-block and
+ * --max-block, or the late map full) is let go at the second drain that
+ * finds it neither under way nor counted; one still under way stays.
+ */
+Test(offcpu_drain, a_carried_wait_that_ended_uncounted_is_let_go)
+{
+	struct map_set_fds set = make_set();
+	int start_fd = bpf_hash("test_start", sizeof(__u64), sizeof(struct offcpu_start), 16);
+	int late_fd = bpf_hash("test_late", sizeof(struct offcpu_late_key),
+			       sizeof(struct offcpu_late), 16);
+	struct offcpu_drain *o = offcpu_drain__new(DEPTH, 16);
+	struct agg *agg = agg__new();
+	struct offcpu_drain_stats st;
+	struct map_drain d;
+
+	cr_assert(o && agg);
+	cr_assert_eq(map_drain__init(&d, DEPTH), 0);
+	fill_stacks(&set);
+	offcpu_drain__set_maps(o, start_fd, late_fd);
+	set.settle = offcpu_drain__settle;
+	set.settle_ctx = o;
+	start(start_fd, 0x1000, 10, 5, key_of(1, 1, 2));	/* ends, filtered */
+	start(start_fd, 0x2000, 20, 5, key_of(2, 3, 4));	/* goes on */
+	offcpu_drain__next(o, 5, true);
+	cr_assert_eq(map_drain__set(&d, &set, agg), 0);
+	cr_assert_eq(offcpu_drain__nr_carried(o), 2);
+
+	bpf_map_delete_elem(start_fd, &(__u64){ 0x1000 });
+	for (__u32 flip = 6; flip <= 8; flip++) {
+		agg__reset(agg);
+		offcpu_drain__next(o, flip, true);
+		cr_assert_eq(map_drain__set(&d, &set, agg), 0);
+		cr_assert_eq(offcpu_drain__nr_carried(o), flip == 6 ? 2 : 1, "at flip %u", flip);
+	}
+	offcpu_drain__stats(o, &st);
+	cr_assert_eq(st.ended_uncounted, 1);
+	cr_assert_eq(st.lost, 0, "nothing counted as lost");
+
+	map_drain__release(&d);
+	agg__free(agg);
+	offcpu_drain__free(o);
+	close(start_fd);
+	close(late_fd);
+	close_set(&set);
+}
+
+/*
  * --wall: a sample's count is made ns by the period, off-CPU counts are ns
  * already; a key counted with nothing yet (its thread still off the CPU)
  * is no entry.
