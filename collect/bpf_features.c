@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
@@ -97,4 +98,20 @@ const struct bpf_feature *bpf_features__missing_for_python(bpf_feature_probe_fn 
 {
 	return last_missing(python_features, sizeof(python_features) / sizeof(python_features[0]),
 			    probe);
+}
+
+bool bpf_features__release_before(const char *release, int major, int minor)
+{
+	int ma, mi;
+
+	if (!release || sscanf(release, "%d.%d", &ma, &mi) != 2)
+		return true;
+	return ma < major || (ma == major && mi < minor);
+}
+
+bool bpf_features__alloc_in_any_context(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && !bpf_features__release_before(u.release, 6, 1);
 }

@@ -52,6 +52,20 @@ const struct bpf_feature *bpf_features__missing_for_python(bpf_feature_probe_fn 
  */
 bool bpf_features__kernel_btf(const char *sys_root);
 
+/*
+ * Whether release (uname -r: "6.1.0-13-amd64") is before major.minor;
+ * one that cannot be read counts as before (the cautious answer).
+ */
+bool bpf_features__release_before(const char *release, int major, int minor);
+
+/*
+ * Whether the hash maps a tracing program adds to while the scheduler's
+ * locks are held (sched_switch) may be left unpreallocated: from Linux 6.1
+ * (bpf_mem_alloc) on. Before, their allocation may wake kswapd, which
+ * takes a run queue's lock: preallocate them.
+ */
+bool bpf_features__alloc_in_any_context(void);
+
 /* libbpf's probes: a map created, a program loaded, and closed again. */
 int bpf_features__probe(const struct bpf_feature *f);
 

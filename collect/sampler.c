@@ -320,7 +320,13 @@ static int load_object(struct sampler *s)
 	uint64_t t0;
 	int err = 0;
 
-	for (int prealloc = 0; prealloc < 2; prealloc++) {
+	/*
+	 * --off-cpu loads no perf_event program to refuse unpreallocated maps
+	 * on an old kernel, but its sched_switch program must not allocate there
+	 */
+	int first = s->opts.off_cpu && !bpf_features__alloc_in_any_context();
+
+	for (int prealloc = first; prealloc < 2; prealloc++) {
 		err = open_configured(s, prealloc);
 		if (err) {
 			fprintf(stderr, "profile: cannot open BPF object: %s\n", strerror(-err));

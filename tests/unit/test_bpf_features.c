@@ -91,3 +91,15 @@ Test(bpf_features, kernel_btf_is_the_vmlinux_file_in_sysfs)
 	free(file);
 	rm_rf(sys);
 }
+
+/* Releases as uname -r gives them, against 6.1; what cannot be read is "before". */
+Test(bpf_features, releases_read_from_uname)
+{
+	cr_assert(bpf_features__release_before("5.18.0-0.deb11.4-amd64", 6, 1));
+	cr_assert(bpf_features__release_before("6.0.19", 6, 1));
+	cr_assert_not(bpf_features__release_before("6.1.0-13-amd64", 6, 1));
+	cr_assert_not(bpf_features__release_before("6.18.44-fc-v669", 6, 1));
+	cr_assert_not(bpf_features__release_before("7.0", 6, 1));
+	cr_assert(bpf_features__release_before("", 6, 1));
+	cr_assert(bpf_features__release_before(NULL, 6, 1));
+}
