@@ -23,13 +23,21 @@
 
 /* Entries of processes gone are looked for this often (unwind_procs__sweep). */
 #define SWEEP_NS 2000000000ull
+/* Table requests the full queue dropped, queued again at the next sweep. */
+#define RETRY_MAX 1024
 
 struct unwind_jobs {
 	struct unwind_procs *u;
 	struct pid_worker *worker;	/* loads a pid's tables, sweeps */
 	void *gens;		/* tsearch: the last generation queued, by pid; main thread only */
-	pthread_mutex_t lock;	/* over readings */
+	pthread_mutex_t lock;	/* over readings and retry */
 	void *readings;		/* tsearch: the reading waiting for its pid's job, by pid */
+	/*
+	 * pids whose table request the full queue dropped: their entries keep
+	 * the mappings marked asked, so no walk asks again
+	 */
+	pid_t retry[RETRY_MAX];
+	size_t nr_retry;
 };
 
 /* A reading of a pid's mappings handed over, until its job takes it. */
@@ -176,7 +184,18 @@ static void load_pid(void *ctx, pid_t pid)
 
 static void sweep(void *ctx)
 {
-	unwind_procs__sweep(((struct unwind_jobs *)ctx)->u);
+	struct unwind_jobs *j = ctx;
+	pid_t retry[RETRY_MAX];
+	size_t n;
+
+	unwind_procs__sweep(j->u);
+	pthread_mutex_lock(&j->lock);
+	n = j->nr_retry;
+	memcpy(retry, j->retry, n * sizeof(retry[0]));
+	j->nr_retry = 0;
+	pthread_mutex_unlock(&j->lock);
+	for (size_t i = 0; i < n; i++)
+		unwind_jobs__queue_asked(j, retry[i]);
 }
 
 static void cancel(void *ctx)
@@ -230,8 +249,13 @@ void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, boo
 
 void unwind_jobs__queue_asked(struct unwind_jobs *j, pid_t pid)
 {
-	/* dropped, it is counted; a later job of pid builds what it asked for */
-	pid_worker__queue_lane(j->worker, pid, lane_of(j->u, pid));
+	if (pid_worker__queue_lane(j->worker, pid, lane_of(j->u, pid)) != -ENOSPC)
+		return;
+	/* dropped (counted): asked again at the next sweep, unless as many wait already */
+	pthread_mutex_lock(&j->lock);
+	if (j->nr_retry < RETRY_MAX)
+		j->retry[j->nr_retry++] = pid;
+	pthread_mutex_unlock(&j->lock);
 }
 
 bool unwind_jobs__idle(struct unwind_jobs *j)
