@@ -50,14 +50,6 @@ static void wait_for_work(struct pid_worker *w)
 	}
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* lane's slot in w->lanes; made (given the clock: no credit for its absence) when missing. */
 static size_t lane_slot(struct pid_worker *w, uint32_t lane)
 {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "symbols/budget.h"
 
 static const struct budget defaults = BUDGET_DEFAULT_INIT;
@@ -29,22 +30,9 @@ int budget__refuse(const char *fmt, ...)
 	return -EFBIG;
 }
 
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t budget__thread_cpu_ns(void)
-{
-	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
-}
-
 void budget_cpu__start(struct budget_cpu *c)
 {
-	c->start_ns = budget__thread_cpu_ns();
+	c->start_ns = thread_cpu_ns();
 	c->next_look_ns = 0;
 	c->over = false;
 	c->active = true;
@@ -53,7 +41,7 @@ void budget_cpu__start(struct budget_cpu *c)
 uint64_t budget_cpu__stop(struct budget_cpu *c)
 {
 	c->active = false;
-	return budget__thread_cpu_ns() - c->start_ns;
+	return thread_cpu_ns() - c->start_ns;
 }
 
 bool budget_cpu__over(struct budget_cpu *c)
@@ -69,7 +57,7 @@ bool budget_cpu__over(struct budget_cpu *c)
 	if (now < c->next_look_ns)
 		return false;
 	c->next_look_ns = now + 1;
-	c->over = budget__thread_cpu_ns() - c->start_ns >= c->cap_ns;
+	c->over = thread_cpu_ns() - c->start_ns >= c->cap_ns;
 	return c->over;
 }
 

@@ -49,8 +49,6 @@ struct budget_cpu {
 	bool over;		/* the cap was reached: the work was stopped */
 };
 
-/* This thread's CPU time, ns. */
-uint64_t budget__thread_cpu_ns(void);
 /* A file begins: its CPU counted from now, over cleared. */
 void budget_cpu__start(struct budget_cpu *c);
 /* It ends: the CPU it took, ns. */
