@@ -147,6 +147,20 @@ static int update_existing(int fd, __u32 key, const void *value)
  * and only an entry still there is replaced, so tables of an image gone
  * are never used. More than an entry holds go to the big entry first;
  * the small one then points there.
+ *
+ * No entry inherits another's UNWIND_MAP_WANT or ASKED, though the
+ * kernel reuses the memory of deleted elements (preallocated or not):
+ * the BPF side never creates an entry (it looks up, sets ASKED and
+ * reread_ns in place, deletes), and every update here, the placeholder's
+ * included, hands the kernel a whole value made afresh (small zeroed,
+ * each mapping of all zeroed by unwind_files__map(), ASKED only where
+ * this pid's own entry asked: unwind_reading__fill()), which the kernel
+ * copies whole into the element it links. What this does not rule out:
+ * a walk on another CPU that looked an entry up before it was deleted
+ * (its leader's exit, the sweep) or replaced (here) may set ASKED in
+ * the element after the kernel gave it to another entry, within the few
+ * microseconds of that walk; that mapping then goes unasked until the
+ * entry is published again.
  */
 static int publish(struct unwind_procs *u, __u32 key, const struct unwind_proc_big *all,
 		   bool *partial, struct unwind_proc *small)
