@@ -9,20 +9,6 @@
 
 TestSuite(unwind_recs, .init = fake_proc_setup, .fini = teardown);
 
-/* pid exits: the BPF side deletes its entries (on_exit), /proc forgets it. */
-static void exits(int pid)
-{
-	char rel[64], *path;
-	__u32 key = pid;
-
-	bpf_map_delete_elem(procs_fd, &key);
-	bpf_map_delete_elem(big_fd, &key);
-	snprintf(rel, sizeof(rel), "%d/stat", pid);
-	path = path_in(proc_root, rel);
-	cr_assert_eq(unlink(path), 0);
-	free(path);
-}
-
 static uint64_t records(void)
 {
 	struct unwind_procs_stats st;
@@ -52,7 +38,7 @@ Test(unwind_recs, records_stay_bounded_under_process_churn)
 		free(maps);
 		/* a few stay alive a while */
 		if (i >= LIVE)
-			exits(pid - LIVE);
+			process_gone(pid - LIVE);
 		if (i % SWEEP_EVERY == SWEEP_EVERY - 1)
 			unwind_procs__sweep(u);
 		if (records() > most)
@@ -78,7 +64,7 @@ Test(unwind_recs, how_a_process_gone_went_is_kept)
 	start(1 << 16);
 	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
 	add_process(100, maps);
-	exits(100);
+	process_gone(100);
 	unwind_procs__sweep(u);
 	cr_assert_eq(records(), 0);
 	unwind_procs__status(u, 100, &st);
