@@ -127,8 +127,9 @@ static void print_unwind(FILE *f, const struct run_totals *rt)
 		(unsigned long long)u->met, (unsigned long long)u->readings,
 		(unsigned long long)u->asked, (unsigned long long)u->waiting,
 		(unsigned long long)t[STAT_UNWIND_WAITED]);
-	fprintf(f, "profile: unwind tables: %llu readings found the mappings unchanged; %llu entries of processes gone deleted by the sweep; %llu mappings whose file /proc/PID/map_files refused; %llu processes' [vdso] given the vDSO's table\n",
+	fprintf(f, "profile: unwind tables: %llu readings found the mappings unchanged; %llu entries of processes gone deleted by the sweep; %llu records of processes kept at the end, %llu let go as their processes went; %llu mappings whose file /proc/PID/map_files refused; %llu processes' [vdso] given the vDSO's table\n",
 		(unsigned long long)u->unchanged, (unsigned long long)u->swept,
+		(unsigned long long)u->records, (unsigned long long)u->records_gone,
 		(unsigned long long)u->denied, (unsigned long long)u->vdso);
 	fprintf(f, "profile: unwind tables: files took %.3f s of the worker's CPU, %.3f s the most one took; %llu given up at the cap of %.2f s a file; %llu jobs left tables asked for to their process's next turn\n",
 		u->file_cpu_ns / 1e9, u->file_cpu_max_ns / 1e9, (unsigned long long)u->over_cpu,

@@ -116,6 +116,8 @@ static const char *why_no_tables(const struct unwind_pid_status *st, char *buf, 
 		return "they were loaded only after these stacks were taken";
 	switch (st->err) {
 	case -ENOENT:
+		if (st->forgotten)
+			return "no notice of the process reached the tables worker, or it was gone long before the end and what became of its tables is no longer kept";
 		return "no notice of the process reached the tables worker";
 	case -ESRCH:
 		return "the process was gone, or a zombie, when its mappings were read";

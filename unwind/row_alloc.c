@@ -22,9 +22,11 @@ struct row_alloc {
 	uint32_t nr_rows, quota, used;
 	uint32_t top;		/* rows from here were never taken */
 	struct range *free;	/* sorted by start, none adjacent */
-	size_t nr_free, cap_free;
+	size_t nr_free, cap_free;	/* cap_free >= nr_taken: give needs no memory */
+	size_t nr_taken;	/* ranges taken and not given back */
 	struct uid_rows *uids;	/* those holding rows; few */
 	size_t nr_uids, cap_uids;
+	row_alloc_realloc_fn realloc;
 };
 
 struct row_alloc *row_alloc__new(uint32_t nr_rows, uint32_t quota)
@@ -35,6 +37,7 @@ struct row_alloc *row_alloc__new(uint32_t nr_rows, uint32_t quota)
 		return NULL;
 	a->nr_rows = nr_rows;
 	a->quota = quota;
+	a->realloc = reallocarray;
 	if (nr_rows) {
 		a->free = malloc(sizeof(*a->free));
 		if (!a->free) {
@@ -86,7 +89,7 @@ static struct uid_rows *uid_slot_make(struct row_alloc *a, uid_t uid)
 		return s;
 	if (a->nr_uids == a->cap_uids) {
 		size_t cap = a->cap_uids ? 2 * a->cap_uids : 8;
-		struct uid_rows *v = reallocarray(a->uids, cap, sizeof(*v));
+		struct uid_rows *v = a->realloc(a->uids, cap, sizeof(*v));
 
 		if (!v)
 			return NULL;
@@ -95,6 +98,29 @@ static struct uid_rows *uid_slot_make(struct row_alloc *a, uid_t uid)
 	}
 	a->uids[a->nr_uids] = (struct uid_rows){ .uid = uid };
 	return &a->uids[a->nr_uids++];
+}
+
+/*
+ * Room in a->free for nr ranges; false when there is no memory. Free
+ * ranges are never adjacent: between two of them lies a range taken, so
+ * after a give there are at most as many as there were ranges taken
+ * before it. With room for nr_taken ranges, no give needs memory.
+ */
+static bool free_room(struct row_alloc *a, size_t nr)
+{
+	size_t cap = a->cap_free ? a->cap_free : 8;
+	struct range *v;
+
+	if (nr <= a->cap_free)
+		return true;
+	while (cap < nr)
+		cap *= 2;
+	v = a->realloc(a->free, cap, sizeof(*v));
+	if (!v)
+		return false;
+	a->free = v;
+	a->cap_free = cap;
+	return true;
 }
 
 int row_alloc__take(struct row_alloc *a, uint32_t n, uid_t uid, uint32_t *first, bool *reused)
@@ -112,6 +138,9 @@ int row_alloc__take(struct row_alloc *a, uint32_t n, uid_t uid, uint32_t *first,
 			best = i;
 	if (best == a->nr_free)
 		return -ENOSPC;
+	/* room for the free range its give may make, before anything changes */
+	if (!free_room(a, a->nr_taken + 1))
+		return -ENOMEM;
 	s = uid_slot_make(a, uid);
 	if (!s)
 		return -ENOMEM;
@@ -128,24 +157,8 @@ int row_alloc__take(struct row_alloc *a, uint32_t n, uid_t uid, uint32_t *first,
 		a->top = *first + n;
 	s->rows += n;
 	a->used += n;
+	a->nr_taken++;
 	return 0;
-}
-
-/* Room for one range more in a->free; false when there is no memory. */
-static bool free_room(struct row_alloc *a)
-{
-	size_t cap;
-	struct range *v;
-
-	if (a->nr_free < a->cap_free)
-		return true;
-	cap = a->cap_free ? 2 * a->cap_free : 8;
-	v = reallocarray(a->free, cap, sizeof(*v));
-	if (!v)
-		return false;
-	a->free = v;
-	a->cap_free = cap;
-	return true;
 }
 
 void row_alloc__give(struct row_alloc *a, uint32_t first, uint32_t n, uid_t uid)
@@ -163,6 +176,8 @@ void row_alloc__give(struct row_alloc *a, uint32_t first, uint32_t n, uid_t uid)
 			*s = a->uids[--a->nr_uids];
 	}
 	a->used -= n <= a->used ? n : a->used;
+	if (a->nr_taken)
+		a->nr_taken--;
 	/* the first range after it */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -183,12 +198,17 @@ void row_alloc__give(struct row_alloc *a, uint32_t first, uint32_t n, uid_t uid)
 	} else if (right) {
 		a->free[lo].start = first;
 		a->free[lo].len += n;
-	} else if (free_room(a)) {
+	} else if (free_room(a, a->nr_free + 1)) {
+		/* take made the room (free_room): nothing is allocated for a range it gave */
 		memmove(&a->free[lo + 1], &a->free[lo], (a->nr_free - lo) * sizeof(*a->free));
 		a->free[lo] = (struct range){ first, n };
 		a->nr_free++;
 	}
-	/* else: no memory for the list, and the rows stay lost to the run */
+}
+
+void row_alloc__set_realloc(struct row_alloc *a, row_alloc_realloc_fn fn)
+{
+	a->realloc = fn;
 }
 
 void row_alloc__free(struct row_alloc *a)

@@ -18,27 +18,13 @@
 #include "common/fnv.h"
 #include "symbols/proc_maps.h"
 #include "common/proc_stat.h"
+#include "unwind/proc_recs.h"
 #include "unwind/table_cache.h"
 #include "unwind/unwind_procs_internal.h"
 
 #define UNWIND_MAX_EH_FRAME (64ull << 20)
 /* A debug file found by .gnu_debuglink is checksummed whole: 256 MiB, ~0.1 s. */
 #define UNWIND_MAX_DEBUGLINK_CRC (256ull << 20)
-
-/*
- * What the worker knows of a pid it gave tables: which process it was
- * (its start time: a reused pid is another), the reading its entry is
- * made from, what was published for it, and how the last update went.
- */
-struct proc_rec {
-	pid_t pid;
-	uint64_t start_time;	/* /proc/PID/stat, clock ticks since boot */
-	uint64_t fingerprint;	/* of the entry published; 0: none */
-	int status;		/* the last update: 0 or -errno */
-	uint64_t published_ns;	/* CLOCK_MONOTONIC: first published, or 0 */
-	struct unwind_held held;	/* the files its entry points at */
-	struct unwind_reading reading;	/* none once the entry is gone (the sweep) */
-};
 
 struct unwind_procs *unwind_procs__new(const struct unwind_map_fds *fds, const char *proc_root,
 				       struct table_cache *cache)
@@ -147,31 +133,6 @@ static uint64_t fingerprint_of(const struct unwind_proc_big *p, bool partial)
 	return h | 1;	/* never 0, "none" */
 }
 
-static int cmp_rec(const void *a, const void *b)
-{
-	const struct proc_rec *x = a, *y = b;
-
-	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-/* pid's record, made when missing (NULL: no memory). */
-static struct proc_rec *rec_of(struct unwind_procs *u, pid_t pid)
-{
-	struct proc_rec key = { .pid = pid }, *r, **slot = tfind(&key, &u->recs, cmp_rec);
-
-	if (slot)
-		return *slot;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return NULL;
-	r->pid = pid;
-	if (!tsearch(r, &u->recs, cmp_rec)) {
-		free(r);
-		return NULL;
-	}
-	return r;
-}
-
 /* An update of the entry of pid that must find it still there (exec and exit delete it). */
 static int update_existing(int fd, __u32 key, const void *value)
 {
@@ -186,6 +147,20 @@ static int update_existing(int fd, __u32 key, const void *value)
  * and only an entry still there is replaced, so tables of an image gone
  * are never used. More than an entry holds go to the big entry first;
  * the small one then points there.
+ *
+ * No entry inherits another's UNWIND_MAP_WANT or ASKED, though the
+ * kernel reuses the memory of deleted elements (preallocated or not):
+ * the BPF side never creates an entry (it looks up, sets ASKED and
+ * reread_ns in place, deletes), and every update here, the placeholder's
+ * included, hands the kernel a whole value made afresh (small zeroed,
+ * each mapping of all zeroed by unwind_files__map(), ASKED only where
+ * this pid's own entry asked: unwind_reading__fill()), which the kernel
+ * copies whole into the element it links. What this does not rule out:
+ * a walk on another CPU that looked an entry up before it was deleted
+ * (its leader's exit, the sweep) or replaced (here) may set ASKED in
+ * the element after the kernel gave it to another entry, within the few
+ * microseconds of that walk; that mapping then goes unasked until the
+ * entry is published again.
  */
 static int publish(struct unwind_procs *u, __u32 key, const struct unwind_proc_big *all,
 		   bool *partial, struct unwind_proc *small)
@@ -228,6 +203,13 @@ static void forget(struct unwind_procs *u, __u32 key, struct proc_rec *rec)
 	bpf_map_delete_elem(u->big_fd, &key);
 	if (rec)
 		unwind_files__release(u, &rec->held);
+}
+
+/* rec's process is gone: its entries deleted (if any is left), its record let go. */
+static void let_go(struct unwind_procs *u, struct proc_rec *rec)
+{
+	forget(u, (__u32)rec->pid, rec);
+	proc_recs__let_go(&u->recs, rec);
 }
 
 /* Whether pid runs generation gen (0: not known, not checked). */
@@ -333,7 +315,7 @@ static int update(struct unwind_procs *u, pid_t pid, uint32_t gen, const struct 
 {
 	struct unwind_proc_big *all = calloc(1, sizeof(*all));
 	struct unwind_proc *small = calloc(1, sizeof(*small));
-	struct proc_rec *rec = rec_of(u, pid);
+	struct proc_rec *rec = proc_recs__of(&u->recs, pid);
 	int err = -ENOMEM;
 
 	unwind_files__begin(u);
@@ -365,6 +347,9 @@ out:
 	/* what was not kept: the reading's files unless published */
 	unwind_files__drop(u);
 	u->stats.put_off += u->more;
+	/* gone, or a zombie: nothing more will be published for it */
+	if (rec && err == -ESRCH)
+		let_go(u, rec);
 	free(all);
 	free(small);
 	return err;
@@ -386,11 +371,13 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 	snprintf(path, sizeof(path), "%s/%d/maps", u->proc_root, (int)pid);
 	err = proc_maps__load_file(path, &maps);
 	if (err) {
-		struct proc_rec *rec = rec_of(u, pid);
+		struct proc_rec *rec = proc_recs__of(&u->recs, pid);
 
 		err = err == -ENOENT ? -ESRCH : err;
 		if (rec)
 			rec->status = err;
+		if (rec && err == -ESRCH)
+			let_go(u, rec);
 		return err;
 	}
 	err = unwind_procs__add_maps(u, pid, 0, &maps);
@@ -405,14 +392,7 @@ int unwind_procs__load_asked(struct unwind_procs *u, pid_t pid)
 
 void unwind_procs__status(const struct unwind_procs *u, pid_t pid, struct unwind_pid_status *st)
 {
-	struct proc_rec key = { .pid = pid }, **slot = tfind(&key, &u->recs, cmp_rec);
-
-	*st = (struct unwind_pid_status){ .err = -ENOENT };
-	if (!slot)
-		return;
-	st->err = (*slot)->status;
-	st->published = (*slot)->published_ns != 0;
-	st->published_ns = (*slot)->published_ns;
+	proc_recs__status(&u->recs, pid, st);
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -422,35 +402,53 @@ static int cmp_key(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The entries there are, sorted, gathered for twalk_r(). */
-struct live_keys {
-	struct unwind_procs *u;
-	const __u32 *keys;
-	size_t nr;
-};
+/* Whether rec's process is gone: exited, a zombie, or its pid another's now. */
+static bool rec_gone(const struct unwind_procs *u, const struct proc_rec *rec)
+{
+	struct proc_stat_info now;
+	int err = proc_stat__read(u->proc_root, rec->pid, &now);
+
+	if (err)
+		return err == -ENOENT;
+	return now.ended || (rec->start_time && rec->start_time != now.start_time);
+}
 
 /*
- * A record whose process has no entry (exit and exec delete it) lets go
- * of the files it held, their rows then reclaimable, and keeps no
- * reading: a new one comes with the next.
+ * The records of processes without an entry (keys, sorted, all of them
+ * unless !all): one whose process is gone is let go, so that records do
+ * not pile up with process churn; one of a live process (an exec
+ * deleted its entry, or the map was full) lets go of the files it held,
+ * their rows then reclaimable, and keeps no reading: a new one comes
+ * with the next. Without all, an entry may have been missed: only the
+ * records of processes gone are let go (their entries with them).
  */
-static void release_if_gone(const void *node, VISIT which, void *ctx)
+static void sweep_recs(struct unwind_procs *u, const __u32 *keys, size_t nr, bool all)
 {
-	struct proc_rec *r = *(struct proc_rec *const *)node;
-	const struct live_keys *l = ctx;
-	__u32 key = (__u32)r->pid;
+	size_t nr_recs;
+	struct proc_rec **recs = proc_recs__gather(&u->recs, &nr_recs);
 
-	if ((which != postorder && which != leaf) || (!r->held.nr && !r->reading.nr) ||
-	    bsearch(&key, l->keys, l->nr, sizeof(key), cmp_key))
-		return;
-	unwind_files__release(l->u, &r->held);
-	unwind_reading__release(&r->reading);
+	/* no memory: the next sweep */
+	for (size_t i = 0; recs && i < nr_recs; i++) {
+		struct proc_rec *r = recs[i];
+		__u32 key = (__u32)r->pid;
+
+		if (bsearch(&key, keys, nr, sizeof(key), cmp_key))
+			continue;
+		if (rec_gone(u, r)) {
+			let_go(u, r);
+		} else if (all) {
+			unwind_files__release(u, &r->held);
+			unwind_reading__release(&r->reading);
+		}
+	}
+	free(recs);
 }
 
 /*
  * Delete the entries of processes that are gone, or whose pid is another
  * process's now: left by a race with their exit, nothing else would. The
- * readings of processes without an entry (exec and exit delete it) go too.
+ * readings of processes without an entry (exec and exit delete it) go
+ * too, and the records of processes gone.
  */
 size_t unwind_procs__sweep(struct unwind_procs *u)
 {
@@ -468,29 +466,24 @@ size_t unwind_procs__sweep(struct unwind_procs *u)
 	}
 	all = nr < UNWIND_MAX_PROCS;
 	for (size_t i = 0; i < nr; i++) {
-		struct proc_rec probe = { .pid = (pid_t)keys[i] }, **slot;
-		int err = proc_stat__read(u->proc_root, probe.pid, &now);
+		struct proc_rec *rec = proc_recs__find(&u->recs, (pid_t)keys[i]);
+		int err = proc_stat__read(u->proc_root, (pid_t)keys[i], &now);
 		/* only what is sure: a live process's entry deleted waits long for the next */
 		bool stale = err == -ENOENT || (!err && now.ended);
 
-		if (!err && !stale) {
-			slot = tfind(&probe, &u->recs, cmp_rec);
-			stale = slot && (*slot)->fingerprint && (*slot)->start_time != now.start_time;
-		}
+		if (!err && !stale)
+			stale = rec && rec->fingerprint && rec->start_time != now.start_time;
 		if (stale) {
-			slot = tfind(&probe, &u->recs, cmp_rec);
-			forget(u, keys[i], slot ? *slot : NULL);
+			if (rec)
+				let_go(u, rec);
+			else
+				forget(u, keys[i], NULL);
 			keys[i] = 0;	/* no process has pid 0's entry */
 			n++;
 		}
 	}
-	/* a walk restarted by deletions may have missed some: keep every reading then */
-	if (all) {
-		struct live_keys l = { u, keys, nr };
-
-		qsort(keys, nr, sizeof(*keys), cmp_key);
-		twalk_r(u->recs, release_if_gone, &l);
-	}
+	qsort(keys, nr, sizeof(*keys), cmp_key);
+	sweep_recs(u, keys, nr, all);
 	free(keys);
 	u->stats.swept += n;
 	return n;
@@ -555,19 +548,12 @@ void unwind_procs__stats(const struct unwind_procs *u, struct unwind_procs_stats
 	st->reclaimed_rows = rs.reclaimed_rows;
 	st->row_quota = row_store__quota(u->rows);
 	st->over_quota_uid = rs.over_quota_uid;
+	st->records = u->recs.nr;
+	st->records_gone = u->recs.nr_gone;
 	if (u->cache)
 		table_cache__stats(u->cache, &cs);
 	st->evicted = cs.evicted;
 	st->over_cap = cs.over_cap;
-}
-
-static void free_rec(void *p)
-{
-	struct proc_rec *r = p;
-
-	unwind_reading__release(&r->reading);
-	free(r->held.files);
-	free(r);
 }
 
 void unwind_procs__free(struct unwind_procs *u)
@@ -577,7 +563,7 @@ void unwind_procs__free(struct unwind_procs *u)
 	/* the blocks first: they point at files */
 	row_store__free(u->rows);
 	unwind_files__free(u);
-	tdestroy(u->recs, free_rec);
+	proc_recs__free(&u->recs);
 	table_cache__free(u->cache);
 	free(u);
 }

@@ -71,6 +71,8 @@ struct unwind_procs_stats {
 	uint64_t big_full;	/* ... because the map of big entries was full */
 	uint64_t procs_full;	/* processes given no entry: the map was full */
 	uint64_t swept;		/* entries of processes gone, deleted by the sweep */
+	uint64_t records;	/* processes the worker keeps a record of now */
+	uint64_t records_gone;	/* records let go as their processes went */
 	uint64_t denied;	/* mappings whose file /proc/PID/map_files refused (EPERM) */
 	uint64_t vdso;		/* processes published with the vDSO's table for their [vdso] */
 	uint64_t over_cpu;	/* files given up at UNWIND_FILE_CPU_NS of CPU */
@@ -129,13 +131,20 @@ struct unwind_pid_status {
 	bool published;		/* some reading published its entry */
 	uint64_t first_ns;	/* CLOCK_MONOTONIC: its first notice (unwind_jobs), or 0 */
 	uint64_t published_ns;	/* ... its entry first published, or 0 */
+	/*
+	 * err -ENOENT: more processes went than their outcomes are kept
+	 * for, and this pid's may have been one
+	 */
+	bool forgotten;
 };
 void unwind_procs__status(const struct unwind_procs *u, pid_t pid, struct unwind_pid_status *st);
 /*
  * Delete the entries of processes that are gone, or whose pid another
  * process has now: a race with their exit can leave one, and nothing
  * else would delete it. Returns how many. The readings kept for
- * processes without an entry are freed.
+ * processes without an entry are freed, and the records of processes
+ * gone let go (how their tables went is kept for the last few thousand:
+ * unwind_procs__status()).
  */
 size_t unwind_procs__sweep(struct unwind_procs *u);
 

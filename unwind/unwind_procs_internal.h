@@ -72,10 +72,27 @@ struct unwind_held {
 	uint32_t nr, cap;
 };
 
+/* How the tables of a process gone went, kept after its record (~16 bytes each). */
+#define PROC_RECS_GONE_KEPT 4096
+
+struct proc_outcome {
+	pid_t pid;
+	int status;
+	uint64_t published_ns;
+};
+
+/* The worker's records of processes (proc_recs.h). */
+struct proc_recs {
+	void *tree;			/* tsearch tree of struct proc_rec, by pid */
+	size_t nr;
+	struct proc_outcome *gone;	/* a ring of PROC_RECS_GONE_KEPT; NULL: none yet */
+	uint64_t nr_gone;		/* records let go, all together */
+};
+
 struct unwind_procs {
 	int procs_fd, big_fd;
 	struct row_store *rows;		/* the rows array's blocks */
-	void *recs;			/* tsearch tree of struct proc_rec */
+	struct proc_recs recs;
 	uint64_t max_rows;
 	void *files;			/* tsearch tree of struct unwind_file */
 	/* files held by no entry, least recently idle first */

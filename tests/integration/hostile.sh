@@ -558,7 +558,8 @@ t_forged_build_id_one_run() {
 # still names the copies' churn_spin. Not 8 MiB: the run is system-wide,
 # and another process started meanwhile that maps a large file (a
 # compiler) holds its table while it runs (steps of 9 and 13 MiB seen on
-# a shared 2-CPU host).
+# a shared 2-CPU host). The tables worker lets go of its record of each
+# copy once it is gone: -v counts at least one for every two copies run.
 t_exec_churn_memory() {
 	d=$H/churn
 	mkdir -p "$d" "$TMP/mem"
@@ -601,6 +602,11 @@ t_exec_churn_memory() {
 	named=$(sum_matching ';churn_spin [0-9]+$' "$TMP/mem/$last")
 	echo "  the last whole interval ($last): $named samples in churn_spin"
 	[ "$named" -gt 0 ] || fail "churn_spin not named in the last interval" || return 1
+	# the tables worker's records of the copies went with them (before: one kept per pid met)
+	gone=$(sed -n 's/.* \([0-9]*\) let go as their processes went.*/\1/p' "$TMP/mem/err")
+	echo "  $(grep -o '[0-9]* records of processes kept at the end, [0-9]* let go' "$TMP/mem/err")"
+	[ -n "$gone" ] && [ "$gone" -ge $((runs / 2)) ] ||
+		fail "${gone:-no} records let go for $runs copies run" || return 1
 }
 
 run_shipped_test "a 40 GB sparse debug file is not checksummed" t_sparse_debuglink

@@ -10,18 +10,10 @@
 
 TestSuite(unwind_rows, .init = fake_proc_setup, .fini = teardown);
 
-/* pid exits: the BPF side deletes its entries, /proc forgets it, the sweep sees it. */
+/* pid exits, and the sweep sees it. */
 static void process_exits(int pid)
 {
-	char rel[64], *path;
-	__u32 key = pid;
-
-	bpf_map_delete_elem(procs_fd, &key);
-	bpf_map_delete_elem(big_fd, &key);
-	snprintf(rel, sizeof(rel), "%d/stat", pid);
-	path = path_in(proc_root, rel);
-	cr_assert_eq(unlink(path), 0);
-	free(path);
+	process_gone(pid);
 	unwind_procs__sweep(u);
 }
 

@@ -124,6 +124,8 @@ Test(walk_tally, why_from_the_tables_worker)
 		  "they were loaded 1.50 s after its first notice (the tables worker was busy)" },
 		{ { .published = true }, "they were loaded only after these stacks were taken" },
 		{ { .err = -ENOENT }, "no notice of the process reached the tables worker" },
+		{ { .err = -ENOENT, .forgotten = true },
+		  "no notice of the process reached the tables worker, or it was gone long before the end and what became of its tables is no longer kept" },
 		{ { .err = -ESRCH }, "the process was gone, or a zombie, when its mappings were read" },
 		{ { .err = -ESTALE }, "it exec'd or exited while its mappings were read" },
 		{ { .err = -E2BIG }, "the map of processes with tables was full" },
@@ -136,7 +138,7 @@ Test(walk_tally, why_from_the_tables_worker)
 	add(a, 10, "py", KEY_USER_NO_TABLES, 0x1000, 40);
 	cr_assert_eq(walk_tally__add(t, a), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		char *text = report_with(t, &cases[i].st), want[256];
+		char *text = report_with(t, &cases[i].st), want[320];
 
 		snprintf(want, sizeof(want),
 			 "profile: pid 10 (py): 40 of 40 user stacks walked by frame pointers, without its unwind tables: %s\n",

@@ -181,6 +181,20 @@ static inline void add_process(int pid, const char *maps)
 	add_process_as(pid, maps, 0);
 }
 
+/* pid exits: the BPF side deletes its entries (on_exit), /proc forgets it. */
+static inline void process_gone(int pid)
+{
+	char rel[64], *path;
+	__u32 key = pid;
+
+	bpf_map_delete_elem(procs_fd, &key);
+	bpf_map_delete_elem(big_fd, &key);
+	snprintf(rel, sizeof(rel), "%d/stat", pid);
+	path = path_in(proc_root, rel);
+	cr_assert_eq(unlink(path), 0);
+	free(path);
+}
+
 /* pid's entry (allocated: 4 KiB), or NULL when there is none. */
 static inline struct unwind_proc *entry(int pid)
 {
