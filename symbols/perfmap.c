@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/file_stamp.h"
 #include "symbols/budget.h"
-#include "symbols/file_id.h"
 #include "symbols/perfmap.h"
 #include "trace_helpers.h"
 #include "symbols/rootfs.h"
@@ -346,7 +346,7 @@ static bool same_userns(const char *proc_root, pid_t pid)
 
 	snprintf(path, sizeof(path), "%s/%d/ns/user", proc_root, (int)pid);
 	return !stat(path, &theirs) && !stat("/proc/self/ns/user", &ours) &&
-	       theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino;
+	       file_stamp__same_file(&theirs, &ours);
 }
 
 int perfmap__open_pid(const char *proc_root, pid_t pid, struct stat *sb)

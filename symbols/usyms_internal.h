@@ -31,6 +31,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "common/file_stamp.h"
 #include "symbols/budget.h"
 #include "symbols/debuginfo.h"
 #include "symbols/file_id.h"
@@ -109,8 +110,7 @@ struct module {
 	uint64_t inode;
 	char *path;			/* as first seen in a maps file */
 	char *label;			/* "[basename]" */
-	off_t size;			/* the file's when opened, to tell it changed */
-	struct timespec mtime, ctime;
+	struct file_stamp stamp;	/* the file's when opened, to tell it changed */
 	struct module *replaced;	/* the module this one took the place of, or NULL */
 	unsigned int nr_replaced;	/* length of that chain: at most MODULE_MAX_REPLACED */
 	uint64_t checked_reading;	/* the last maps reading (usyms.readings) that found it unchanged */

@@ -19,12 +19,9 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
-#include <linux/magic.h>
-
+#include "common/file_stamp.h"
 #include "symbols/debuginfo.h"
 #include "symbols/elf_read.h"
 #include "symbols/elf_symtab.h"
@@ -113,25 +110,6 @@ void usyms_load_vdso(struct usyms *u)
 	proc_maps__release(&self);
 }
 
-/*
- * Is the file open at fd (sb) the one e maps: the same inode on the same
- * device. Another file system can hold a file with the same inode number
- * (a tmpfs counts them from 1). btrfs, and overlayfs before Linux 6.8,
- * print in maps a device other than the one stat(2) gives: on those the
- * inode alone decides.
- */
-static bool same_file(int fd, const struct stat *sb, const struct map_entry *e)
-{
-	struct statfs sfs;
-
-	if (sb->st_ino != e->inode)
-		return false;
-	if (major(sb->st_dev) == e->dev_major && minor(sb->st_dev) == e->dev_minor)
-		return true;
-	return !fstatfs(fd, &sfs) &&
-	       (sfs.f_type == BTRFS_SUPER_MAGIC || sfs.f_type == OVERLAYFS_SUPER_MAGIC);
-}
-
 /* e's path under root if it is still e's file: a descriptor, or -errno. */
 static int open_if_same(const char *root, const struct map_entry *e)
 {
@@ -139,7 +117,7 @@ static int open_if_same(const char *root, const struct map_entry *e)
 	int fd;
 
 	fd = rootfs__open_regular(root, e->path, 0, &sb);
-	if (fd < 0 || same_file(fd, &sb, e))
+	if (fd < 0 || file_stamp__is_mapped(fd, &sb, e->dev_major, e->dev_minor, e->inode))
 		return fd;
 	close(fd);	/* another file is at that path now */
 	return -ESTALE;
@@ -194,7 +172,7 @@ static int open_root_fd(struct usyms *u, pid_t pid)
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &theirs) || stat("/", &ours) ||
-	    (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino)) {
+	    file_stamp__same_file(&theirs, &ours)) {
 		close(fd);	/* searching it would repeat our own search */
 		return -1;
 	}
@@ -403,8 +381,8 @@ static bool is_elf(int fd)
 }
 
 /*
- * Queue the file at fd, opened for m, to have its symbols read. Its size
- * and times are kept: if they change, the file is another now.
+ * Queue the file at fd, opened for m, to have its symbols read. Its stamp
+ * is kept: if it changes, the file is another now.
  */
 static void module__read_fd(struct usyms *u, struct module *m, pid_t pid,
 			    const struct map_entry *e, int fd)
@@ -412,11 +390,8 @@ static void module__read_fd(struct usyms *u, struct module *m, pid_t pid,
 	struct load_job *job;
 	struct stat sb;
 
-	if (fstat(fd, &sb) == 0) {
-		m->size = sb.st_size;
-		m->mtime = sb.st_mtim;
-		m->ctime = sb.st_ctim;
-	}
+	if (fstat(fd, &sb) == 0)
+		file_stamp__init(&m->stamp, &sb);
 	if (!is_elf(fd)) {
 		/* known now: whether its process needs a perf map depends on it */
 		m->not_elf = true;
@@ -439,22 +414,18 @@ static void module__read_fd(struct usyms *u, struct module *m, pid_t pid,
 	load_job__submit(u, job);
 }
 
-static bool timespec_eq(struct timespec a, struct timespec b)
-{
-	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
-}
-
 /*
  * Is sb the file m was opened as? A write changes its mtime and ctime,
  * and nobody can set ctime back. A file merely touched counts as changed:
  * its new module shares the table of the old one when both read alike
  * (struct symfile_key: the same digest; under --lines, never: the stamp
- * changed). (dev, ino) are the module's key, from the maps.
+ * changed). The version alone: (dev, ino) are the module's key, from the
+ * maps, and a stat through map_files may give another device than the
+ * path m was opened by (file_stamp__same_version()).
  */
 static bool module__same_stat(const struct module *m, const struct stat *sb)
 {
-	return sb->st_size == m->size && timespec_eq(sb->st_mtim, m->mtime) &&
-	       timespec_eq(sb->st_ctim, m->ctime);
+	return file_stamp__same_version(&m->stamp, sb);
 }
 
 /*
