@@ -466,7 +466,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi gopclntab \
 	py_elf py_names container_id from_input
-FUZZ_LIB_SRCS := trace_helpers.c cli.c common/file_stamp.c symbols/budget.c symbols/sha256.c symbols/file_id.c \
+FUZZ_LIB_SRCS := trace_helpers.c cli.c common/file_stamp.c common/proc_stat.c symbols/budget.c symbols/sha256.c symbols/file_id.c \
 	symbols/elf_read.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/elf_symtab.c symbols/elf_plt.c symbols/sym_nest.c \
 	symbols/rootfs.c symbols/perfmap.c \
