@@ -83,7 +83,7 @@ static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps
 			usyms_load_vdso(u);
 		} else if (map_entry__is_file(e)) {
 			um[i].kind = UMAP_FILE;
-			um[i].mod = module__for_mapping(u, proc->pid, e);
+			um[i].mod = usyms_queue_module(u, proc->pid, e);
 			if (!um[i].mod) {
 				free(um);
 				return -ENOMEM;
@@ -150,7 +150,7 @@ static int proc__read_maps(struct usyms *u, struct proc *proc, struct proc_maps 
 	else
 		proc_maps__release(&maps);
 	if (!err && proc->has_anon)
-		proc__load_perfmap(u, proc);
+		usyms_queue_perfmap(u, proc);
 	proc->read_ns = monotonic_ns();
 	proc->read_cost_ns = proc->read_ns - start;
 	return err;
