@@ -276,12 +276,7 @@ static int resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	proc = usyms_find_proc(u, w->pid, w->gen);
-	if (!proc) {
-		/* never announced: read now, if it is still the same image */
-		usyms_add_gen(u, w->pid, w->gen);
-		proc = usyms_find_proc(u, w->pid, w->gen);
-	}
+	proc = usyms_proc_of(u, w->pid, w->gen);
 	if (!proc || proc->err) {
 		out->reason = USYM_PROCESS_GONE;
 		err = -ENOENT;

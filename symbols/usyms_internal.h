@@ -221,8 +221,7 @@ void usyms_notice(struct usyms *u, const char *path, const char *why);
 
 /* usyms_procs.c */
 void proc__free(void *p);
-struct proc *usyms_find_proc(struct usyms *u, pid_t pid, uint32_t gen);
-int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen);
+struct proc *usyms_proc_of(struct usyms *u, pid_t pid, uint32_t gen);
 int proc__reread_on_miss(struct usyms *u, struct proc *proc, uint64_t sampled_ns);
 
 /* usyms_modules.c */

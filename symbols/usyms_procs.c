@@ -34,7 +34,7 @@ void proc__free(void *p)
 	free(proc);
 }
 
-struct proc *usyms_find_proc(struct usyms *u, pid_t pid, uint32_t gen)
+static struct proc *usyms_find_proc(struct usyms *u, pid_t pid, uint32_t gen)
 {
 	struct proc key = { .pid = pid, .gen = gen };
 	void *node = tfind(&key, &u->procs, proc_cmp);
@@ -226,9 +226,23 @@ static int add_gen(struct usyms *u, pid_t pid, uint32_t gen, struct proc_maps *k
 	return proc->err;
 }
 
-int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen)
+static int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 {
 	return add_gen(u, pid, gen, NULL);
+}
+
+/*
+ * The generation (pid, gen), read now when it was never announced, if it
+ * is still the same image; NULL when it cannot be. Under u->lock.
+ */
+struct proc *usyms_proc_of(struct usyms *u, pid_t pid, uint32_t gen)
+{
+	struct proc *proc = usyms_find_proc(u, pid, gen);
+
+	if (proc)
+		return proc;
+	usyms_add_gen(u, pid, gen);
+	return usyms_find_proc(u, pid, gen);
 }
 
 int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen)
