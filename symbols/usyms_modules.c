@@ -12,7 +12,6 @@
  */
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
