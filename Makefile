@@ -59,7 +59,7 @@ endif
 # they come from), output/ (the report and its writers); python/ reads
 # CPython's frames (its BPF side is python/python.bpf.h); common/ holds the
 # pieces two stages share (escaping, FNV, the clock, root's cache directories,
-# the per-pid worker, /proc/PID/stat). Includes are
+# the per-pid worker, /proc/PID/stat, a file's stamp). Includes are
 # spelled from the root ("symbols/elf_read.h"): only -I. is on the path, so
 # a file's dependencies on other stages read at a glance.
 COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c collect/offcpu_drain.c \
@@ -84,7 +84,8 @@ UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/
 	unwind/cfi_code.c unwind/table_cache.c unwind/row_index.c unwind/row_alloc.c unwind/row_store.c \
 	unwind/unwind_procs.c unwind/proc_recs.c unwind/unwind_reading.c unwind/unwind_files.c unwind/unwind_held.c \
 	unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c unwind/go_pclntab.c
-COMMON_SRCS := common/escape.c common/cache_dir.c common/pid_worker.c common/proc_stat.c
+COMMON_SRCS := common/escape.c common/cache_dir.c common/pid_worker.c common/proc_stat.c \
+	common/file_stamp.c
 PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_procs.c \
 	python/py_run.c python/py_names.c python/py_linetable.c
 LIB_SRCS := trace_helpers.c cli.c $(COMMON_SRCS) $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
@@ -465,7 +466,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_OUT := build/fuzz
 FUZZ_NAMES := elf_mem elf_fd debuginfo unxz map_entry proc_maps ksyms perfmap cli cfi gopclntab \
 	py_elf py_names container_id from_input
-FUZZ_LIB_SRCS := trace_helpers.c cli.c symbols/budget.c symbols/sha256.c symbols/file_id.c \
+FUZZ_LIB_SRCS := trace_helpers.c cli.c common/file_stamp.c common/proc_stat.c symbols/budget.c symbols/sha256.c symbols/file_id.c \
 	symbols/elf_read.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/elf_symtab.c symbols/elf_plt.c symbols/sym_nest.c \
 	symbols/rootfs.c symbols/perfmap.c \

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * proc_stat.c - a process's state from /proc/PID/stat: whether the -p
- * targets can still run, so that sampling stops once none can.
+ * targets can still run, so that sampling stops once none can; whose it
+ * is, from /proc/PID/status.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,27 +77,63 @@ bool proc_stat__ended(const char *proc_root, pid_t pid)
 	return state == 'Z' || state == 'X';
 }
 
-int proc_stat__uid(const char *proc_root, pid_t pid, uid_t *uid)
+/* The uids of a "Uid:" line's rest: how many read, 0 for none. */
+static int parse_uids(const char *s, uid_t uids[4])
 {
-	char path[4096], line[256];
-	int err = -EINVAL;
-	unsigned int v;
+	unsigned int v[4];
+	int n = sscanf(s, "%u %u %u %u", &v[0], &v[1], &v[2], &v[3]);
+
+	for (int i = 0; i < n; i++)
+		uids[i] = v[i];
+	return n > 0 ? n : 0;
+}
+
+/* An "NSpid:" line's rest, outermost first: the last is the process's own view. */
+static void parse_nspid(char *s, pid_t *nspid)
+{
+	char *save = NULL, *tok = strtok_r(s, " \t\n", &save);
+
+	for (; tok; tok = strtok_r(NULL, " \t\n", &save)) {
+		char *end;
+		long v = strtol(tok, &end, 10);
+
+		if (*end || v <= 0 || v > INT_MAX)
+			break;
+		*nspid = (pid_t)v;
+	}
+}
+
+int proc_stat__status(const char *proc_root, pid_t pid, struct proc_status *st)
+{
+	char path[4096], line[512];
+	bool uids_seen = false;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%d/status", proc_root, (int)pid);
 	f = fopen(path, "re");
 	if (!f)
 		return errno == ESRCH ? -ENOENT : -errno;
+	st->nr_uids = 0;
+	st->nspid = pid;
 	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "Uid:", 4))
-			continue;
-		if (sscanf(line + 4, "%u", &v) == 1) {
-			*uid = (uid_t)v;
-			err = 0;
+		if (!uids_seen && !strncmp(line, "Uid:", 4)) {
+			uids_seen = true;
+			st->nr_uids = parse_uids(line + 4, st->uids);
+		} else if (!strncmp(line, "NSpid:", 6)) {
+			parse_nspid(line + 6, &st->nspid);
 		}
-		break;
 	}
 	fclose(f);
+	return st->nr_uids ? 0 : -EINVAL;
+}
+
+int proc_stat__uid(const char *proc_root, pid_t pid, uid_t *uid)
+{
+	struct proc_status st;
+	int err = proc_stat__status(proc_root, pid, &st);
+
+	if (!err)
+		*uid = st.uids[0];
 	return err;
 }
 

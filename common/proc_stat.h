@@ -2,7 +2,8 @@
 /*
  * proc_stat.h - a process's state from /proc/PID/stat: whether the -p
  * targets can still run, so that sampling stops once none can, and which
- * process a pid is (its start time); and whose it is (/proc/PID/status).
+ * process a pid is (its start time); and whose it is and its pid in its
+ * own namespace (/proc/PID/status), read in one place.
  */
 #ifndef PROC_STAT_H
 #define PROC_STAT_H
@@ -29,10 +30,23 @@ struct proc_stat_info {
 int proc_stat__read(const char *proc_root, pid_t pid, struct proc_stat_info *info);
 /* Gone, or a zombie or dead: it will not run again. */
 bool proc_stat__ended(const char *proc_root, pid_t pid);
+/* Whose a process is, and its pid as it sees itself: from /proc/PID/status. */
+struct proc_status {
+	uid_t uids[4];		/* real, effective, saved, filesystem */
+	int nr_uids;		/* how many of them the Uid: line gave, from 1 */
+	pid_t nspid;		/* the pid in the process's own namespace (NSpid:'s last) */
+};
+
+/*
+ * The Uid: and NSpid: lines of PROC_ROOT/PID/status (nspid is pid where
+ * there is no NSpid:). 0, -ENOENT when there is no such process, -EINVAL
+ * when it has no Uid: line that reads, or another -errno.
+ */
+int proc_stat__status(const char *proc_root, pid_t pid, struct proc_status *st);
 /*
  * The real uid of PROC_ROOT/PID/status (whose process it is: not the
  * owner of /proc/PID, root's for a process that made itself non-dumpable).
- * 0, -ENOENT when there is no such process, -EINVAL, -errno.
+ * Errors as proc_stat__status().
  */
 int proc_stat__uid(const char *proc_root, pid_t pid, uid_t *uid);
 /* Every one of pids has ended; false for none. */

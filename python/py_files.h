@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * py_files.h - what looking at files for a CPython interpreter found
- * (py_procs.h), by file stamp (file_id.h), so that a file many processes
+ * (py_procs.h), by file stamp (common/file_stamp.h), so that a file many processes
  * map is read once: the interpreters (their py_elf, ~1.4 KiB each) and,
  * apart and small, the files without one. Any local user can map files
  * without end, and touch them for new stamps: each kind is bounded, and
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "symbols/file_id.h"
+#include "common/file_stamp.h"
 #include "python/py_elf.h"
 
 /* Kept at once, at most: files with an interpreter, and files without. */

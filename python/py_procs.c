@@ -15,9 +15,9 @@
 #include <bpf/bpf.h>
 #include <linux/types.h>
 
-#include "symbols/file_id.h"
-#include "symbols/proc_maps.h"
+#include "common/file_stamp.h"
 #include "common/proc_stat.h"
+#include "symbols/proc_maps.h"
 #include "python/py_elf.h"
 #include "python/py_files.h"
 #include "python/py_layout.h"
@@ -120,8 +120,7 @@ static int open_mapped(struct py_procs *p, pid_t pid, const struct map_entry *e,
 	fd = rootfs__open_regular(path, e->path, 0, st);
 	if (fd < 0)
 		return fd;
-	/* the inode alone: overlayfs and btrfs name another device in maps */
-	if ((uint64_t)st->st_ino != e->inode) {
+	if (!file_stamp__is_mapped(fd, st, e->dev_major, e->dev_minor, e->inode)) {
 		close(fd);
 		return -ESTALE;
 	}

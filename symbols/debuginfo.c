@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/file_stamp.h"
 #include "symbols/debuginfo.h"
 #include "symbols/elf_plt.h"
 #include "symbols/elf_read.h"
@@ -172,7 +173,7 @@ static bool is_debug_file(const struct search *s, int fd, const struct stat *sb,
 	uint32_t crc;
 	int len, err;
 
-	if (sb->st_dev == s->self.st_dev && sb->st_ino == s->self.st_ino)
+	if (file_stamp__same_file(sb, &s->self))
 		return false;
 	if (sb->st_uid != s->self.st_uid && (untrusted_dir || sb->st_uid != 0)) {
 		snprintf(why, sizeof(why), "owned by uid %u, the binary by uid %u",

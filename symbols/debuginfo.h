@@ -33,9 +33,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/file_stamp.h"
 #include "symbols/budget.h"
 #include "symbols/elf_symtab.h"
-#include "symbols/file_id.h"
 
 #define DEBUGINFO_DEFAULT_DIR "/usr/lib/debug"
 #define BUILD_ID_MAX 64		/* GNU ld writes 20 bytes (sha1); allow longer */

@@ -22,9 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/clock.h"
-#include "symbols/budget.h"
 #include "common/cache_dir.h"
+#include "common/clock.h"
+#include "common/file_stamp.h"
+#include "symbols/budget.h"
 #include "symbols/debuginfod_child.h"
 #include "symbols/debuginfod_fetch.h"
 #include "symbols/loader.h"
@@ -320,7 +321,7 @@ int debuginfod_fetch__forget(int cache_fd, const uint8_t *id, size_t len, const 
 		return -errno;
 	if (fstatat(dfd, "debuginfo", &here, AT_SYMLINK_NOFOLLOW))
 		err = -errno;
-	else if (!S_ISREG(here.st_mode) || here.st_dev != sb->st_dev || here.st_ino != sb->st_ino)
+	else if (!S_ISREG(here.st_mode) || !file_stamp__same_file(&here, sb))
 		err = -ESTALE;
 	else if (unlinkat(dfd, "debuginfo", 0))
 		err = -errno;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * file_id.c - file stamps, and the digests of what is read from a file
- * (file_id.h).
+ * file_id.c - the digests of what is read from a file (file_id.h).
  */
 #include <errno.h>
 #include <string.h>
@@ -10,41 +9,6 @@
 #include "symbols/elf_read.h"
 #include "symbols/file_id.h"
 #include "symbols/go_symbols.h"
-
-_Static_assert(sizeof(struct file_stamp) == 56, "struct file_stamp has padding");
-
-void file_stamp__init(struct file_stamp *s, const struct stat *st)
-{
-	*s = (struct file_stamp){
-		.dev = st->st_dev, .ino = st->st_ino, .size = st->st_size,
-		.mtime_sec = st->st_mtim.tv_sec, .mtime_nsec = st->st_mtim.tv_nsec,
-		.ctime_sec = st->st_ctim.tv_sec, .ctime_nsec = st->st_ctim.tv_nsec,
-	};
-}
-
-int file_stamp__cmp(const struct file_stamp *a, const struct file_stamp *b)
-{
-	const uint64_t x[] = { a->dev, a->ino, a->size };
-	const uint64_t y[] = { b->dev, b->ino, b->size };
-	const int64_t tx[] = { a->mtime_sec, a->mtime_nsec, a->ctime_sec, a->ctime_nsec };
-	const int64_t ty[] = { b->mtime_sec, b->mtime_nsec, b->ctime_sec, b->ctime_nsec };
-
-	for (int i = 0; i < 3; i++)
-		if (x[i] != y[i])
-			return (x[i] > y[i]) - (x[i] < y[i]);
-	for (int i = 0; i < 4; i++)
-		if (tx[i] != ty[i])
-			return (tx[i] > ty[i]) - (tx[i] < ty[i]);
-	return 0;
-}
-
-bool file_stamp__is(const struct file_stamp *s, const struct stat *st)
-{
-	struct file_stamp now;
-
-	file_stamp__init(&now, st);
-	return !file_stamp__cmp(s, &now);
-}
 
 int file_id__add_section(struct sha256 *s, Elf_Scn *scn, const char *what, const struct budget *b)
 {

@@ -9,34 +9,18 @@
  * libc's, and a file owned by root is not one root chose (a container
  * without a user namespace, a FUSE, NFS or USB mount).
  *
- * Where a file is named rather than hashed (a file seen again in one run,
- * a separate debug file a table was read with), its stamp is its identity:
- * device and inode name it, size, mtime and ctime its version. The kernel
- * sets ctime at every change, and nobody can set it back, unlike mtime.
+ * Where a file is named rather than hashed, its stamp is its identity:
+ * common/file_stamp.h.
  */
 #ifndef FILE_ID_H
 #define FILE_ID_H
 
 #include <gelf.h>
 #include <libelf.h>
-#include <stdbool.h>
 #include <stdint.h>
-#include <sys/stat.h>
 
 #include "symbols/budget.h"
 #include "symbols/sha256.h"
-
-/* Fixed width, no padding: compared with file_stamp__cmp(), or memcmp() within a key. */
-struct file_stamp {
-	uint64_t dev, ino, size;
-	int64_t mtime_sec, mtime_nsec;
-	int64_t ctime_sec, ctime_nsec;
-};
-
-void file_stamp__init(struct file_stamp *s, const struct stat *st);
-int file_stamp__cmp(const struct file_stamp *a, const struct file_stamp *b);
-/* Whether st is the file s was taken of, unchanged. */
-bool file_stamp__is(const struct file_stamp *s, const struct stat *st);
 
 /*
  * Add a section to a digest as its readers see it: its type, address and

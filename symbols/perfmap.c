@@ -13,8 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/file_stamp.h"
+#include "common/proc_stat.h"
 #include "symbols/budget.h"
-#include "symbols/file_id.h"
 #include "symbols/perfmap.h"
 #include "trace_helpers.h"
 #include "symbols/rootfs.h"
@@ -269,51 +270,6 @@ struct perfmap *perfmap__load_file(const char *path)
 	return pm;
 }
 
-struct proc_ids {
-	uid_t uids[4];		/* real, effective, saved, filesystem */
-	int nr_uids;
-	pid_t nspid;		/* the pid in the process's own namespace */
-};
-
-/* Uid: and NSpid: from /proc/PID/status. */
-static int read_status(const char *proc_root, pid_t pid, struct proc_ids *ids)
-{
-	char path[4096], line[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%d/status", proc_root, (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? -ESRCH : -errno;
-	ids->nr_uids = 0;
-	ids->nspid = pid;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Uid:", 4)) {
-			unsigned int u[4];
-
-			ids->nr_uids = sscanf(line + 4, "%u %u %u %u", &u[0], &u[1], &u[2], &u[3]);
-			if (ids->nr_uids < 0)
-				ids->nr_uids = 0;
-			for (int i = 0; i < ids->nr_uids; i++)
-				ids->uids[i] = u[i];
-		} else if (!strncmp(line, "NSpid:", 6)) {
-			/* outermost first: the last one is the process's own view */
-			char *save = NULL, *tok = strtok_r(line + 6, " \t\n", &save);
-
-			for (; tok; tok = strtok_r(NULL, " \t\n", &save)) {
-				char *endp;
-				long v = strtol(tok, &endp, 10);
-
-				if (*endp || v <= 0)
-					break;
-				ids->nspid = v;
-			}
-		}
-	}
-	fclose(f);
-	return ids->nr_uids ? 0 : -ESRCH;
-}
-
 /*
  * Written by the process itself: owned by one of its uids. A root-owned
  * map only for a process running with uid 0 somewhere, or in our own user
@@ -323,7 +279,7 @@ static int read_status(const char *proc_root, pid_t pid, struct proc_ids *ids)
  * (pathwalk__trusted_link()): a second one is a hard link, which anyone
  * can make to a root file where /proc/sys/fs/protected_hardlinks is 0.
  */
-static bool owner_ok(const struct stat *sb, const struct proc_ids *ids, bool our_userns)
+static bool owner_ok(const struct stat *sb, const struct proc_status *ids, bool our_userns)
 {
 	if (sb->st_uid == 0 && sb->st_nlink != 1)
 		return false;
@@ -346,20 +302,20 @@ static bool same_userns(const char *proc_root, pid_t pid)
 
 	snprintf(path, sizeof(path), "%s/%d/ns/user", proc_root, (int)pid);
 	return !stat(path, &theirs) && !stat("/proc/self/ns/user", &ours) &&
-	       theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino;
+	       file_stamp__same_file(&theirs, &ours);
 }
 
 int perfmap__open_pid(const char *proc_root, pid_t pid, struct stat *sb)
 {
 	char root[4096], path[64];
-	struct proc_ids ids = {};
+	struct proc_status ids = {};
 	int fd, err;
 
 	if (!proc_root)
 		proc_root = "/proc";
-	err = read_status(proc_root, pid, &ids);
+	err = proc_stat__status(proc_root, pid, &ids);
 	if (err)
-		return err;
+		return err == -ENOENT || err == -EINVAL ? -ESRCH : err;
 	snprintf(root, sizeof(root), "%s/%d/root", proc_root, (int)pid);
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)ids.nspid);
 	fd = rootfs__open_regular(root, path, ROOTFS_NOFOLLOW, sb);

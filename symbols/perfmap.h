@@ -56,7 +56,7 @@ struct perfmap *perfmap__load_fd(int fd, const struct stat *sb, const struct bud
  * when the process is gone.
  */
 int perfmap__open_pid(const char *proc_root, pid_t pid, struct stat *sb);
-/* Was pm read from this file, unchanged since (its stamp: file_id.h)? */
+/* Was pm read from this file, unchanged since (its stamp: common/file_stamp.h)? */
 bool perfmap__same_file(const struct perfmap *pm, const struct stat *sb);
 
 /*

@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/file_stamp.h"
 #include "symbols/rootfs.h"
 
 static int open_in_root(int dirfd, const char *path, int flags, unsigned long long resolve)
@@ -95,8 +96,7 @@ int rootfs__open_regular(const char *root, const char *path, unsigned int flags,
 	fd = open(self, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	fd = fd < 0 ? -errno : fd;
 	close(pfd);
-	if (fd >= 0 && (fstat(fd, &again) || again.st_ino != sb->st_ino ||
-			again.st_dev != sb->st_dev)) {
+	if (fd >= 0 && (fstat(fd, &again) || !file_stamp__same_file(&again, sb))) {
 		close(fd);
 		return -EPERM;
 	}

@@ -6,7 +6,7 @@
  *   usyms_procs.c       process generations and the readings of their maps
  *   usyms_modules.c     mapped files and their symbol tables, shared by what they are read from
  *   usyms_sweep.c       freeing the files no process held maps any more
- *   usyms_jobs.c        the work handed to the loader thread
+ *   usyms_jobs.c        the work handed to the loader thread, one dispatch point
  *   usyms_fetch.c       debug files fetched from debuginfod, swapped in
  *   usyms_perfmaps.c    JIT perf maps, shared by the processes naming one file
  *   usyms_names.c       demangled names, made once per symbol
@@ -79,7 +79,7 @@ struct usyms *usyms__new_opts(const struct usyms_opts *opts)
 	}
 	if (opts->async) {
 		pthread_mutex_init(&u->lock, NULL);
-		u->loader = loader__new(load_job__run, load_job__drop, u);
+		u->loader = usyms_new_loader(u);
 		if (!u->loader) {
 			err = errno;	/* the thread's: EAGAIN, ... */
 			pthread_mutex_destroy(&u->lock);
@@ -276,12 +276,7 @@ static int resolve_at(struct usyms *u, const struct usyms_where *w, uint64_t add
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	proc = usyms_find_proc(u, w->pid, w->gen);
-	if (!proc) {
-		/* never announced: read now, if it is still the same image */
-		usyms_add_gen(u, w->pid, w->gen);
-		proc = usyms_find_proc(u, w->pid, w->gen);
-	}
+	proc = usyms_proc_of(u, w->pid, w->gen);
 	if (!proc || proc->err) {
 		out->reason = USYM_PROCESS_GONE;
 		err = -ENOENT;

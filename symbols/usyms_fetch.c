@@ -124,10 +124,10 @@ int usyms_fetch_start(struct usyms *u, const struct debuginfod_fetch_opts *opts)
 }
 
 /*
- * Ask for f's debug file if it needs one: read from job's file, it has a
- * build-id and nothing but .dynsym. Under u->lock (the loader's).
+ * Ask for f's debug file if it needs one: read from jf, it has a build-id
+ * and nothing but .dynsym. Under u->lock (the loader's).
  */
-void usyms_fetch_submit(struct usyms *u, struct symfile *f, const struct load_job *job)
+void usyms_fetch_submit(struct usyms *u, struct symfile *f, const struct job_file *jf)
 {
 	struct fetch_item *it;
 	struct stat sb;
@@ -140,8 +140,8 @@ void usyms_fetch_submit(struct usyms *u, struct symfile *f, const struct load_jo
 	if (!it)
 		return;
 	it->file = f;
-	it->fd = fcntl(job->fd, F_DUPFD_CLOEXEC, 0);
-	it->path = strdup(job->path);
+	it->fd = fcntl(jf->fd, F_DUPFD_CLOEXEC, 0);
+	it->path = strdup(jf->path);
 	f->refs++;
 	/*
 	 * Its owner chose its build-id: over the bounds on what one user's

@@ -31,6 +31,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "common/file_stamp.h"
 #include "symbols/budget.h"
 #include "symbols/debuginfo.h"
 #include "symbols/file_id.h"
@@ -109,8 +110,7 @@ struct module {
 	uint64_t inode;
 	char *path;			/* as first seen in a maps file */
 	char *label;			/* "[basename]" */
-	off_t size;			/* the file's when opened, to tell it changed */
-	struct timespec mtime, ctime;
+	struct file_stamp stamp;	/* the file's when opened, to tell it changed */
 	struct module *replaced;	/* the module this one took the place of, or NULL */
 	unsigned int nr_replaced;	/* length of that chain: at most MODULE_MAX_REPLACED */
 	uint64_t checked_reading;	/* the last maps reading (usyms.readings) that found it unchanged */
@@ -133,15 +133,11 @@ struct shared_perfmap {
 	struct shared_perfmap *next;
 };
 
-/* Work for the loader thread: a mapped file's symbols, or a perf map. */
-struct load_job {
-	struct loader_job link;
+/* A mapped file as a load job hands it to its reader (usyms_jobs.c). */
+struct job_file {
 	int fd;				/* the file, opened on the caller's thread */
 	int root_fd;			/* the process's root (O_PATH), or -1: ours */
-	char *path;			/* as the process sees it */
-	struct module *mod;		/* a file's symbols for mod, or */
-	struct proc *proc;		/* a perf map for proc */
-	struct stat sb;			/* the perf map's */
+	const char *path;		/* as the process sees it */
 };
 
 struct proc {
@@ -225,8 +221,7 @@ void usyms_notice(struct usyms *u, const char *path, const char *why);
 
 /* usyms_procs.c */
 void proc__free(void *p);
-struct proc *usyms_find_proc(struct usyms *u, pid_t pid, uint32_t gen);
-int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen);
+struct proc *usyms_proc_of(struct usyms *u, pid_t pid, uint32_t gen);
 int proc__reread_on_miss(struct usyms *u, struct proc *proc, uint64_t sampled_ns);
 
 /* usyms_modules.c */
@@ -235,24 +230,25 @@ void module__free(void *p);
 void symfile__release(struct symfile *f);
 void symfile__put(struct usyms *u, struct symfile *f);
 void usyms_load_vdso(struct usyms *u);
-void load_job__read_module(struct usyms *u, struct load_job *job);
-struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_entry *e);
+struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_entry *e,
+				   int *fd);
+void module__read(struct usyms *u, struct module *m, const struct job_file *jf);
 
-/* usyms_jobs.c */
-void load_job__run(struct loader_job *lj, void *ctx);
-void load_job__drop(struct loader_job *lj, void *ctx);
-void load_job__submit(struct usyms *u, struct load_job *job);
+/* usyms_jobs.c: the loader's one dispatch point (the readers do not call it) */
+struct loader *usyms_new_loader(struct usyms *u);
+struct module *usyms_queue_module(struct usyms *u, pid_t pid, const struct map_entry *e);
+void usyms_queue_perfmap(struct usyms *u, struct proc *proc);
 
 /* usyms_fetch.c */
 int usyms_fetch_start(struct usyms *u, const struct debuginfod_fetch_opts *opts);
-void usyms_fetch_submit(struct usyms *u, struct symfile *f, const struct load_job *job);
+void usyms_fetch_submit(struct usyms *u, struct symfile *f, const struct job_file *jf);
 
 /* usyms_perfmaps.c */
 void shared_perfmap__put(struct usyms *u, struct shared_perfmap *sp);
 void shared_perfmap__free_list(struct shared_perfmap *sp);
 void shared_perfmap__free_retired(struct usyms *u);
-void load_job__read_perfmap(struct usyms *u, struct load_job *job);
-void proc__load_perfmap(struct usyms *u, struct proc *proc);
+int proc__open_perfmap(struct usyms *u, const struct proc *proc, struct stat *sb);
+void proc__read_perfmap(struct usyms *u, struct proc *proc, int fd, const struct stat *sb);
 int proc__resolve_perfmap(struct proc *proc, uint64_t addr, struct usym *out);
 
 /* usyms_lines.c */

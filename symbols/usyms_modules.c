@@ -12,19 +12,15 @@
  */
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
-#include <linux/magic.h>
-
+#include "common/file_stamp.h"
 #include "symbols/debuginfo.h"
 #include "symbols/elf_read.h"
 #include "symbols/elf_symtab.h"
@@ -113,25 +109,6 @@ void usyms_load_vdso(struct usyms *u)
 	proc_maps__release(&self);
 }
 
-/*
- * Is the file open at fd (sb) the one e maps: the same inode on the same
- * device. Another file system can hold a file with the same inode number
- * (a tmpfs counts them from 1). btrfs, and overlayfs before Linux 6.8,
- * print in maps a device other than the one stat(2) gives: on those the
- * inode alone decides.
- */
-static bool same_file(int fd, const struct stat *sb, const struct map_entry *e)
-{
-	struct statfs sfs;
-
-	if (sb->st_ino != e->inode)
-		return false;
-	if (major(sb->st_dev) == e->dev_major && minor(sb->st_dev) == e->dev_minor)
-		return true;
-	return !fstatfs(fd, &sfs) &&
-	       (sfs.f_type == BTRFS_SUPER_MAGIC || sfs.f_type == OVERLAYFS_SUPER_MAGIC);
-}
-
 /* e's path under root if it is still e's file: a descriptor, or -errno. */
 static int open_if_same(const char *root, const struct map_entry *e)
 {
@@ -139,7 +116,7 @@ static int open_if_same(const char *root, const struct map_entry *e)
 	int fd;
 
 	fd = rootfs__open_regular(root, e->path, 0, &sb);
-	if (fd < 0 || same_file(fd, &sb, e))
+	if (fd < 0 || file_stamp__is_mapped(fd, &sb, e->dev_major, e->dev_minor, e->inode))
 		return fd;
 	close(fd);	/* another file is at that path now */
 	return -ESTALE;
@@ -176,29 +153,6 @@ static int open_mapped_file(struct usyms *u, pid_t pid, const struct map_entry *
 	if (fd >= 0 || e->deleted)
 		return fd;
 	return open_if_same(NULL, e);
-}
-
-/*
- * The process's root when it is not ours (a container, a chroot), held
- * open: the loader reads it later, maybe after the process (and its pid)
- * is gone. -1 for our own root.
- */
-static int open_root_fd(struct usyms *u, pid_t pid)
-{
-	struct stat theirs, ours;
-	char buf[4096];
-	int fd;
-
-	snprintf(buf, sizeof(buf), "%s/%d/root", u->proc_root, (int)pid);
-	fd = open(buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &theirs) || stat("/", &ours) ||
-	    (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino)) {
-		close(fd);	/* searching it would repeat our own search */
-		return -1;
-	}
-	return fd;
 }
 
 _Static_assert(sizeof(struct symfile_key) == SHA256_LEN + 8 + 2 * sizeof(struct file_stamp),
@@ -282,12 +236,12 @@ static void read_outcome__failed(struct read_outcome *o, int err)
 }
 
 /*
- * The key of the file in job, open as elf, as if its own .symtab were
+ * The key of the file jf, open as elf, as if its own .symtab were
  * what it is read from (then nothing else is: debuginfo.c), so a table
  * under it may be used without reading. -errno when the digest cannot be
  * made (the reading will fail the same way).
  */
-static int symfile_key__init(struct usyms *u, const struct load_job *job, Elf *elf,
+static int symfile_key__init(struct usyms *u, const struct job_file *jf, Elf *elf,
 			     struct symfile_key *key)
 {
 	struct stat sb;
@@ -299,7 +253,7 @@ static int symfile_key__init(struct usyms *u, const struct load_job *job, Elf *e
 		return err;
 	key->source = DEBUGINFO_SYMTAB;
 	if (u->lines) {
-		if (fstat(job->fd, &sb))
+		if (fstat(jf->fd, &sb))
 			return -errno;
 		file_stamp__init(&key->lines, &sb);
 	}
@@ -307,11 +261,11 @@ static int symfile_key__init(struct usyms *u, const struct load_job *job, Elf *e
 }
 
 /*
- * The symbol table of the file in job, open as elf, read now, with its
+ * The symbol table of the file jf, open as elf, read now, with its
  * DWARF for --lines; key (NULL: none) the file's, completed with where
  * its symbols came from. NULL when there is none, o saying why.
  */
-static struct symfile *symfile__read(struct usyms *u, const struct load_job *job, Elf *elf,
+static struct symfile *symfile__read(struct usyms *u, const struct job_file *jf, Elf *elf,
 				     const struct symfile_key *key, struct read_outcome *o)
 {
 	char root[64];
@@ -326,20 +280,20 @@ static struct symfile *symfile__read(struct usyms *u, const struct load_job *job
 
 	if (!f)
 		return NULL;
-	if (job->root_fd >= 0) {
+	if (jf->root_fd >= 0) {
 		/* the root as it was when the process was seen, whatever its pid is now */
-		snprintf(root, sizeof(root), "/proc/self/fd/%d", job->root_fd);
+		snprintf(root, sizeof(root), "/proc/self/fd/%d", jf->root_fd);
 		opts.root = root;
 	}
-	f->st = debuginfo__load_elf(elf, job->fd, job->path, &opts, &info);
+	f->st = debuginfo__load_elf(elf, jf->fd, jf->path, &opts, &info);
 	if (!f->st) {
 		read_outcome__failed(o, errno);
 		free(f);
 		return NULL;
 	}
-	usyms_notice(u, job->path, info.refused);
+	usyms_notice(u, jf->path, info.refused);
 	if (u->lines)
-		f->sl = symfile__open_lines(u, job->fd, &info);
+		f->sl = symfile__open_lines(u, jf->fd, &info);
 	if (info.debug_fd >= 0)
 		close(info.debug_fd);
 	f->source = info.source;
@@ -355,11 +309,11 @@ static struct symfile *symfile__read(struct usyms *u, const struct load_job *job
 }
 
 /*
- * Read the symbols of the file in job for its module, or share the table
- * read from the same (struct symfile_key): on the loader thread, or on
- * the caller's without one.
+ * Read the symbols of the file jf for m, or share the table read from the
+ * same (struct symfile_key): on the loader thread, or on the caller's
+ * without one. Ends m's MOD_PENDING.
  */
-void load_job__read_module(struct usyms *u, struct load_job *job)
+void module__read(struct usyms *u, struct module *m, const struct job_file *jf)
 {
 	struct read_outcome o = { .state = MOD_DONE };
 	struct symfile *shared = NULL, *f = NULL;
@@ -368,11 +322,11 @@ void load_job__read_module(struct usyms *u, struct load_job *job)
 	Elf *elf;
 
 	budget__clear();
-	elf = elf_read__begin(job->fd, &u->budget);
+	elf = elf_read__begin(jf->fd, &u->budget);
 	if (!elf) {
 		read_outcome__failed(&o, errno);
 	} else {
-		keyed = !symfile_key__init(u, job, elf, &key);
+		keyed = !symfile_key__init(u, jf, elf, &key);
 		if (keyed) {
 			/* a reference for the module: a prune may drop the others meanwhile */
 			usyms_lock(u);
@@ -382,17 +336,17 @@ void load_job__read_module(struct usyms *u, struct load_job *job)
 			usyms_unlock(u);
 		}
 		if (!shared)
-			f = symfile__read(u, job, elf, keyed ? &key : NULL, &o);
+			f = symfile__read(u, jf, elf, keyed ? &key : NULL, &o);
 		elf_end(elf);
 	}
 	usyms_lock(u);
-	job->mod->file = f ? symfile__publish(u, f) : shared;
-	job->mod->not_elf = o.not_elf;
-	job->mod->state = o.state;
-	if (f && job->mod->file == f)
-		usyms_fetch_submit(u, f, job);
+	m->file = f ? symfile__publish(u, f) : shared;
+	m->not_elf = o.not_elf;
+	m->state = o.state;
+	if (f && m->file == f)
+		usyms_fetch_submit(u, f, jf);
 	usyms_unlock(u);
-	usyms_notice(u, job->path, o.why);
+	usyms_notice(u, jf->path, o.why);
 }
 
 static bool is_elf(int fd)
@@ -403,45 +357,23 @@ static bool is_elf(int fd)
 }
 
 /*
- * Queue the file at fd, opened for m, to have its symbols read. Its size
- * and times are kept: if they change, the file is another now.
+ * The file at fd, opened for m: whether its symbols are to be read (then
+ * fd stays open for that), else it is closed. Its stamp is kept: if it
+ * changes, the file is another now.
  */
-static void module__read_fd(struct usyms *u, struct module *m, pid_t pid,
-			    const struct map_entry *e, int fd)
+static bool module__opened(struct module *m, int fd)
 {
-	struct load_job *job;
 	struct stat sb;
 
-	if (fstat(fd, &sb) == 0) {
-		m->size = sb.st_size;
-		m->mtime = sb.st_mtim;
-		m->ctime = sb.st_ctim;
-	}
-	if (!is_elf(fd)) {
-		/* known now: whether its process needs a perf map depends on it */
-		m->not_elf = true;
-		m->state = MOD_DONE;
-		close(fd);
-		return;
-	}
-	job = calloc(1, sizeof(*job));
-	if (job)
-		job->path = strdup(e->path);
-	if (!job || !job->path) {
-		free(job);
-		close(fd);
-		return;
-	}
-	job->fd = fd;
-	job->root_fd = open_root_fd(u, pid);
-	job->mod = m;
-	m->state = MOD_PENDING;
-	load_job__submit(u, job);
-}
-
-static bool timespec_eq(struct timespec a, struct timespec b)
-{
-	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+	if (fstat(fd, &sb) == 0)
+		file_stamp__init(&m->stamp, &sb);
+	if (is_elf(fd))
+		return true;
+	/* known now: whether its process needs a perf map depends on it */
+	m->not_elf = true;
+	m->state = MOD_DONE;
+	close(fd);
+	return false;
 }
 
 /*
@@ -449,12 +381,13 @@ static bool timespec_eq(struct timespec a, struct timespec b)
  * and nobody can set ctime back. A file merely touched counts as changed:
  * its new module shares the table of the old one when both read alike
  * (struct symfile_key: the same digest; under --lines, never: the stamp
- * changed). (dev, ino) are the module's key, from the maps.
+ * changed). The version alone: (dev, ino) are the module's key, from the
+ * maps, and a stat through map_files may give another device than the
+ * path m was opened by (file_stamp__same_version()).
  */
 static bool module__same_stat(const struct module *m, const struct stat *sb)
 {
-	return sb->st_size == m->size && timespec_eq(sb->st_mtim, m->mtime) &&
-	       timespec_eq(sb->st_ctim, m->ctime);
+	return file_stamp__same_version(&m->stamp, sb);
 }
 
 /*
@@ -527,20 +460,23 @@ static struct module *module__add(struct usyms *u, const struct map_entry *e)
 
 /*
  * The module of a file mapping of pid, created on first sight, or in
- * place of one whose file changed since it was opened; its file opened
- * now, while pid lives, and queued to be read. A file that cannot be
- * opened is tried again through the next mapping of it. NULL with errno
- * ENOMEM.
+ * place of one whose file changed since it was opened. *fd: its file,
+ * opened now while pid lives, when its symbols are to be read (by
+ * module__read(), on the loader thread: usyms_jobs.c), else -1. A file
+ * that cannot be opened is tried again through the next mapping of it.
+ * NULL with errno ENOMEM.
  */
-struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_entry *e)
+struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_entry *e,
+				   int *fd)
 {
 	struct module key = {
 		.dev_major = e->dev_major, .dev_minor = e->dev_minor, .inode = e->inode,
 	};
 	struct module **node = tfind(&key, &u->modules, module__cmp);
 	struct module *m = node ? *node : module__add(u, e);
-	int fd;
+	int opened;
 
+	*fd = -1;
 	if (!m || m->checked_reading == u->readings)
 		return m;
 	/* once a reading: a process may map one file 60,000 times */
@@ -549,13 +485,13 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 		m->checked_reading = u->readings;
 		return m;
 	}
-	fd = open_mapped_file(u, pid, e);
-	if (fd < 0)
+	opened = open_mapped_file(u, pid, e);
+	if (opened < 0)
 		return m;
 	if (m->state != MOD_NEW) {
 		m = module__new(e);
 		if (!m) {
-			close(fd);
+			close(opened);
 			return NULL;
 		}
 		/* the same key: the tree stays in order */
@@ -567,7 +503,8 @@ struct module *module__for_mapping(struct usyms *u, pid_t pid, const struct map_
 		*node = m;
 		u->nr_modules++;
 	}
-	module__read_fd(u, m, pid, e, fd);
+	if (module__opened(m, opened))
+		*fd = opened;
 	m->checked_reading = u->readings;
 	return m;
 }

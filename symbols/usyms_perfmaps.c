@@ -63,10 +63,12 @@ void shared_perfmap__free_retired(struct usyms *u)
 }
 
 /*
- * Read a perf map for its process, or share the one already read from
- * the same file (processes can name one file, by links).
+ * Read the perf map open at fd (sb its stat) for proc, or share the one
+ * already read from the same file (processes can name one file, by
+ * links): on the loader thread, or on the caller's without one. Ends the
+ * read proc__open_perfmap() made pending.
  */
-void load_job__read_perfmap(struct usyms *u, struct load_job *job)
+void proc__read_perfmap(struct usyms *u, struct proc *proc, int fd, const struct stat *sb)
 {
 	struct shared_perfmap *sp;
 	struct perfmap *pm = NULL;
@@ -75,7 +77,7 @@ void load_job__read_perfmap(struct usyms *u, struct load_job *job)
 	bool fresh = false;
 
 	usyms_lock(u);
-	for (sp = u->perfmaps; sp && !shared_perfmap__is(sp, &job->sb); sp = sp->next)
+	for (sp = u->perfmaps; sp && !shared_perfmap__is(sp, sb); sp = sp->next)
 		;
 	if (sp)
 		sp->refs++;
@@ -85,18 +87,18 @@ void load_job__read_perfmap(struct usyms *u, struct load_job *job)
 		int err;
 
 		budget__clear();
-		pm = perfmap__load_fd(job->fd, &job->sb, &u->budget);
+		pm = perfmap__load_fd(fd, sb, &u->budget);
 		err = pm ? 0 : errno;
 		cost = monotonic_ns() - start;
 		if (err == EFBIG) {
-			snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)job->proc->pid);
+			snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)proc->pid);
 			usyms_notice(u, name, budget__why());
 		}
 		/* a refusal is kept as well: the same file is not read again */
 		sp = pm || err == EFBIG ? calloc(1, sizeof(*sp)) : NULL;
 		if (sp) {
 			*sp = (struct shared_perfmap){ .pm = pm, .refs = 1 };
-			file_stamp__init(&sp->id, &job->sb);
+			file_stamp__init(&sp->id, sb);
 			fresh = true;
 		} else {
 			perfmap__free(pm);
@@ -108,41 +110,32 @@ void load_job__read_perfmap(struct usyms *u, struct load_job *job)
 		u->perfmaps = sp;
 	}
 	if (sp) {
-		shared_perfmap__put(u, job->proc->perfmap);
-		job->proc->perfmap = sp;
+		shared_perfmap__put(u, proc->perfmap);
+		proc->perfmap = sp;
 	}
-	job->proc->perfmap_cost_ns = cost;
-	job->proc->pending--;
+	proc->perfmap_cost_ns = cost;
+	proc->pending--;
 	usyms_unlock(u);
 }
 
-/* Queue a read of proc's perf map, unless it is the file already read or being read. */
-void proc__load_perfmap(struct usyms *u, struct proc *proc)
+/*
+ * proc's perf map, opened when it is to be read (proc__read_perfmap()):
+ * not while a read of it is pending, nor when it is the file read
+ * already. A descriptor and *sb, else -errno (-EALREADY: no read due).
+ * The caller counts the read in proc->pending.
+ */
+int proc__open_perfmap(struct usyms *u, const struct proc *proc, struct stat *sb)
 {
-	struct load_job *job;
-	struct stat sb;
 	int fd;
 
 	if (proc->pending)
-		return;
-	fd = perfmap__open_pid(u->proc_root, proc->pid, &sb);
-	if (fd < 0)
-		return;
-	if (shared_perfmap__is(proc->perfmap, &sb)) {
+		return -EALREADY;
+	fd = perfmap__open_pid(u->proc_root, proc->pid, sb);
+	if (fd >= 0 && shared_perfmap__is(proc->perfmap, sb)) {
 		close(fd);
-		return;
+		return -EALREADY;
 	}
-	job = calloc(1, sizeof(*job));
-	if (!job) {
-		close(fd);
-		return;
-	}
-	job->fd = fd;
-	job->root_fd = -1;
-	job->sb = sb;
-	job->proc = proc;
-	proc->pending++;
-	load_job__submit(u, job);
+	return fd;
 }
 
 /* JIT code: the process's perf map, if it names addr. */

@@ -34,7 +34,7 @@ void proc__free(void *p)
 	free(proc);
 }
 
-struct proc *usyms_find_proc(struct usyms *u, pid_t pid, uint32_t gen)
+static struct proc *usyms_find_proc(struct usyms *u, pid_t pid, uint32_t gen)
 {
 	struct proc key = { .pid = pid, .gen = gen };
 	void *node = tfind(&key, &u->procs, proc_cmp);
@@ -83,7 +83,7 @@ static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps
 			usyms_load_vdso(u);
 		} else if (map_entry__is_file(e)) {
 			um[i].kind = UMAP_FILE;
-			um[i].mod = module__for_mapping(u, proc->pid, e);
+			um[i].mod = usyms_queue_module(u, proc->pid, e);
 			if (!um[i].mod) {
 				free(um);
 				return -ENOMEM;
@@ -150,7 +150,7 @@ static int proc__read_maps(struct usyms *u, struct proc *proc, struct proc_maps 
 	else
 		proc_maps__release(&maps);
 	if (!err && proc->has_anon)
-		proc__load_perfmap(u, proc);
+		usyms_queue_perfmap(u, proc);
 	proc->read_ns = monotonic_ns();
 	proc->read_cost_ns = proc->read_ns - start;
 	return err;
@@ -226,9 +226,23 @@ static int add_gen(struct usyms *u, pid_t pid, uint32_t gen, struct proc_maps *k
 	return proc->err;
 }
 
-int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen)
+static int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 {
 	return add_gen(u, pid, gen, NULL);
+}
+
+/*
+ * The generation (pid, gen), read now when it was never announced, if it
+ * is still the same image; NULL when it cannot be. Under u->lock.
+ */
+struct proc *usyms_proc_of(struct usyms *u, pid_t pid, uint32_t gen)
+{
+	struct proc *proc = usyms_find_proc(u, pid, gen);
+
+	if (proc)
+		return proc;
+	usyms_add_gen(u, pid, gen);
+	return usyms_find_proc(u, pid, gen);
 }
 
 int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen)

@@ -15,7 +15,7 @@
  * UNWIND_MAP_GO (go_runtime.h).
  *
  * A file is shared by every process that maps it (same device, inode,
- * size, mtime and ctime: file_id.h), and its rows by every file whose
+ * size, mtime and ctime: common/file_stamp.h), and its rows by every file whose
  * table has the same digest (cfi_table__digest()). A table's rows are
  * charged to the uid of the process they were loaded for, and a uid but
  * root holds at most a quota of rows (half the array by default); rows

@@ -16,8 +16,8 @@
 #include <linux/types.h>
 
 #include "common/clock.h"
+#include "common/file_stamp.h"
 #include "symbols/budget.h"
-#include "symbols/file_id.h"
 #include "symbols/proc_maps.h"
 #include "unwind/go_runtime.h"
 #include "unwind/row_store.h"
@@ -201,7 +201,7 @@ void unwind_reading__build_asked(struct unwind_procs *u, pid_t pid, struct unwin
 
 /* Whether one of the mappings in p has the vDSO's table. */
 bool unwind_files__has_vdso(const struct unwind_procs *u, const struct unwind_proc_big *p);
-/* The order of files by their stamps (file_id.h), of u->files. */
+/* The order of files by their stamps (common/file_stamp.h), of u->files. */
 int unwind_file__cmp(const void *a, const void *b);
 /* f, a mapping of the reading under way: held once by it (unwind_held.c). */
 void unwind_files__pend(struct unwind_procs *u, struct unwind_file *f);

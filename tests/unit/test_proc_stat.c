@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_proc_stat.c - a process's state from a fake /proc/PID/stat, and
- * from the real one of this process and of a zombie child.
+ * from the real one of this process and of a zombie child; whose it is
+ * and its own pid from a fake /proc/PID/status and from ours.
  */
 #include <signal.h>
 #include <sys/mman.h>
@@ -121,4 +122,61 @@ Test(proc_stat, vsize_follows_the_mappings)
 	munmap(m, len);
 	cr_expect_eq(after.start_time, before.start_time);
 	cr_expect_geq(after.vsize, before.vsize + len);
+}
+
+static void write_status(pid_t pid, const char *text)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "%d/status", (int)pid);
+	free(write_in(tmp, rel, text));
+}
+
+/* Whose a process is, and its pid in its own namespace: the innermost NSpid. */
+Test(proc_stat, status_gives_every_uid_and_the_innermost_pid)
+{
+	struct proc_status st;
+	uid_t uid = 0;
+
+	write_status(50, "Name:\tjava\nPid:\t50\nUid:\t1000\t1001\t1002\t1003\n"
+			 "Gid:\t1000\t1000\t1000\t1000\nNSpid:\t50\t7\t1\n");
+	cr_assert_eq(proc_stat__status(tmp, 50, &st), 0);
+	cr_expect_eq(st.nr_uids, 4);
+	cr_expect_eq(st.uids[0], 1000);
+	cr_expect_eq(st.uids[3], 1003);
+	cr_expect_eq(st.nspid, 1);
+	cr_assert_eq(proc_stat__uid(tmp, 50, &uid), 0);
+	cr_expect_eq(uid, 1000, "the real uid");
+	/* no NSpid (a kernel before 4.1): the pid as we see it */
+	write_status(51, "Name:\tx\nUid:\t5\t6\t7\t8\n");
+	cr_assert_eq(proc_stat__status(tmp, 51, &st), 0);
+	cr_expect_eq(st.nspid, 51);
+	/* a bad NSpid field ends it: what came before stands */
+	write_status(52, "Uid:\t5\t5\t5\t5\nNSpid:\t52\tx\t3\n");
+	cr_assert_eq(proc_stat__status(tmp, 52, &st), 0);
+	cr_expect_eq(st.nspid, 52);
+}
+
+Test(proc_stat, status_without_uids_is_not_one)
+{
+	struct proc_status st;
+	uid_t uid;
+
+	write_status(60, "Name:\tx\nNSpid:\t60\n");
+	cr_expect_eq(proc_stat__status(tmp, 60, &st), -EINVAL);
+	write_status(61, "Uid:\tnobody\n");
+	cr_expect_eq(proc_stat__status(tmp, 61, &st), -EINVAL);
+	cr_expect_eq(proc_stat__uid(tmp, 61, &uid), -EINVAL);
+	cr_expect_eq(proc_stat__status(tmp, 62, &st), -ENOENT, "no such process");
+}
+
+/* Our own status: our uid, and our pid (the tests do not run in a pid namespace of their own). */
+Test(proc_stat, status_of_this_process)
+{
+	struct proc_status st;
+
+	cr_assert_eq(proc_stat__status("/proc", getpid(), &st), 0);
+	cr_expect_eq(st.nr_uids, 4);
+	cr_expect_eq(st.uids[0], getuid());
+	cr_expect_eq(st.uids[1], geteuid());
 }
