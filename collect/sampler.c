@@ -112,11 +112,31 @@ static int size_python_maps(struct sampler *s)
 	return err;
 }
 
+/*
+ * Every hash map preallocated: before 6.1 a perf_event program takes no
+ * other (the unwind and Python entries cost their whole size then, about
+ * 64 MiB). 0 or -errno.
+ */
+static int prealloc_hashes(struct bpf_object *obj)
+{
+	struct bpf_map *m;
+	int err = 0;
+
+	bpf_object__for_each_map(m, obj) {
+		__u32 flags = bpf_map__map_flags(m);
+
+		if (flags & BPF_F_NO_PREALLOC)
+			err = bpf_map__set_map_flags(m, flags & ~BPF_F_NO_PREALLOC);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* The two map sets, the shared hashes and the scratch stack. 0 or -errno. */
 static int size_maps(struct sampler *s, bool prealloc)
 {
 	struct profile_bpf *obj = s->obj;
-	struct bpf_map *shared[] = { obj->maps.pid_gen, obj->maps.pids, obj->maps.tids };
 	__u32 depth = stackmap_depth(&s->opts);
 	int nr_cpus = libbpf_num_possible_cpus();
 	int err = 0;
@@ -127,8 +147,6 @@ static int size_maps(struct sampler *s, bool prealloc)
 				       obj->maps.pending1 };
 	for (int i = 0; i < 2 && !err; i++)
 		err = map_set__size(&s->opts, &s->sets[i], nr_cpus, prealloc, depth);
-	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]) && !err && prealloc; i++)
-		err = bpf_map__set_map_flags(shared[i], 0);
 	if (!err)
 		err = bpf_map__set_value_size(obj->maps.scratch,
 					      s->opts.max_stack_depth * sizeof(__u64));
@@ -156,7 +174,9 @@ static int size_maps(struct sampler *s, bool prealloc)
 					       s->opts.command_pid ? FOLLOW_MAX_FORKED : 1);
 	if (!err && s->opts.nr_cgroups)
 		err = bpf_map__set_max_entries(obj->maps.cgroup_filter, s->opts.nr_cgroups);
-	return err ? err : size_python_maps(s);
+	if (!err)
+		err = size_python_maps(s);
+	return err || !prealloc ? err : prealloc_hashes(obj->obj);
 }
 
 /*
