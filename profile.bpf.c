@@ -798,8 +798,7 @@ __noinline int walk_by_tables(struct bpf_perf_event_data *ctx, __u32 pid, __u32 
 {
 	if (!ctx || !flags)
 		return -1;
-	/* py_enabled: known at load, so that without Python the walk is verified without */
-	return unwind_user(ctx, pid, flags, py && py_enabled ? py_walk_buf() : NULL);
+	return unwind_user(ctx, pid, flags, py);
 }
 
 /*
@@ -814,7 +813,7 @@ __noinline int walk_by_tables_task(__u32 pid, __u32 *flags, int py)
 
 	if (!flags)
 		return -1;
-	return unwind_user(&in_kernel, pid, flags, py && py_enabled ? py_walk_buf() : NULL);
+	return unwind_user(&in_kernel, pid, flags, py);
 }
 
 /* The user stack by frame pointers, with the Python frames in it. */

@@ -122,6 +122,15 @@ struct py_walk {
 	 * by it.
 	 */
 	__u32 placed;
+	/*
+	 * Also here for the verifier: whether the native walk places runs
+	 * (its thread has Python frames), and py_at_frame()'s answer that
+	 * ended it (PY_AT_FULL, PY_AT_CUT), 0 if none did. Kept in the walk's
+	 * state, they split its loop into a family of states each (twice
+	 * the program's verification).
+	 */
+	__u32 walking;
+	__u32 ended;
 	__u64 stamp;			/* this sample's, for memo */
 	struct py_memo memo[PY_MEMO_SLOTS];
 	__u8 ts[PY_TS_READ];

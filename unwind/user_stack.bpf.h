@@ -80,8 +80,6 @@ struct unwind_state {
 	__u8 switches;	/* stack switches taken in Go code */
 	bool cut;	/* ended before the thread's root */
 	bool truncated;	/* stopped at the depth limit with callers left */
-	bool py;	/* the thread has Python frames to place (python.bpf.h) */
-	bool py_cut;	/* stopped where they were cut */
 };
 
 /*
@@ -435,16 +433,15 @@ static __always_inline int python_frames(struct unwind_state *st, __u32 n, __u64
 	struct py_walk *w = py_walk_buf();
 	__u32 m;
 
-	/* every run placed (the frames above the eval loop's): no call */
-	if (w && w->placed >= w->runs)
+	/* not walking Python frames, or every run placed: no call */
+	if (!w || !w->walking || w->placed >= w->runs)
 		return 0;
 	m = py_at_frame(n, st->ip - (st->ret ? 1 : 0), st->sp, cfa);
 
 	st->n = m & PY_AT_N;
 	if (m <= PY_AT_N)
 		return 0;
-	st->truncated = m & PY_AT_FULL;
-	st->py_cut = m & PY_AT_CUT;
+	w->ended = m;
 	return 1;
 }
 
@@ -525,7 +522,7 @@ static long unwind_step(__u32 i, void *ctx)
 		if (cfa < st->sp)
 			st->switches++;
 		/* the eval loop's C frame: its Python frames in its place */
-		if (st->py && python_frames(st, n, cfa))
+		if (py_enabled && python_frames(st, n, cfa))
 			return 1;
 	}
 	st->ret = !(r && r->cfa_rule == UNW_CFA_SIGNAL);
@@ -582,12 +579,20 @@ static __always_inline bool user_regs(struct bpf_perf_event_data *ctx, struct un
  * sees it once.
  */
 static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pid, __u32 *flags,
-				       struct py_walk *py)
+				       bool py)
 {
-	struct unwind_state st = { .pid = pid, .py = py != NULL };
+	struct unwind_state st = { .pid = pid };
 	struct stack_block *block;
+	struct py_walk *w;
 	__u32 zero = 0;
 	__u64 *frames;
+
+	/* py_enabled: known at load, so that without Python none of it is verified */
+	w = py_enabled ? py_walk_buf() : NULL;
+	if (w) {
+		w->walking = py;
+		w->ended = 0;
+	}
 
 	st.p = bpf_map_lookup_elem(&unwind_procs, &pid);
 	if (!st.p || (!st.p->nr && !st.p->big)) {
@@ -621,10 +626,20 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 		stat_inc(STAT_UNWIND_TRUNCATED);
 		*flags |= KEY_USER_TRUNCATED;
 	}
-	if (st.py_cut)
+	/* looked up again: a pointer kept across the loop doubles its states */
+	w = py_enabled ? py_walk_buf() : NULL;
+	if (!w || !w->walking)
+		return st.n;
+	if (w->ended & PY_AT_FULL) {
+		/* a run that did not fit: the stack is full */
+		stat_inc(STAT_UNWIND_TRUNCATED);
 		*flags |= KEY_USER_TRUNCATED;
-	else if (py && !st.truncated)
-		st.n = py_rest(py, st.n, flags);
+	} else if (w->ended & PY_AT_CUT) {
+		/* the Python frames were cut in the run placed last */
+		*flags |= KEY_USER_TRUNCATED;
+	} else if (!st.truncated) {
+		st.n = py_rest(w, st.n, flags);
+	}
 	return st.n;
 }
 
