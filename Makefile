@@ -123,7 +123,7 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
 # run.sh leaves the browser rendering to the normal pass (same bytes)
-integration: export PROFILE_SANITIZED = 1
+integration integration-a integration-b: export PROFILE_SANITIZED = 1
 # every sanitizer report fails the test, also a leak after a passing test
 SAN_RUN := sh tests/san-run.sh
 else
@@ -132,7 +132,7 @@ SAN_RUN :=
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all deps deps-test clean test test-build unit integration integration-shipped install deb bench check
+.PHONY: all deps deps-test clean test test-build unit integration integration-a integration-b integration-shipped install deb bench check
 
 all: $(PROFILE_BIN)
 
@@ -355,24 +355,35 @@ $(OUTPUT)/unit_tests: $(UNIT_OBJS) $(OUTPUT)/libprofile.a
 unit: $(OUTPUT)/unit_tests $(FIXTURES)
 	$(SAN_RUN) $(OUTPUT)/unit_tests --jobs 2
 
-integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/run.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/symbols.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/debuginfod.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/faults.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/command.sh
+# The integration suites in two lanes of about equal time (each about 5
+# minutes on the ASan build): make check runs them at once (-j2, each
+# lane's output printed whole when it ends), `make integration` one after
+# the other. A lane keeps together the suites whose tests could see each
+# other's: system-wide runs counting a workload by its comm (hotspots_nofp:
+# faults, hostile, unwind; pyhot: the python suites) and workloads pinned
+# to CPU 0 (run.sh's -C, offcpu.sh's --include-runnable).
+integration: integration-a integration-b
+
+integration-a: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind_rules.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/go_symbols.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/faults.sh
 	PROFILE=./$(PROFILE_BIN) LSAN_OPTIONS=suppressions=$(abspath tests/lsan-libdw.supp):print_suppressions=0 \
 		$(SAN_RUN) sh tests/integration/python.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python_debian.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python_procs.sh
+
+integration-b: $(PROFILE_BIN) $(WORKLOADS) | deps-test
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/run.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/offcpu.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/symbols.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/debuginfod.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/command.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind_rules.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/go_symbols.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/service.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/containers.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/offcpu.sh
 	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
 	sh tests/integration/deps.sh
 
@@ -404,10 +415,13 @@ test-build: $(PROFILE_BIN) $(OUTPUT)/unit_tests $(FIXTURES) $(WORKLOADS)
 # it would skip.
 check: export PROFILE_CI = 1
 check:
-	$(MAKE) -j2 profile $(WORKLOADS)
-	$(MAKE) -j2 test-build SANITIZE=1
-	$(MAKE) integration-shipped
+	$(call check_phase,the tool built,$(MAKE) -j2 profile $(WORKLOADS))
+	$(call check_phase,ASan build,$(MAKE) -j2 test-build SANITIZE=1)
+	$(call check_phase,shipped tests,$(MAKE) integration-shipped)
 	sh tests/ci-extra.sh
+
+# $(call check_phase,WHAT,COMMAND): COMMAND shown, run, and its time said
+check_phase = @echo '$(2)'; t=$$(date +%s); $(2) && echo "check: $(1) in $$(($$(date +%s) - t)) s"
 
 # profile vs perf and bpftrace on bench/workloads (root; QUICK=1 for a short run)
 bench: profile
