@@ -401,12 +401,14 @@ integration-shipped: profile $(WORKLOADS) | deps-test
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/package.sh
 
 # What the tests run, so that it can be built two jobs at a time before
-# the tests run one at a time (they sample the machine).
+# the tests run (they sample the machine: under make check, one at a time
+# but for the two lanes of integration suites).
 test-build: $(PROFILE_BIN) $(OUTPUT)/unit_tests $(FIXTURES) $(WORKLOADS)
 
-# Everything CI runs: the bounds and rendering tests on the tool as
-# shipped, then fuzzing, then every unit and integration test with the
-# sanitizers (but the shipped ones just run, except hostile.sh's:
+# Everything CI runs, about 10 minutes on 2 cores (HACKING.md): the bounds
+# and rendering tests on the tool as shipped, then fuzzing, then every unit
+# and integration test with the sanitizers, the integration suites in two
+# lanes at once (but the shipped ones just run, except hostile.sh's:
 # tests/ci-extra.sh). Behaviour is checked once, on the sanitized build (same -O2,
 # and ASan and UBSan see more); bounds on time and memory are checked on
 # ./profile, where ASan's slowdown and shadow memory would not hide a
