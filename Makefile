@@ -355,7 +355,7 @@ $(OUTPUT)/unit_tests: $(UNIT_OBJS) $(OUTPUT)/libprofile.a
 unit: $(OUTPUT)/unit_tests $(FIXTURES)
 	$(SAN_RUN) $(OUTPUT)/unit_tests --jobs 2
 
-# The integration suites in two lanes of about equal time (each about 5
+# The integration suites in two lanes of about equal time (each about 6
 # minutes on the ASan build): make check runs them at once (-j2, each
 # lane's output printed whole when it ends), `make integration` one after
 # the other. A lane keeps together the suites whose tests could see each

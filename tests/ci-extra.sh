@@ -4,7 +4,7 @@
 # time), then the unit tests and the integration tests with ASan,
 # LeakSanitizer and UBSan (objects and tool in build/san), the integration
 # suites in the Makefile's two lanes at once (integration-a and -b, each
-# lane's output printed whole when it ends). About 6 minutes on 2 cores;
+# lane's output printed whole when it ends). About 7 minutes on 2 cores;
 # needs root, as `make test` does. FUZZ_SECONDS=N changes the fuzzing time.
 set -eu
 cd "$(dirname "$0")/.."
