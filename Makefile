@@ -124,7 +124,7 @@ WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 ifeq ($(SANITIZE),1)
 PROFILE_BIN := $(OUTPUT)/profile
 # run.sh leaves the browser rendering to the normal pass (same bytes)
-integration: export PROFILE_SANITIZED = 1
+integration integration-a integration-b: export PROFILE_SANITIZED = 1
 # every sanitizer report fails the test, also a leak after a passing test
 SAN_RUN := sh tests/san-run.sh
 else
@@ -133,7 +133,7 @@ SAN_RUN :=
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all deps deps-test clean test test-build unit integration integration-shipped install deb bench check
+.PHONY: all deps deps-test clean test test-build unit integration integration-a integration-b integration-shipped install deb bench check
 
 all: $(PROFILE_BIN)
 
@@ -356,24 +356,35 @@ $(OUTPUT)/unit_tests: $(UNIT_OBJS) $(OUTPUT)/libprofile.a
 unit: $(OUTPUT)/unit_tests $(FIXTURES)
 	$(SAN_RUN) $(OUTPUT)/unit_tests --jobs 2
 
-integration: $(PROFILE_BIN) $(WORKLOADS) | deps-test
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/run.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/symbols.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/debuginfod.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/faults.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/command.sh
+# The integration suites in two lanes of about equal time (each about 6
+# minutes on the ASan build): make check runs them at once (-j2, each
+# lane's output printed whole when it ends), `make integration` one after
+# the other. A lane keeps together the suites whose tests could see each
+# other's: system-wide runs counting a workload by its comm (hotspots_nofp:
+# faults, hostile, unwind; pyhot: the python suites) and workloads pinned
+# to CPU 0 (run.sh's -C, offcpu.sh's --include-runnable).
+integration: integration-a integration-b
+
+integration-a: $(PROFILE_BIN) $(WORKLOADS) | deps-test
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/hostile.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind_rules.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/go_symbols.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/faults.sh
 	PROFILE=./$(PROFILE_BIN) LSAN_OPTIONS=suppressions=$(abspath tests/lsan-libdw.supp):print_suppressions=0 \
 		$(SAN_RUN) sh tests/integration/python.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python_debian.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/python_procs.sh
+
+integration-b: $(PROFILE_BIN) $(WORKLOADS) | deps-test
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/run.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/offcpu.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/symbols.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/processes.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/debuginfod.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/command.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/unwind_rules.sh
+	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/go_symbols.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/service.sh
 	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/containers.sh
-	PROFILE=./$(PROFILE_BIN) $(SAN_RUN) sh tests/integration/offcpu.sh
 	PROFILE=./$(PROFILE_BIN) sh tests/integration/package.sh
 	sh tests/integration/deps.sh
 
@@ -391,12 +402,14 @@ integration-shipped: profile $(WORKLOADS) | deps-test
 	SHIPPED_ONLY=1 PROFILE=./profile sh tests/integration/package.sh
 
 # What the tests run, so that it can be built two jobs at a time before
-# the tests run one at a time (they sample the machine).
+# the tests run (they sample the machine: under make check, one at a time
+# but for the two lanes of integration suites).
 test-build: $(PROFILE_BIN) $(OUTPUT)/unit_tests $(FIXTURES) $(WORKLOADS)
 
-# Everything CI runs: the bounds and rendering tests on the tool as
-# shipped, then fuzzing, then every unit and integration test with the
-# sanitizers (but the shipped ones just run, except hostile.sh's:
+# Everything CI runs, about 10 minutes on 2 cores (HACKING.md): the bounds
+# and rendering tests on the tool as shipped, then fuzzing, then every unit
+# and integration test with the sanitizers, the integration suites in two
+# lanes at once (but the shipped ones just run, except hostile.sh's:
 # tests/ci-extra.sh). Behaviour is checked once, on the sanitized build (same -O2,
 # and ASan and UBSan see more); bounds on time and memory are checked on
 # ./profile, where ASan's slowdown and shadow memory would not hide a
@@ -405,10 +418,13 @@ test-build: $(PROFILE_BIN) $(OUTPUT)/unit_tests $(FIXTURES) $(WORKLOADS)
 # it would skip.
 check: export PROFILE_CI = 1
 check:
-	$(MAKE) -j2 profile $(WORKLOADS)
-	$(MAKE) -j2 test-build SANITIZE=1
-	$(MAKE) integration-shipped
+	$(call check_phase,the tool built,$(MAKE) -j2 profile $(WORKLOADS))
+	$(call check_phase,ASan build,$(MAKE) -j2 test-build SANITIZE=1)
+	$(call check_phase,shipped tests,$(MAKE) integration-shipped)
 	sh tests/ci-extra.sh
+
+# $(call check_phase,WHAT,COMMAND): COMMAND shown, run, and its time said
+check_phase = @echo '$(2)'; t=$$(date +%s); $(2) && echo "check: $(1) in $$(($$(date +%s) - t)) s"
 
 # profile vs perf and bpftrace on bench/workloads (root; QUICK=1 for a short run)
 bench: profile

@@ -1,17 +1,26 @@
 #!/bin/sh
 # ci-extra.sh - the checks CI runs after `make integration-shipped`: every
 # fuzz harness over its regressions and then 2 s of fuzzing (two at a
-# time), then the unit and integration tests with ASan, LeakSanitizer and
-# UBSan (objects and tool in build/san). About 7 minutes on 2 cores; needs
-# root, as `make test` does. FUZZ_SECONDS=N changes the fuzzing time.
+# time), then the unit tests and the integration tests with ASan,
+# LeakSanitizer and UBSan (objects and tool in build/san), the integration
+# suites in the Makefile's two lanes at once (integration-a and -b, each
+# lane's output printed whole when it ends). About 7 minutes on 2 cores;
+# needs root, as `make test` does. FUZZ_SECONDS=N changes the fuzzing time.
 set -eu
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 make -j2 fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-2}"
+t=$(date +%s)
+echo "ci-extra: fuzzing in $((t - start)) s"
 # The suites' shipped tests (bounds) ran on ./profile just before: not
 # again under ASan, but hostile.sh's whose files are crafted to hurt a
 # parser (those of sizes and counts alone are not run again).
 ran="integration processes service debuginfod package"
 ran="$ran t_many_mappings t_sigint_during_loading t_sparse_debuglink t_huge_perfmap t_userns_bind_mount"
-SHIPPED_DONE=$ran make test SANITIZE=1
+export SHIPPED_DONE="$ran"
+make unit SANITIZE=1
+t2=$(date +%s)
+echo "ci-extra: unit tests in $((t2 - t)) s"
+make -j2 --output-sync=target integration SANITIZE=1
+echo "ci-extra: integration lanes in $(($(date +%s) - t2)) s"
 echo "ci-extra: passed in $(($(date +%s) - start)) s"
