@@ -35,10 +35,9 @@ PROFILERS=${PROFILERS:-profile-fp profile-cold profile-warm ${BASE:+base-fp base
 TMP=$(mktemp -d /tmp/profile-busy.XXXXXX)
 OLD_STATS=$(sysctl -n kernel.bpf_stats_enabled)
 WL=""
+. bench/busy_load.sh
 cleanup() {
-	[ -n "$WL" ] && kill $WL 2> /dev/null
-	pkill -f "$TMP/compile-loop" 2> /dev/null
-	wait 2> /dev/null
+	busy_load_stop "$TMP"
 	sysctl -q -w kernel.bpf_stats_enabled="$OLD_STATS"
 	rm -rf "$TMP"
 }
@@ -46,19 +45,7 @@ trap cleanup EXIT
 sysctl -q -w kernel.bpf_stats_enabled=1 || exit 1
 
 # the busy host, for the whole bench
-cp bench/workloads/bw_cpu.c bench/workloads/bw_common.h "$TMP/"
-cat > "$TMP/compile-loop" <<EOF
-#!/bin/sh
-while :; do
-	gcc -O2 -c "$TMP/bw_cpu.c" -o "$TMP/bw_cpu.o"
-	sh -c 'ls /usr/bin | sort | uniq | wc -l' > /dev/null
-done
-EOF
-chmod +x "$TMP/compile-loop"
-python3 -c 'while True: pass' & WL="$WL $!"
-python3 -c 'while True: pass' & WL="$WL $!"
-"$TMP/compile-loop" > /dev/null 2>&1 & WL="$WL $!"
-sleep 1
+busy_load_start "$TMP" 2
 
 # prog_ids PID, bpf_stats IDS...
 . bench/bpf_stats.sh

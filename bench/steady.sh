@@ -48,28 +48,16 @@ esac
 
 TMP=$(mktemp -d /tmp/profile-steady.XXXXXX) || die "mktemp failed"
 WL=""
+. bench/busy_load.sh
 cleanup() {
-	[ -n "$WL" ] && kill $WL 2> /dev/null
-	pkill -f "$TMP/compile-loop" 2> /dev/null
-	wait 2> /dev/null
+	busy_load_stop "$TMP"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # the busy host, for the whole bench
-cp bench/workloads/bw_cpu.c bench/workloads/bw_common.h "$TMP/"
-cat > "$TMP/compile-loop" << EOF
-#!/bin/sh
-while :; do
-	gcc -O2 -c "$TMP/bw_cpu.c" -o "$TMP/bw_cpu.o"
-	sh -c 'ls /usr/bin | sort | uniq | wc -l' > /dev/null
-done
-EOF
-chmod +x "$TMP/compile-loop"
-python3 -c 'while True: pass' & WL="$WL $!"
-"$TMP/compile-loop" > /dev/null 2>&1 & WL="$WL $!"
-sleep 1
+busy_load_start "$TMP" 1
 
 # cpu_ticks PID: its utime + stime so far (the fields after the comm's ')')
 cpu_ticks() {
