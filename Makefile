@@ -72,7 +72,7 @@ SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loa
 	symbols/sym_nest.c symbols/usyms.c \
 	symbols/usyms_procs.c symbols/usyms_modules.c symbols/usyms_jobs.c symbols/usyms_perfmaps.c \
 	symbols/usyms_names.c symbols/usyms_lines.c symbols/usyms_unresolved.c symbols/usyms_sweep.c \
-	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/debug_ids.c symbols/srcline.c \
+	symbols/rootfs.c symbols/perfmap.c symbols/demangle.c symbols/debuginfo.c symbols/debuginfo_xz.c symbols/debug_ids.c symbols/srcline.c \
 	symbols/debuginfod_fetch.c symbols/debuginfod_child.c symbols/usyms_fetch.c \
 	symbols/file_id.c symbols/dpkg_owner.c
 OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c output/report.c output/loss_report.c output/walk_tally.c output/keymap.c \
@@ -486,7 +486,7 @@ FUZZ_LIB_SRCS := trace_helpers.c cli.c common/file_stamp.c common/proc_stat.c sy
 	symbols/elf_read.c symbols/ksyms.c \
 	symbols/proc_maps.c symbols/elf_symtab.c symbols/elf_plt.c symbols/sym_nest.c \
 	symbols/rootfs.c symbols/perfmap.c \
-	symbols/debuginfo.c symbols/debug_ids.c common/escape.c output/output_format.c output/outfile.c output/emit.c output/pathwalk.c output/retention.c collect/sample_event.c \
+	symbols/debuginfo.c symbols/debuginfo_xz.c symbols/debug_ids.c common/escape.c output/output_format.c output/outfile.c output/emit.c output/pathwalk.c output/retention.c collect/sample_event.c \
 	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c \
 	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c \
 	python/py_linetable.c output/container_id.c output/keymap.c output/protobuf.c output/pprof.c output/pf_build.c \

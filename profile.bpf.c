@@ -15,6 +15,12 @@
  * (the entry is deleted when the process exits). The first sample of a
  * generation is announced through the "new_pids" ring buffer so userspace
  * reads its mappings while they are the ones the samples were taken in.
+ *
+ * Past 600 lines on purpose: the BPF object is one compilation unit. This
+ * file holds its maps and what every program shares (filters, generations,
+ * the count and its overflow path); the parts with a concern of their own
+ * are the headers it includes (python/python.bpf.h, unwind/user_stack.bpf.h,
+ * collect/offcpu.bpf.h), which build on those maps.
  */
 /*
  * The UAPI headers and libbpf's are all it needs: it reads no kernel

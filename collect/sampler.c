@@ -3,6 +3,12 @@
  * sampler.c - load the BPF program of profile.bpf.c, flip and drain its
  * double-buffered maps, and report what it knows of processes. Attaching
  * is in attach.c, one map set's drain in map_drain.c.
+ *
+ * Past 600 lines on purpose: this is the one owner of the skeleton. What
+ * sizes, configures and loads the object, and every later read or write of
+ * its maps, .bss and .rodata (but off-CPU's, offcpu_attach.c), is here, so
+ * that what userspace assumes of profile.bpf.c's names is in one file; the
+ * parts that stand alone (attaching, a set's drain) are already beside it.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -4,6 +4,11 @@
  * read the tables (strings, mappings, functions, locations) in one pass,
  * sort them by id, then turn each sample into a stack. Every id and
  * string index the file holds is looked up, never trusted.
+ *
+ * Past 600 lines on purpose: one reader of one format, every function of
+ * which works on one reading state (struct pp: the tables, the budget,
+ * the error it reports); the checks that no id or index is trusted read best
+ * in one place. The wire format itself is pb_read.c's.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -2,6 +2,12 @@
 /*
  * report.c - turn the raw stacks of an aggregate into named frames and
  * hand them to the writer of the chosen format.
+ *
+ * Past 600 lines on purpose: naming a stack's frames (kernel, native,
+ * Python, the cut at the depth limit) and feeding them to the text or the
+ * structured writers share one struct report and its scratch frame
+ * arrays, which no other file sees; each format's writer is in a file of
+ * its own (stack_fmt.c, flamegraph.c, pprof.c, speedscope.c).
  */
 #include <errno.h>
 #include <limits.h>

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * py_procs.c - Python processes into the BPF side (py_procs.h).
+ *
+ * Past 600 lines on purpose (by a few): the look at a process, the records
+ * of what it found (py_rec, in the kept and the quiet trees) and the sweep
+ * that forgets them share those trees; reading the files and the
+ * interpreters' layouts are already in py_files.c, py_elf.c, py_layout.c.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,8 @@
  * debuginfo.c - find the symbols of stripped ELF files: separate debug
  * files by build-id and .gnu_debuglink (searched as gdb does), and
  * MiniDebugInfo, the xz-compressed ELF with the local function symbols
- * that Fedora and others put in .gnu_debugdata.
+ * that Fedora and others put in .gnu_debugdata (inflated by
+ * debuginfo_xz.c).
  *
  * Everything read here is untrusted: a debug file is used only when its
  * build-id or CRC32 matches, and inflated MiniDebugInfo is capped.
@@ -12,7 +13,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <lzma.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,68 +41,6 @@ const char *debuginfo_source__str(enum debuginfo_source s)
 	case DEBUGINFO_GOPCLNTAB: return "gopclntab";
 	}
 	return "?";
-}
-
-int debuginfo__unxz(const void *in, size_t len, size_t cap, void **out, size_t *out_len)
-{
-	lzma_stream strm = LZMA_STREAM_INIT;
-	size_t size = len * 4 < cap ? len * 4 : cap;
-	unsigned char *buf = NULL;
-	lzma_ret ret;
-	int err = 0;
-
-	if (!size)
-		size = cap ? cap : 1;
-	/* the decoder's own memory is bounded too, not just its output */
-	if (lzma_stream_decoder(&strm, 256u << 20, LZMA_CONCATENATED) != LZMA_OK)
-		return -ENOMEM;
-	buf = malloc(size);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	strm.next_in = in;
-	strm.avail_in = len;
-	strm.next_out = buf;
-	strm.avail_out = size;
-	for (;;) {
-		ret = lzma_code(&strm, LZMA_FINISH);
-		if (ret == LZMA_STREAM_END)
-			break;
-		if (ret != LZMA_OK && ret != LZMA_BUF_ERROR) {
-			err = ret == LZMA_MEM_ERROR ? -ENOMEM :
-			      ret == LZMA_MEMLIMIT_ERROR ? -EFBIG : -EINVAL;
-			goto out;
-		}
-		if (strm.avail_out) {
-			err = -EINVAL;	/* input ended before the stream did */
-			goto out;
-		}
-		if (size >= cap) {
-			err = -EFBIG;
-			goto out;
-		}
-		{
-			size_t nsize = size * 2 < cap ? size * 2 : cap;
-			unsigned char *nb = realloc(buf, nsize);
-
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			strm.next_out = buf + size;
-			strm.avail_out = nsize - size;
-			size = nsize;
-		}
-	}
-	*out = buf;
-	*out_len = size - strm.avail_out;
-	buf = NULL;
-out:
-	free(buf);
-	lzma_end(&strm);
-	return err;
 }
 
 /* What the search needs to know about the stripped file. */

@@ -3,6 +3,11 @@
  * elf_symtab.c - read an ELF file's function symbols and PT_LOAD segments
  * with libelf. Every header value is treated as untrusted: counts, offsets
  * and string indices are checked by libelf or here before use.
+ *
+ * Past 600 lines on purpose: struct elf_symtab is opaque, and its loaders,
+ * its lookups and elf_symtab__merge() all lay out or walk its private
+ * arrays; what stands alone is already beside it (elf_plt.c, sym_nest.c,
+ * sym_alias.h).
  */
 #include <errno.h>
 #include <fcntl.h>

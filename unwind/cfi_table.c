@@ -13,6 +13,11 @@
  * same rows on libc, python3, cc1 and crafted programs. Nothing runs that
  * cfi_check.c has not read first. (The rows the code gives where the CFI
  * has none are laid over by the caller: cfi_code.h.)
+ *
+ * Past 600 lines on purpose: listing the FDEs, budgeting libdw and emitting
+ * rows work on one builder, and cfi_table__digest() must read exactly the
+ * sections the build reads, so it stays beside it; the interpreters and
+ * the checks are in cfi_linear.c, cfi_rows.c and cfi_check.c.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>

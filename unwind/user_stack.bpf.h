@@ -24,6 +24,12 @@
  * at the frame a signal interrupted (its signal frame's). They are kept
  * per CPU in "unwind_regs" for the rules that read a register other
  * than sp and fp (hand-written assembly, __vfork, gcc's DRAP prologue).
+ *
+ * Past 600 lines on purpose: it is one walk. Its steps (the mapping, the
+ * CFA rules, signal frames, Go's stack switches, asking for tables) share
+ * struct unwind_state and are verified together inside bpf_loop(); the
+ * row search and the reads of stack memory are already in row_find.bpf.h
+ * and stack_read.bpf.h.
  */
 #ifndef USER_STACK_BPF_H
 #define USER_STACK_BPF_H
