@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * proc_maps.c - /proc/PID/maps parser: one line into a map_entry, a whole
- * file into the sorted list of executable mappings.
+ * proc_maps.c - a process's executable mappings: asked of the kernel one
+ * by one (PROCMAP_QUERY, Linux 6.11), or parsed from /proc/PID/maps' text
+ * (one line into a map_entry, a whole file into the sorted list).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "symbols/proc_maps.h"
 #include "trace_helpers.h"
@@ -27,6 +32,19 @@ static const char *parse_dec(const char *p, uint64_t *out)
 		return NULL;
 	*out = v;
 	return p;
+}
+
+/* e's path from the len bytes at p, the kernel's " (deleted)" taken off. 0 or -ENOMEM. */
+static int set_path(struct map_entry *e, const char *p, size_t len)
+{
+	const size_t suffix = sizeof(DELETED_SUFFIX) - 1;
+
+	if (len >= suffix && !memcmp(p + len - suffix, DELETED_SUFFIX, suffix)) {
+		e->deleted = true;
+		len -= suffix;
+	}
+	e->path = strndup(p, len);
+	return e->path ? 0 : -ENOMEM;
 }
 
 /* "start-end perms offset major:minor inode   path" */
@@ -58,20 +76,30 @@ int map_entry__parse(const char *line, struct map_entry *e)
 		p++;
 	len = strcspn(p, "\n");
 	/* file paths may contain spaces; only the kernel's suffix is special */
-	if (len >= sizeof(DELETED_SUFFIX) - 1 &&
-	    !memcmp(p + len - (sizeof(DELETED_SUFFIX) - 1), DELETED_SUFFIX,
-		    sizeof(DELETED_SUFFIX) - 1)) {
-		e->deleted = true;
-		len -= sizeof(DELETED_SUFFIX) - 1;
-	}
-	e->path = strndup(p, len);
-	return e->path ? 0 : -ENOMEM;
+	return set_path(e, p, len);
 }
 
 void map_entry__release(struct map_entry *e)
 {
 	free(e->path);
 	e->path = NULL;
+}
+
+/* Room for one more entry in m. 0 or -ENOMEM. */
+static int reserve(struct proc_maps *m, size_t *cap)
+{
+	size_t ncap;
+	struct map_entry *n;
+
+	if (m->nr < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 32;
+	n = realloc(m->entries, ncap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	m->entries = n;
+	*cap = ncap;
+	return 0;
 }
 
 int proc_maps__load_buf(const char *buf, size_t len, struct proc_maps *m)
@@ -109,17 +137,10 @@ int proc_maps__load_buf(const char *buf, size_t len, struct proc_maps *m)
 			map_entry__release(&e);
 			continue;
 		}
-		if (m->nr == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			struct map_entry *n = realloc(m->entries, ncap * sizeof(*n));
-
-			if (!n) {
-				map_entry__release(&e);
-				err = -ENOMEM;
-				break;
-			}
-			m->entries = n;
-			cap = ncap;
+		err = reserve(m, &cap);
+		if (err) {
+			map_entry__release(&e);
+			break;
 		}
 		m->entries[m->nr++] = e;
 	}
@@ -129,37 +150,147 @@ int proc_maps__load_buf(const char *buf, size_t len, struct proc_maps *m)
 	return err;
 }
 
-int proc_maps__load_file(const char *path, struct proc_maps *m)
+/*
+ * The kernel's PROCMAP_QUERY ioctl on an open /proc/PID/maps (Linux 6.11,
+ * include/uapi/linux/fs.h), declared here as the kernel defines it: the
+ * system's headers may predate it.
+ */
+struct procmap_query {
+	uint64_t size;		/* of this struct: the version of the call */
+	uint64_t query_flags;
+	uint64_t query_addr;
+	uint64_t vma_start, vma_end;	/* out */
+	uint64_t vma_flags;	/* out: QUERY_VMA_* */
+	uint64_t vma_page_size;	/* out */
+	uint64_t vma_offset;	/* out: the file offset of vma_start */
+	uint64_t inode;		/* out */
+	uint32_t dev_major, dev_minor;	/* out */
+	uint32_t vma_name_size;	/* in: the buffer's size; out: the name's, with its NUL, or 0 */
+	uint32_t build_id_size;	/* in/out; 0: not asked */
+	uint64_t vma_name_addr;	/* in: the buffer */
+	uint64_t build_id_addr;	/* in */
+};
+
+#define PROCMAP_QUERY _IOWR('f', 17, struct procmap_query)
+#define QUERY_VMA_READABLE 0x01
+#define QUERY_VMA_WRITABLE 0x02
+#define QUERY_VMA_EXECUTABLE 0x04
+#define QUERY_VMA_SHARED 0x08
+#define QUERY_COVERING_OR_NEXT_VMA 0x10
+
+/* The entry of the mapping q describes, named name (its size in q). */
+static int entry_of_query(const struct procmap_query *q, const char *name, struct map_entry *e)
+{
+	size_t len = q->vma_name_size ? strnlen(name, q->vma_name_size) : 0;
+
+	*e = (struct map_entry){
+		.start = q->vma_start,
+		.end = q->vma_end,
+		.offset = q->vma_offset,
+		.inode = q->inode,
+		.dev_major = q->dev_major,
+		.dev_minor = q->dev_minor,
+		.perms = {
+			q->vma_flags & QUERY_VMA_READABLE ? 'r' : '-',
+			q->vma_flags & QUERY_VMA_WRITABLE ? 'w' : '-',
+			q->vma_flags & QUERY_VMA_EXECUTABLE ? 'x' : '-',
+			q->vma_flags & QUERY_VMA_SHARED ? 's' : 'p',
+		},
+	};
+	/* the name is d_path()'s, as the text's is: the same suffix for a file unlinked */
+	return set_path(e, name, len);
+}
+
+/*
+ * The executable mappings of the maps file open at fd, asked of the
+ * kernel: it skips the others and formats nothing, a third of the text's
+ * cost for a small process. -ENOTTY (a kernel before 6.11, a file that is
+ * not /proc's), -ENAMETOOLONG (a path over PATH_MAX): the text holds them.
+ * A process gone has none, as its text has no lines.
+ */
+int proc_maps__query_fd(int fd, struct proc_maps *m)
+{
+	char name[PATH_MAX];
+	uint64_t addr = 0;
+	size_t cap = 0;
+	int err = 0;
+
+	memset(m, 0, sizeof(*m));
+	for (;;) {
+		struct procmap_query q = {
+			.size = sizeof(q),
+			.query_flags = QUERY_COVERING_OR_NEXT_VMA | QUERY_VMA_EXECUTABLE,
+			.query_addr = addr,
+			.vma_name_size = sizeof(name),
+			.vma_name_addr = (uintptr_t)name,
+		};
+
+		if (ioctl(fd, PROCMAP_QUERY, &q)) {
+			/* ENOENT: no mapping at or above addr; ESRCH: no memory left to ask of */
+			if (errno != ENOENT && errno != ESRCH)
+				err = -errno;
+			break;
+		}
+		if (q.vma_end <= addr || q.vma_end <= q.vma_start) {
+			err = -EINVAL;	/* never: the kernel walks up */
+			break;
+		}
+		addr = q.vma_end;
+		err = reserve(m, &cap);
+		if (!err)
+			err = entry_of_query(&q, name, &m->entries[m->nr]);
+		if (err)
+			break;
+		m->nr++;
+	}
+	if (err)
+		proc_maps__release(m);
+	return err;
+}
+
+/* The whole text of the file open at fd, parsed. */
+static int load_text(int fd, struct proc_maps *m)
 {
 	char *buf = NULL;
 	size_t size = 0;
-	FILE *f, *mem;
+	FILE *mem;
 	char chunk[8192];
-	size_t n;
+	ssize_t n;
 	int err = 0;
 
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
 	mem = open_memstream(&buf, &size);
-	if (!mem) {
-		fclose(f);
+	if (!mem)
 		return -ENOMEM;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (fwrite(chunk, 1, n, mem) != n) {
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (fwrite(chunk, 1, n, mem) != (size_t)n) {
 			err = -ENOMEM;
 			break;
 		}
 	}
-	if (!err && ferror(f))
-		err = -EIO;
-	fclose(f);
 	if (fclose(mem) && !err)
 		err = -ENOMEM;
 	if (!err)
 		err = proc_maps__load_buf(buf, size, m);
 	free(buf);
+	return err;
+}
+
+int proc_maps__load_file(const char *path, struct proc_maps *m)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = proc_maps__query_fd(fd, m);
+	if (err == -ENOTTY || err == -ENAMETOOLONG || err == -EINVAL)
+		err = load_text(fd, m);
+	close(fd);
 	return err;
 }
 

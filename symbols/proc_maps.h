@@ -36,7 +36,13 @@ static inline bool map_entry__is_exec(const struct map_entry *e)
 
 /* Executable mappings only: the only ones a sampled IP can be in. */
 int proc_maps__load_buf(const char *buf, size_t len, struct proc_maps *m);
+/*
+ * The file at path: a /proc/PID/maps asked by PROCMAP_QUERY where the
+ * kernel has it, else (and for any other file) its text parsed.
+ */
 int proc_maps__load_file(const char *path, struct proc_maps *m);
+/* The kernel's way alone, on an open /proc/PID/maps: -ENOTTY before 6.11. */
+int proc_maps__query_fd(int fd, struct proc_maps *m);
 int proc_maps__load_pid(pid_t pid, struct proc_maps *m);
 const struct map_entry *proc_maps__find(const struct proc_maps *m, uint64_t addr);
 void proc_maps__release(struct proc_maps *m);

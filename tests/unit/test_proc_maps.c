@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_proc_maps.c - /proc/PID/maps lines and files. */
+#include <fcntl.h>
 #include <limits.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "symbols/proc_maps.h"
 #include "test_util.h"
@@ -298,4 +302,100 @@ Test(proc_maps, load_pid_of_no_process)
 	struct proc_maps m;
 
 	cr_assert_eq(proc_maps__load_pid(INT_MAX, &m), -ESRCH);
+}
+
+/* A file of one page of d's mapped executable; its path in *path. */
+static void *map_exec_file(const char *d, const char *name, char **path)
+{
+	char page[4096] = { 0 };
+	void *at;
+	int fd;
+
+	*path = path_in(d, name);
+	fd = open(*path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, page, sizeof(page)), (ssize_t)sizeof(page));
+	at = mmap(NULL, sizeof(page), PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	cr_assert_neq(at, MAP_FAILED);
+	close(fd);
+	return at;
+}
+
+static bool kernel_before(unsigned int major, unsigned int minor)
+{
+	struct utsname u;
+	unsigned int a = 0, b = 0;
+
+	return !uname(&u) && sscanf(u.release, "%u.%u", &a, &b) == 2 &&
+	       (a < major || (a == major && b < minor));
+}
+
+/* What the kernel answers, mapping by mapping, is what its text says. */
+Test(proc_maps, query_agrees_with_text)
+{
+	char *dir = make_tmpdir(), *spaced, *gone, *text = NULL;
+	void *a = map_exec_file(dir, "with space.so", &spaced);
+	void *b = map_exec_file(dir, "gone.so", &gone);
+	struct proc_maps q, t;
+	size_t len = 0;
+	int fd, err;
+	FILE *f;
+
+	cr_assert_eq(unlink(gone), 0);
+	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0);
+	err = proc_maps__query_fd(fd, &q);
+	close(fd);
+	if (err == -ENOTTY && kernel_before(6, 11))
+		cr_skip_test("no PROCMAP_QUERY before Linux 6.11");
+	cr_assert_eq(err, 0, "PROCMAP_QUERY: %d", err);
+	f = fopen("/proc/self/maps", "re");
+	cr_assert_not_null(f);
+	cr_assert_gt(getdelim(&text, &len, '\0', f), 0);
+	fclose(f);
+	cr_assert_eq(proc_maps__load_buf(text, strlen(text), &t), 0);
+	/* the text has the vsyscall page, which is no mapping of the process's */
+	if (t.nr && !strcmp(t.entries[t.nr - 1].path, "[vsyscall]"))
+		map_entry__release(&t.entries[--t.nr]);
+	cr_assert_eq(q.nr, t.nr);
+	for (size_t i = 0; i < q.nr; i++) {
+		const struct map_entry *x = &q.entries[i], *y = &t.entries[i];
+
+		cr_expect_eq(x->start, y->start);
+		cr_expect_eq(x->end, y->end);
+		cr_expect_eq(x->offset, y->offset);
+		cr_expect_eq(x->inode, y->inode);
+		cr_expect_eq(x->dev_major, y->dev_major);
+		cr_expect_eq(x->dev_minor, y->dev_minor);
+		cr_expect_str_eq(x->perms, y->perms);
+		cr_expect_str_eq(x->path, y->path);
+		cr_expect_eq(x->deleted, y->deleted, "%s", x->path);
+	}
+	cr_assert(proc_maps__find(&q, (uintptr_t)a) &&
+		  !strcmp(proc_maps__find(&q, (uintptr_t)a)->path, spaced));
+	cr_assert(proc_maps__find(&q, (uintptr_t)b) && proc_maps__find(&q, (uintptr_t)b)->deleted);
+	proc_maps__release(&q);
+	proc_maps__release(&t);
+	munmap(a, 4096);
+	munmap(b, 4096);
+	free(text);
+	free(spaced);
+	free(gone);
+	rm_rf(dir);
+}
+
+/* A file that is no /proc maps is read as text, as before the kernel could be asked. */
+Test(proc_maps, query_refused_by_a_plain_file)
+{
+	char *dir = make_tmpdir();
+	char *path = write_in(dir, "maps", maps_text);
+	struct proc_maps m;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(proc_maps__query_fd(fd, &m), -ENOTTY);
+	cr_assert_eq(m.nr, 0);
+	close(fd);
+	free(path);
+	rm_rf(dir);
 }
