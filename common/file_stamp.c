@@ -49,9 +49,16 @@ bool file_stamp__same_version(const struct file_stamp *s, const struct stat *st)
 	struct file_stamp now;
 
 	file_stamp__init(&now, st);
-	now.dev = s->dev;
-	now.ino = s->ino;
-	return !file_stamp__cmp(s, &now);
+	return file_stamp__same_version_as(s, &now);
+}
+
+bool file_stamp__same_version_as(const struct file_stamp *s, const struct file_stamp *now)
+{
+	struct file_stamp v = *now;
+
+	v.dev = s->dev;
+	v.ino = s->ino;
+	return !file_stamp__cmp(s, &v);
 }
 
 bool file_stamp__same_file(const struct stat *a, const struct stat *b)

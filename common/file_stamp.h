@@ -47,6 +47,8 @@ bool file_stamp__is(const struct file_stamp *s, const struct stat *st);
  * need not agree on the device (btrfs, overlayfs: file_stamp__is_mapped()).
  */
 bool file_stamp__same_version(const struct file_stamp *s, const struct stat *st);
+/* The same, against a stamp taken already (a reading's: proc_maps__stamp()). */
+bool file_stamp__same_version_as(const struct file_stamp *s, const struct file_stamp *now);
 /*
  * Whether a and b are one file, by device and inode alone: the version
  * does not matter (a descriptor reopened, a process's root or user

@@ -139,8 +139,15 @@ static const struct py_file *file_of(struct py_procs *p, pid_t pid, const struct
 	struct file_stamp id;
 	struct py_elf pe;
 	struct stat st;
-	int fd = open_mapped(p, pid, e, &st), status;
+	int fd, status;
 
+	/* known by the reading's stamp: not opened again */
+	if (e->stamped) {
+		f = py_files__find(p->files, &e->stamp);
+		if (f)
+			return f;
+	}
+	fd = open_mapped(p, pid, e, &st);
 	if (fd < 0)
 		return NULL;
 	file_stamp__init(&id, &st);

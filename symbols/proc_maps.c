@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbols/proc_maps.h"
@@ -302,6 +303,60 @@ int proc_maps__load_pid(pid_t pid, struct proc_maps *m)
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	err = proc_maps__load_file(path, m);
 	return err == -ENOENT ? -ESRCH : err;
+}
+
+/* An order of mappings by the file they name (the maps line's), for proc_maps__stamp(). */
+static int cmp_file(const void *a, const void *b)
+{
+	const struct map_entry *x = *(const struct map_entry *const *)a;
+	const struct map_entry *y = *(const struct map_entry *const *)b;
+
+	if (x->inode != y->inode)
+		return (x->inode > y->inode) - (x->inode < y->inode);
+	if (x->dev_major != y->dev_major)
+		return (x->dev_major > y->dev_major) - (x->dev_major < y->dev_major);
+	if (x->dev_minor != y->dev_minor)
+		return (x->dev_minor > y->dev_minor) - (x->dev_minor < y->dev_minor);
+	if (x->deleted != y->deleted)
+		return x->deleted - y->deleted;
+	return strcmp(x->path, y->path);
+}
+
+void proc_maps__stamp(struct proc_maps *m, const char *proc_root, pid_t pid)
+{
+	struct map_entry **by_file = malloc(m->nr * sizeof(*by_file));
+	size_t nr = 0;
+
+	if (!by_file)
+		return;
+	for (size_t i = 0; i < m->nr; i++) {
+		m->entries[i].stamped = false;
+		if (m->entries[i].path[0] == '/')
+			by_file[nr++] = &m->entries[i];
+	}
+	qsort(by_file, nr, sizeof(*by_file), cmp_file);
+	/*
+	 * One stat for the mappings that name one file: the same device,
+	 * inode and path (btrfs prints one device for all its subvolumes,
+	 * whose inode numbers are their own: the path tells them apart)
+	 */
+	for (size_t i = 0, next; i < nr; i = next) {
+		struct map_entry *e = by_file[i];
+		char path[PATH_MAX];
+		struct stat st;
+
+		for (next = i + 1; next < nr && !cmp_file(&by_file[next], &by_file[i]); next++)
+			;
+		snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", proc_root, (int)pid,
+			 (unsigned long long)e->start, (unsigned long long)e->end);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		for (size_t j = i; j < next; j++) {
+			file_stamp__init(&by_file[j]->stamp, &st);
+			by_file[j]->stamped = true;
+		}
+	}
+	free(by_file);
 }
 
 const struct map_entry *proc_maps__find(const struct proc_maps *m, uint64_t addr)

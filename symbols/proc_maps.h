@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/file_stamp.h"
+
 struct map_entry {
 	uint64_t start, end;	/* [start, end) */
 	uint64_t offset;	/* file offset of start */
@@ -16,6 +18,14 @@ struct map_entry {
 	char perms[5];		/* "r-xp" */
 	bool deleted;		/* the path ended in " (deleted)" */
 	char *path;		/* "" for anonymous maps, "[vdso]", ...; " (deleted)" removed */
+	/*
+	 * With stamped, the file mapped as a stat(2) of its map_files link
+	 * gave it at the reading (proc_maps__stamp()): symbols, unwind
+	 * tables and Python find what they know of it without a look of
+	 * their own. Without, each opens it as before.
+	 */
+	bool stamped;
+	struct file_stamp stamp;
 };
 
 struct proc_maps {
@@ -44,6 +54,13 @@ int proc_maps__load_file(const char *path, struct proc_maps *m);
 /* The kernel's way alone, on an open /proc/PID/maps: -ENOTTY before 6.11. */
 int proc_maps__query_fd(int fd, struct proc_maps *m);
 int proc_maps__load_pid(pid_t pid, struct proc_maps *m);
+/*
+ * Stamp each file mapping of m, pid's (proc_root: "/proc" or a test's):
+ * one stat(2) of its map_files link per file, however many times it is
+ * mapped. A link that cannot be (not root, the process gone, not a
+ * regular file) leaves the mapping unstamped.
+ */
+void proc_maps__stamp(struct proc_maps *m, const char *proc_root, pid_t pid);
 const struct map_entry *proc_maps__find(const struct proc_maps *m, uint64_t addr);
 void proc_maps__release(struct proc_maps *m);
 

@@ -391,9 +391,9 @@ static bool module__same_stat(const struct module *m, const struct stat *sb)
 }
 
 /*
- * Is the file pid maps at e still the one m was opened as? One stat of
- * its map_files link, no path walk: this runs for every file mapping of
- * every reading. Without map_files (not root, a process gone) the file is
+ * Is the file pid maps at e still the one m was opened as? The reading's
+ * stamp, else one stat of its map_files link, no path walk: this runs for
+ * every file mapping of every reading. Without map_files (not root, a process gone) the file is
  * opened as for reading; one that cannot be is taken as unchanged.
  */
 static bool module__unchanged(struct usyms *u, const struct module *m, pid_t pid,
@@ -404,6 +404,8 @@ static bool module__unchanged(struct usyms *u, const struct module *m, pid_t pid
 	bool same;
 	int fd;
 
+	if (e->stamped)
+		return file_stamp__same_version_as(&m->stamp, &e->stamp);
 	map_files_path(u, pid, e, path, sizeof(path));
 	if (stat(path, &sb) == 0)
 		return module__same_stat(m, &sb);

@@ -123,6 +123,8 @@ static int read_gen_maps(struct usyms *u, pid_t pid, uint32_t gen, struct proc_m
 	err = proc_maps__load_file(path, maps);
 	if (err)
 		return err == -ENOENT ? -ESRCH : err;
+	/* one look at each file for symbols, unwind tables and Python alike */
+	proc_maps__stamp(maps, u->proc_root, pid);
 	/* a zombie's maps are empty: keep what was read while it ran */
 	if (!maps->nr || !gen_current(u, pid, gen)) {
 		proc_maps__release(maps);

@@ -384,21 +384,26 @@ struct unwind_file *unwind_files__of(struct unwind_procs *u, pid_t pid,
 	struct unwind_file key = { 0 }, *f, **slot;
 	char path[256];
 	struct stat st;
-	int fd;
+	int fd = -1;
 
-	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
-		 (unsigned long long)e->start, (unsigned long long)e->end);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == EPERM)
-			map_files_denied(u);
-		return NULL;
+	/* only a build needs the file open: to meet it, the reading's stamp does */
+	if (!build && e->stamped) {
+		key.id = e->stamp;
+	} else {
+		snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", u->proc_root, (int)pid,
+			 (unsigned long long)e->start, (unsigned long long)e->end);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EPERM)
+				map_files_denied(u);
+			return NULL;
+		}
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+			close(fd);
+			return NULL;
+		}
+		file_stamp__init(&key.id, &st);
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return NULL;
-	}
-	file_stamp__init(&key.id, &st);
 	slot = tfind(&key, &u->files, unwind_file__cmp);
 	if (slot) {
 		f = *slot;
@@ -414,7 +419,8 @@ struct unwind_file *unwind_files__of(struct unwind_procs *u, pid_t pid,
 			*f = key;	/* before tsearch compares it */
 		if (!f || !tsearch(f, &u->files, unwind_file__cmp)) {
 			free(f);
-			close(fd);
+			if (fd >= 0)
+				close(fd);
 			return NULL;
 		}
 		f->in_tree = true;
@@ -427,7 +433,8 @@ struct unwind_file *unwind_files__of(struct unwind_procs *u, pid_t pid,
 		u->more = true;
 	else if (f->status == UNWIND_FILE_WAITING && build)
 		build_file(u, fd, &st, pid, e->path, f);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return f;
 }
 

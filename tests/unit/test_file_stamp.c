@@ -53,7 +53,7 @@ Test(file_stamp, a_stamp_changes_when_the_file_is_rewritten)
 Test(file_stamp, the_version_alone_leaves_device_and_inode_to_the_caller)
 {
 	char *tmp = make_tmpdir(), *path = path_in(tmp, "f");
-	struct file_stamp s;
+	struct file_stamp s, now;
 	struct stat st;
 
 	write_text(path, "one");
@@ -63,10 +63,14 @@ Test(file_stamp, the_version_alone_leaves_device_and_inode_to_the_caller)
 	s.ino++;
 	cr_assert(file_stamp__same_version(&s, &st), "another device and inode: the same version");
 	cr_assert(!file_stamp__is(&s, &st));
+	file_stamp__init(&now, &st);
+	cr_assert(file_stamp__same_version_as(&s, &now), "a stamp taken already: not the same");
 	usleep(20 * 1000);
 	write_text(path, "two");
 	cr_assert_eq(stat(path, &st), 0);
 	cr_assert(!file_stamp__same_version(&s, &st), "rewritten, the same version");
+	file_stamp__init(&now, &st);
+	cr_assert(!file_stamp__same_version_as(&s, &now), "rewritten, the same version as stamped");
 	free(path);
 	rm_rf(tmp);
 }

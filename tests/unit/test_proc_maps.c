@@ -399,3 +399,48 @@ Test(proc_maps, query_refused_by_a_plain_file)
 	free(path);
 	rm_rf(dir);
 }
+
+/* A reading's stamps: each file mapping's, one look per file, none without map_files. */
+Test(proc_maps, stamp_names_each_file_mapped)
+{
+	char *dir = make_tmpdir(), *one, *two;
+	void *a = map_exec_file(dir, "one.so", &one);
+	void *b = map_exec_file(dir, "two.so", &two);
+	const struct map_entry *ea, *eb, *vdso = NULL;
+	struct file_stamp want;
+	struct proc_maps m;
+	struct stat st;
+	int fd = open(one, O_RDONLY);
+	void *a2 = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+
+	close(fd);
+	cr_assert_neq(a2, MAP_FAILED);
+	cr_assert_eq(proc_maps__load_pid(getpid(), &m), 0);
+	proc_maps__stamp(&m, "/proc", getpid());
+	ea = proc_maps__find(&m, (uintptr_t)a);
+	eb = proc_maps__find(&m, (uintptr_t)b);
+	cr_assert(ea && eb && ea->stamped && eb->stamped);
+	cr_assert_eq(stat(one, &st), 0);
+	file_stamp__init(&want, &st);
+	cr_assert_eq(file_stamp__cmp(&ea->stamp, &want), 0);
+	cr_assert_eq(file_stamp__cmp(&proc_maps__find(&m, (uintptr_t)a2)->stamp, &want), 0,
+		     "a second mapping of the file, another stamp");
+	cr_assert_eq(stat(two, &st), 0);
+	file_stamp__init(&want, &st);
+	cr_assert_eq(file_stamp__cmp(&eb->stamp, &want), 0);
+	for (size_t i = 0; i < m.nr; i++)
+		if (!strcmp(m.entries[i].path, "[vdso]"))
+			vdso = &m.entries[i];
+	cr_assert(vdso && !vdso->stamped, "no file, a stamp");
+	/* where map_files cannot be looked in, nothing is stamped */
+	proc_maps__stamp(&m, dir, getpid());
+	for (size_t i = 0; i < m.nr; i++)
+		cr_assert(!m.entries[i].stamped, "%s stamped", m.entries[i].path);
+	proc_maps__release(&m);
+	munmap(a, 4096);
+	munmap(a2, 4096);
+	munmap(b, 4096);
+	free(one);
+	free(two);
+	rm_rf(dir);
+}
