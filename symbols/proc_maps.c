@@ -325,12 +325,22 @@ static int cmp_file(const void *a, const void *b)
 void proc_maps__stamp(struct proc_maps *m, const char *proc_root, pid_t pid)
 {
 	struct map_entry **by_file = malloc(m->nr * sizeof(*by_file));
+	char dir[PATH_MAX];
 	size_t nr = 0;
+	int dfd;
 
-	if (!by_file)
-		return;
-	for (size_t i = 0; i < m->nr; i++) {
+	for (size_t i = 0; i < m->nr; i++)
 		m->entries[i].stamped = false;
+	/* each link looked up in the directory: no walk from the root per file */
+	snprintf(dir, sizeof(dir), "%s/%d/map_files", proc_root, (int)pid);
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (!by_file || dfd < 0) {
+		free(by_file);
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	for (size_t i = 0; i < m->nr; i++) {
 		if (m->entries[i].path[0] == '/')
 			by_file[nr++] = &m->entries[i];
 	}
@@ -342,20 +352,21 @@ void proc_maps__stamp(struct proc_maps *m, const char *proc_root, pid_t pid)
 	 */
 	for (size_t i = 0, next; i < nr; i = next) {
 		struct map_entry *e = by_file[i];
-		char path[PATH_MAX];
+		char name[40];
 		struct stat st;
 
 		for (next = i + 1; next < nr && !cmp_file(&by_file[next], &by_file[i]); next++)
 			;
-		snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", proc_root, (int)pid,
-			 (unsigned long long)e->start, (unsigned long long)e->end);
-		if (stat(path, &st) || !S_ISREG(st.st_mode))
+		snprintf(name, sizeof(name), "%llx-%llx", (unsigned long long)e->start,
+			 (unsigned long long)e->end);
+		if (fstatat(dfd, name, &st, 0) || !S_ISREG(st.st_mode))
 			continue;
 		for (size_t j = i; j < next; j++) {
 			file_stamp__init(&by_file[j]->stamp, &st);
 			by_file[j]->stamped = true;
 		}
 	}
+	close(dfd);
 	free(by_file);
 }
 
