@@ -255,8 +255,11 @@ static void read_mappings(struct run *run, pid_t pid, uint32_t gen, bool reread)
 		usyms__add_gen(run->usyms, pid, gen);
 		return;
 	}
-	usyms__add_gen_shared(run->usyms, pid, gen, &maps);
-	unwind_jobs__queue_maps(run->unwind, pid, gen, reread, &maps);
+	/* the same mappings again: the unwinder has them, unless it asks */
+	if (usyms__add_gen_shared(run->usyms, pid, gen, &maps) == USYMS_SAME_READING && !reread)
+		proc_maps__release(&maps);
+	else
+		unwind_jobs__queue_maps(run->unwind, pid, gen, reread, &maps);
 }
 
 static void on_new_pid(pid_t pid, uint32_t gen, uint32_t kind, void *ctx)
@@ -601,7 +604,6 @@ static void report_losses(const struct run *run)
 		.printed = run->printed,
 		.nr_files = usyms__nr_files(run->usyms),
 		.nr_gens = usyms__nr_gens(run->usyms),
-		.nr_readings = usyms__nr_readings(run->usyms),
 	};
 
 	struct unwind_procs_stats unwind;
@@ -614,6 +616,7 @@ static void report_losses(const struct run *run)
 	struct offcpu_drain_stats offcpu;
 	uint32_t rows;
 
+	t.nr_readings = usyms__nr_readings(run->usyms, &t.nr_same_readings);
 	loss_report_opts_of(run->env, &lopts);
 	sampler__map_entries(run->sampler, &sz, &rows);
 	if (run->env->off_cpu || run->env->wall) {

@@ -257,13 +257,14 @@ void loss_report__print(FILE *f, const struct loss_report_opts *o, const struct 
 	if (rt->unwind && o->verbose)
 		print_unwind(f, rt);
 	if (o->verbose)
-		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu of profile itself left out (--include-self keeps them), %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read (%zu symbol tables held at the end, %llu freed with the last process mapping them), %zu process generations held, /proc/PID/maps read %llu times (for symbols and unwind tables both), %llu execs of sampled processes\n",
+		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu of profile itself left out (--include-self keeps them), %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read (%zu symbol tables held at the end, %llu freed with the last process mapping them), %zu process generations held, /proc/PID/maps read %llu times (for symbols and unwind tables both; %llu of them found nothing new), %llu execs of sampled processes\n",
 			rt->event, (unsigned long long)t[STAT_SAMPLES],
 			(unsigned long long)rt->printed, (unsigned long long)t[STAT_HASH_FULL],
 			(unsigned long long)t[STAT_SELF],
 			(unsigned long long)t[STAT_KSTACK_OVERFLOW], (unsigned long long)t[STAT_USTACK_OVERFLOW],
 			rt->nr_files, rt->held.files, (unsigned long long)rt->held.files_freed, rt->nr_gens,
-			(unsigned long long)rt->nr_readings, (unsigned long long)t[STAT_EXECS]);
+			(unsigned long long)rt->nr_readings, (unsigned long long)rt->nr_same_readings,
+			(unsigned long long)t[STAT_EXECS]);
 }
 
 void loss_report__fetches(FILE *f, const struct loss_report_opts *o,

@@ -40,6 +40,7 @@ struct run_totals {
 	struct usyms_held held;		/* usyms__held() */
 	size_t nr_gens;			/* usyms__nr_gens() */
 	uint64_t nr_readings;		/* usyms__nr_readings(): of /proc/PID/maps */
+	uint64_t nr_same_readings;	/* of them, holding what the last one did */
 	/* a set's stack map and count hash as made (map_config.h); 0: opts' sizes */
 	uint32_t stack_entries, count_entries;
 	/* unwind tables (--call-graph dwarf), when they were used */

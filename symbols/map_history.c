@@ -124,6 +124,12 @@ static const struct umap *find_current(const struct map_history *h, uint64_t add
 	return NULL;
 }
 
+void map_history__seen_again(struct map_history *h, uint64_t now_ns)
+{
+	for (size_t i = 0; i < h->nr_cur; i++)
+		h->cur[i].last_ns = now_ns;
+}
+
 const struct umap *map_history__find(const struct map_history *h, uint64_t addr, uint64_t from_ns,
 				     uint64_t to_ns)
 {

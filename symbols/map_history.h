@@ -46,6 +46,9 @@ struct map_history {
  */
 int map_history__update(struct map_history *h, struct umap *maps, size_t nr, uint64_t now_ns);
 
+/* A reading at now_ns found just the current set again: it is seen until then. */
+void map_history__seen_again(struct map_history *h, uint64_t now_ns);
+
 /*
  * The mapping that held addr when a sample was taken somewhere in
  * [from_ns, to_ns]; NULL when none ever did.

@@ -170,9 +170,12 @@ int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen);
 /*
  * The same, and the reading it made handed over in *reading (the caller
  * releases it; empty when there was none): the other stages that need
- * the process's mappings (unwind tables) take this one, so that
- * /proc/PID/maps is read once for all.
+ * the process's mappings (unwind tables, Python) take this one, so that
+ * /proc/PID/maps is read once for all. USYMS_SAME_READING: the
+ * generation was read before, and this reading holds just what the last
+ * one did (its files are not stamped again: proc_maps__stamp()).
  */
+#define USYMS_SAME_READING 1
 int usyms__add_gen_shared(struct usyms *u, pid_t pid, uint32_t gen, struct proc_maps *reading);
 /* The same, only for a generation never added before; 0 otherwise. */
 int usyms__add_gen_once(struct usyms *u, pid_t pid, uint32_t gen);
@@ -259,8 +262,8 @@ int usyms__for_each_unresolved(const struct usyms *u, usyms_unresolved_fn cb, vo
 
 /* Distinct ELF files whose symbols were read so far, freed or not (for -v). */
 size_t usyms__nr_files(const struct usyms *u);
-/* Readings of /proc/PID/maps made so far (for -v). */
-uint64_t usyms__nr_readings(const struct usyms *u);
+/* Readings of /proc/PID/maps made so far, *same of them USYMS_SAME_READING (for -v). */
+uint64_t usyms__nr_readings(const struct usyms *u, uint64_t *same);
 
 /* What u holds now, and what usyms__prune() freed so far. */
 struct usyms_held {

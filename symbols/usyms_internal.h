@@ -167,6 +167,7 @@ struct usyms {
 	size_t nr_procs;
 	void *modules;			/* tsearch tree of struct module, by (dev, inode) */
 	uint64_t readings;		/* maps readings so far: a module is checked once in each */
+	uint64_t same_readings;		/* maps read that held just what the last reading did */
 	size_t nr_modules;		/* in the tree, with the ones they replaced */
 	void *by_key;			/* tsearch tree of struct symfile, by key */
 	struct symfile *files;		/* every symfile held (not vdso_file) */
@@ -222,6 +223,7 @@ void usyms_notice(struct usyms *u, const char *path, const char *why);
 /* usyms_procs.c */
 void proc__free(void *p);
 struct proc *usyms_proc_of(struct usyms *u, pid_t pid, uint32_t gen);
+/* 0: a reading added; USYMS_SAME_READING: nothing new; -EAGAIN: none due; -errno */
 int proc__reread_on_miss(struct usyms *u, struct proc *proc, uint64_t sampled_ns);
 
 /* usyms_modules.c */

@@ -101,6 +101,37 @@ static int proc__fill(struct usyms *u, struct proc *proc, const struct proc_maps
 	return err;
 }
 
+/*
+ * Whether maps holds just what proc's latest reading did: the same ranges
+ * at the same offsets of the same files, by the device and inode the maps
+ * print (a file rewritten in place keeps them: its symbols are checked
+ * again by the next process generation that maps it, not by this one).
+ */
+static bool proc__same_reading(const struct usyms *u, const struct proc *proc,
+			       const struct proc_maps *maps)
+{
+	const struct map_history *h = &proc->maps;
+	size_t nr = maps->nr < u->budget.max_mappings ? maps->nr : u->budget.max_mappings;
+
+	if (!h->nr_cur || h->nr_cur != nr)
+		return false;
+	for (size_t i = 0; i < nr; i++) {
+		const struct map_entry *e = &maps->entries[i];
+		const struct umap *um = &h->cur[i];
+		enum umap_kind kind = !strcmp(e->path, "[vdso]") ? UMAP_VDSO :
+				      map_entry__is_file(e) ? UMAP_FILE : UMAP_ANON;
+
+		if (um->start != e->start || um->end != e->end || um->offset != e->offset ||
+		    um->kind != kind)
+			return false;
+		if (kind == UMAP_FILE && (um->mod->inode != e->inode ||
+					  um->mod->dev_major != e->dev_major ||
+					  um->mod->dev_minor != e->dev_minor))
+			return false;
+	}
+	return true;
+}
+
 /* Is gen still what pid runs (always, when generations are not checked)? */
 static bool gen_current(const struct usyms *u, pid_t pid, uint32_t gen)
 {
@@ -111,9 +142,15 @@ static bool gen_current(const struct usyms *u, pid_t pid, uint32_t gen)
  * Read pid's maps, if they are gen's: the generation is checked before and
  * after, so a reading is never taken for another image (an exec, a reused
  * pid, in between). -ESRCH when the process is gone or no longer gen.
+ * Unless same (it holds just what the last reading did), the reading's
+ * files are stamped before the second check: one look at each for
+ * symbols, unwind tables and Python alike.
  */
-static int read_gen_maps(struct usyms *u, pid_t pid, uint32_t gen, struct proc_maps *maps)
+static int read_gen_maps(struct usyms *u, const struct proc *proc, struct proc_maps *maps,
+			 bool *same)
 {
+	pid_t pid = proc->pid;
+	uint32_t gen = proc->gen;
 	char path[4096];
 	int err;
 
@@ -123,8 +160,9 @@ static int read_gen_maps(struct usyms *u, pid_t pid, uint32_t gen, struct proc_m
 	err = proc_maps__load_file(path, maps);
 	if (err)
 		return err == -ENOENT ? -ESRCH : err;
-	/* one look at each file for symbols, unwind tables and Python alike */
-	proc_maps__stamp(maps, u->proc_root, pid);
+	*same = proc__same_reading(u, proc, maps);
+	if (!*same)
+		proc_maps__stamp(maps, u->proc_root, pid);
 	/* a zombie's maps are empty: keep what was read while it ran */
 	if (!maps->nr || !gen_current(u, pid, gen)) {
 		proc_maps__release(maps);
@@ -141,13 +179,20 @@ static int proc__read_maps(struct usyms *u, struct proc *proc, struct proc_maps 
 {
 	uint64_t start = monotonic_ns();
 	struct proc_maps maps;
+	bool same;
 	int err;
 
-	err = read_gen_maps(u, proc->pid, proc->gen, &maps);
+	err = read_gen_maps(u, proc, &maps, &same);
 	if (err)
 		return err;
-	err = proc__fill(u, proc, &maps);
-	if (!err && keep)
+	if (same) {
+		map_history__seen_again(&proc->maps, monotonic_ns());
+		u->same_readings++;
+		err = USYMS_SAME_READING;
+	} else {
+		err = proc__fill(u, proc, &maps);
+	}
+	if (err >= 0 && keep)
 		*keep = maps;
 	else
 		proc_maps__release(&maps);
@@ -209,9 +254,9 @@ static int add_gen(struct usyms *u, pid_t pid, uint32_t gen, struct proc_maps *k
 	proc = usyms_find_proc(u, pid, gen);
 	if (proc) {
 		err = proc__read_maps(u, proc, keep);
-		if (!err)
+		if (err >= 0)
 			proc->err = 0;
-		return proc->err;
+		return err == USYMS_SAME_READING ? err : proc->err;
 	}
 	proc = calloc(1, sizeof(*proc));
 	if (!proc)
@@ -228,9 +273,12 @@ static int add_gen(struct usyms *u, pid_t pid, uint32_t gen, struct proc_maps *k
 	return proc->err;
 }
 
+/* add_gen() without the reading; nothing new is no news (0). */
 static int usyms_add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 {
-	return add_gen(u, pid, gen, NULL);
+	int err = add_gen(u, pid, gen, NULL);
+
+	return err == USYMS_SAME_READING ? 0 : err;
 }
 
 /*
@@ -249,7 +297,9 @@ struct proc *usyms_proc_of(struct usyms *u, pid_t pid, uint32_t gen)
 
 int usyms__add_gen(struct usyms *u, pid_t pid, uint32_t gen)
 {
-	return usyms__add_gen_shared(u, pid, gen, NULL);
+	int err = usyms__add_gen_shared(u, pid, gen, NULL);
+
+	return err == USYMS_SAME_READING ? 0 : err;
 }
 
 int usyms__add_gen_shared(struct usyms *u, pid_t pid, uint32_t gen, struct proc_maps *reading)
@@ -265,12 +315,13 @@ int usyms__add_gen_shared(struct usyms *u, pid_t pid, uint32_t gen, struct proc_
 	return err;
 }
 
-uint64_t usyms__nr_readings(const struct usyms *u)
+uint64_t usyms__nr_readings(const struct usyms *u, uint64_t *same)
 {
 	uint64_t n;
 
 	usyms_lock((struct usyms *)u);
-	n = u->readings;
+	n = u->readings + u->same_readings;
+	*same = u->same_readings;
 	usyms_unlock((struct usyms *)u);
 	return n;
 }

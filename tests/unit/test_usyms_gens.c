@@ -7,6 +7,7 @@
  */
 #include "fake_proc.h"
 #include "sym_fixtures.h"
+#include "symbols/proc_maps.h"
 #include "symbols/usyms.h"
 
 #define BIAS 0x7f2000000000ULL
@@ -229,5 +230,40 @@ Test(usyms_gens, misses_read_the_maps_again_once_an_interval)
 	cr_assert_eq(sym.reason, USYM_NO_MAPPING);
 	usyms__prune(u);
 	cr_assert_str_eq(name_within_2s(u, plain, &sym) ?: "(none)", "plain_c_function");
+	usyms__free(u);
+}
+
+/* A generation read again with nothing new is said to be so, and still named; a change is read. */
+Test(usyms_gens, a_reading_with_nothing_new_is_told_apart)
+{
+	const char *lib[] = { FIXTURE_LIB };
+	uint64_t func = addr_in(FIXTURE_LIB, "fixture_lib_func") + (1ull << 34), same;
+	struct usyms *u = new_usyms();
+	struct proc_maps kept;
+	struct usym sym;
+
+	answer(1, (uint32_t[]){ 1 });
+	maps_with(NULL, 0);
+	cr_assert_eq(usyms__add_gen(u, 42, 1), 0);
+	cr_assert_eq(usyms__add_gen_shared(u, 42, 1, &kept), USYMS_SAME_READING);
+	cr_assert_eq(kept.nr, 1, "the reading is handed over all the same");
+	proc_maps__release(&kept);
+	cr_assert_eq(usyms__nr_readings(u, &same), 2);
+	cr_assert_eq(same, 1);
+	/* dlopen(): something new */
+	maps_with(lib, 1);
+	cr_assert_eq(usyms__add_gen_shared(u, 42, 1, &kept), 0);
+	cr_assert_eq(kept.nr, 2);
+	proc_maps__release(&kept);
+	cr_assert_str_eq(name_at(u, 1, func, &sym) ?: "(none)", "fixture_lib_func");
+	cr_assert_str_eq(name_at(u, 1, addr_in(FIXTURE_PIE, "prog_alpha"), &sym) ?: "(none)",
+			 "prog_alpha");
+	cr_assert_eq(usyms__add_gen(u, 42, 1), 0, "nothing new, an error");
+	/* another file where the library was */
+	lib[0] = FIXTURE_CXX;
+	maps_with(lib, 1);
+	cr_assert_eq(usyms__add_gen(u, 42, 1), 0);
+	cr_assert_eq(usyms__nr_readings(u, &same), 5);
+	cr_assert_eq(same, 2);
 	usyms__free(u);
 }
