@@ -437,6 +437,17 @@ static void prune_symbols(struct run *run)
 #endif
 }
 
+/*
+ * After a drain: the generations of processes reaped go, and with them
+ * what the unwind worker's notices kept of processes gone.
+ */
+static void forget_exited(struct run *run)
+{
+	sampler__forget_exited(run->sampler);
+	if (run->unwind)
+		unwind_jobs__prune(run->unwind);
+}
+
 static int emit_interval(struct run *run, bool last)
 {
 	uint64_t end_ns = realtime_ns();
@@ -450,7 +461,7 @@ static int emit_interval(struct run *run, bool last)
 		fprintf(stderr, "profile: cannot read the BPF maps: %s\n", strerror(-err));
 		return err;
 	}
-	sampler__forget_exited(run->sampler);
+	forget_exited(run);
 	read_gens(run, true);
 	wait_for_symbols(run, last);
 	localtime_r(&t, &tm);
@@ -536,7 +547,7 @@ static int run_loop(struct run *run)
 				fprintf(stderr, "profile: cannot read the BPF maps: %s\n", strerror(-err));
 				return err;
 			}
-			sampler__forget_exited(run->sampler);
+			forget_exited(run);
 			/* while the cgroups are there to be named: containers come and go */
 			report__note_cgroups(run->report, run->agg);
 			run->next_drain += MAP_DRAIN_SECS;
