@@ -86,8 +86,8 @@ UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/
 	unwind/unwind_jobs.c unwind/gen_seen.c unwind/vdso_image.c unwind/go_runtime.c unwind/go_pclntab.c
 COMMON_SRCS := common/escape.c common/cache_dir.c common/pid_worker.c common/proc_stat.c \
 	common/file_stamp.c
-PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_procs.c \
-	python/py_run.c python/py_names.c python/py_linetable.c
+PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_entry.c \
+	python/py_procs.c python/py_run.c python/py_names.c python/py_linetable.c
 LIB_SRCS := trace_helpers.c cli.c $(COMMON_SRCS) $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
 	$(PYTHON_SRCS)
 LIB_SRCS += cli_options.c cli_validate.c cli_suggest.c

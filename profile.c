@@ -244,24 +244,42 @@ static void wait_for_symbols(struct run *run, bool last)
 
 /*
  * Read pid's mappings now, while they are the ones generation gen was
- * sampled in: one reading for its symbols and its unwind tables (the
- * worker publishes them; until then, frame pointers).
+ * sampled in: one reading for its symbols, its unwind tables (the worker
+ * publishes them; until then, frame pointers) and whether it runs Python
+ * (the Python worker's look, a copy: each worker frees its own). Returns
+ * whether the Python worker was handed it.
  */
-static void read_mappings(struct run *run, pid_t pid, uint32_t gen, bool reread)
+static bool read_mappings(struct run *run, pid_t pid, uint32_t gen, bool reread)
 {
-	struct proc_maps maps;
+	struct proc_maps maps, copy;
+	bool py = false;
 
-	if (!run->unwind) {
+	if (!run->unwind && !run->py) {
 		usyms__add_gen(run->usyms, pid, gen);
-		return;
+		return false;
 	}
 	usyms__add_gen_shared(run->usyms, pid, gen, &maps);
-	unwind_jobs__queue_maps(run->unwind, pid, gen, reread, &maps);
+	if (run->py && maps.nr) {
+		if (!run->unwind) {
+			py_run__queue_maps(run->py, pid, gen, &maps);
+			return true;
+		}
+		/* without memory for the copy, the look reads the mappings itself */
+		py = !proc_maps__copy(&copy, &maps);
+		if (py)
+			py_run__queue_maps(run->py, pid, gen, &copy);
+	}
+	if (run->unwind)
+		unwind_jobs__queue_maps(run->unwind, pid, gen, reread, &maps);
+	else
+		proc_maps__release(&maps);
+	return py;
 }
 
 static void on_new_pid(pid_t pid, uint32_t gen, uint32_t kind, void *ctx)
 {
 	struct run *run = ctx;
+	bool py_given = false;
 
 	/* a walk met a file whose table is not built yet: the worker builds it */
 	if (kind == NEW_PID_TABLES) {
@@ -273,9 +291,13 @@ static void on_new_pid(pid_t pid, uint32_t gen, uint32_t kind, void *ctx)
 	if (kind == NEW_PID_REREAD)
 		gen = sampler__pid_gen(run->sampler, pid);
 	if (gen)
-		read_mappings(run, pid, gen, kind == NEW_PID_REREAD);
-	/* and whether it runs Python */
-	if (run->py)
+		py_given = read_mappings(run, pid, gen, kind == NEW_PID_REREAD);
+	/*
+	 * and whether it runs Python: from that reading, else the look reads
+	 * its own; not when the generation noticed is gone (exit, or exec:
+	 * the new one is noticed at its own first sample, with its reading)
+	 */
+	if (run->py && !py_given && !(gen && sampler__pid_gen(run->sampler, pid) != gen))
 		py_run__queue(run->py, pid);
 }
 

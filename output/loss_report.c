@@ -177,6 +177,9 @@ static void print_python(FILE *f, const struct loss_report_opts *o, const struct
 		(unsigned long long)t[STAT_PY_UNPLACED], (unsigned long long)t[STAT_PY_NO_THREAD],
 		(unsigned long long)n->names, (unsigned long long)n->records,
 		(unsigned long long)n->malformed);
+	fprintf(f, "profile: python: %llu looks at the mappings the symbols read (handed over), %llu at mappings read again for the look; %llu files opened (the others known by their map_files link's stamp)\n",
+		(unsigned long long)p->given, (unsigned long long)p->read_self,
+		(unsigned long long)p->opened);
 }
 
 /* --off-cpu, --wall: the time not counted always, the statistics under -v. */

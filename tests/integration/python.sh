@@ -49,14 +49,25 @@ t_code_objects_die() {
 }
 
 # System-wide, a Python process started after the profiler: looked at
-# when first sampled, its frames from then on.
+# when first sampled, its frames from then on. The look is made from the
+# mappings the main thread read for the symbols, not from a reading of
+# its own: -v counts both kinds of look. Only a process that exec'd or
+# exited between its notice and the main thread's reading gets one of its
+# own (the machine's other processes may): a few, never most.
 t_system_wide() {
-	$PROFILE -U -F 999 -f 6 > "$TMP/sw.folded" 2> "$TMP/sw.err" &
+	$PROFILE -v -U -F 999 -f 6 > "$TMP/sw.folded" 2> "$TMP/sw.err" &
 	prof=$!
 	sleep 1.5
 	$PY $HOT 4
 	wait "$prof" || fail "profile exited $?: $(tail -2 "$TMP/sw.err")" || return 1
-	shares_532 "$TMP/sw.folded" '^pyhot;_start;.*;PyEval_EvalCode' pyhot 1200 90
+	shares_532 "$TMP/sw.folded" '^pyhot;_start;.*;PyEval_EvalCode' pyhot 1200 90 || return 1
+	looks=$(sed -n 's/^profile: python: \([0-9]*\) looks at the mappings the symbols read (handed over), \([0-9]*\) at mappings read again .*/\1 \2/p' "$TMP/sw.err")
+	echo "  looks at the symbols' reading, at a reading of their own: ${looks:-none}"
+	set -- $looks
+	[ $# -eq 2 ] || fail "no count of the looks: $(grep 'python: ' "$TMP/sw.err")" || return 1
+	[ "$1" -ge 1 ] || fail "no look at the symbols' reading" || return 1
+	[ $(($2 * 4)) -le "$1" ] ||
+		fail "$2 looks read the mappings again, of $(($1 + $2))" || return 1
 }
 
 # libpython in another program: a C program embedding it (built here,
