@@ -67,7 +67,7 @@ COLLECT_SRCS := collect/aggregate.c collect/overflow_index.c collect/map_drain.c
 	collect/bpf_features.c collect/command.c \
 	collect/cgroups.c collect/cgroup_names.c
 SYMBOLS_SRCS := symbols/budget.c symbols/sha256.c symbols/elf_read.c symbols/loader.c symbols/ksyms.c symbols/kallsyms.c symbols/kallsyms_cache.c \
-	symbols/proc_maps.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
+	symbols/proc_maps.c symbols/maps_handoff.c symbols/map_history.c symbols/elf_symtab.c symbols/elf_plt.c \
 	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c \
 	symbols/sym_nest.c symbols/usyms.c \
 	symbols/usyms_procs.c symbols/usyms_modules.c symbols/usyms_jobs.c symbols/usyms_perfmaps.c \
@@ -83,11 +83,11 @@ OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c outp
 UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c \
 	unwind/cfi_code.c unwind/table_cache.c unwind/row_index.c unwind/row_alloc.c unwind/row_store.c \
 	unwind/unwind_procs.c unwind/proc_recs.c unwind/unwind_reading.c unwind/unwind_files.c unwind/unwind_held.c \
-	unwind/unwind_jobs.c unwind/vdso_image.c unwind/go_runtime.c unwind/go_pclntab.c
+	unwind/unwind_jobs.c unwind/gen_seen.c unwind/vdso_image.c unwind/go_runtime.c unwind/go_pclntab.c
 COMMON_SRCS := common/escape.c common/cache_dir.c common/pid_worker.c common/proc_stat.c \
 	common/file_stamp.c
-PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_procs.c \
-	python/py_run.c python/py_names.c python/py_linetable.c
+PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_entry.c \
+	python/py_procs.c python/py_run.c python/py_names.c python/py_linetable.c
 LIB_SRCS := trace_helpers.c cli.c $(COMMON_SRCS) $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
 	$(PYTHON_SRCS)
 LIB_SRCS += cli_options.c cli_validate.c cli_suggest.c

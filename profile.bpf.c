@@ -962,9 +962,6 @@ int on_exec(void *ctx)
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	struct pid_gen fresh = {};
 
-	/* its interpreter, if it had one, was the old image's */
-	if (py_enabled && !bpf_map_delete_elem(&py_procs, &pid))
-		__sync_fetch_and_add(&py_epoch, 1);
 	if (bpf_map_lookup_elem(&pid_gen, &pid)) {
 		fresh.gen = next_gen();
 		/* replaced whole: a sample elsewhere sees the old entry or the new one */
@@ -982,6 +979,13 @@ int on_exec(void *ctx)
 		bpf_map_delete_elem(&unwind_procs, &pid);
 		bpf_map_delete_elem(&unwind_procs_big, &pid);
 	}
+	/*
+	 * Its interpreter, if it had one, was the old image's: deleted after
+	 * the new generation too, for the same reason (python/py_procs.c
+	 * checks the generation after it publishes).
+	 */
+	if (py_enabled && !bpf_map_delete_elem(&py_procs, &pid))
+		__sync_fetch_and_add(&py_epoch, 1);
 	return 0;
 }
 

@@ -244,27 +244,48 @@ static void wait_for_symbols(struct run *run, bool last)
 
 /*
  * Read pid's mappings now, while they are the ones generation gen was
- * sampled in: one reading for its symbols and its unwind tables (the
- * worker publishes them; until then, frame pointers).
+ * sampled in: one reading for its symbols, its unwind tables (the worker
+ * publishes them; until then, frame pointers) and whether it runs Python
+ * (the Python worker's look, a copy: each worker frees its own). Returns
+ * whether the Python worker was handed it, or had it already (a reading
+ * with nothing new: USYMS_SAME_READING).
  */
-static void read_mappings(struct run *run, pid_t pid, uint32_t gen, bool reread)
+static bool read_mappings(struct run *run, pid_t pid, uint32_t gen, bool reread)
 {
-	struct proc_maps maps;
+	struct proc_maps maps, copy;
+	bool py = false, same;
 
-	if (!run->unwind) {
+	if (!run->unwind && !run->py) {
 		usyms__add_gen(run->usyms, pid, gen);
-		return;
+		return false;
 	}
-	/* the same mappings again: the unwinder has them, unless it asks */
-	if (usyms__add_gen_shared(run->usyms, pid, gen, &maps) == USYMS_SAME_READING && !reread)
+	same = usyms__add_gen_shared(run->usyms, pid, gen, &maps) == USYMS_SAME_READING;
+	/* the same mappings again: the workers had them, the unwinder unless it asks */
+	if (same && !(reread && run->unwind)) {
 		proc_maps__release(&maps);
-	else
+		return true;
+	}
+	if (run->py && maps.nr && !same) {
+		if (!run->unwind) {
+			py_run__queue_maps(run->py, pid, gen, &maps);
+			return true;
+		}
+		/* without memory for the copy, the look reads the mappings itself */
+		py = !proc_maps__copy(&copy, &maps);
+		if (py)
+			py_run__queue_maps(run->py, pid, gen, &copy);
+	}
+	if (run->unwind)
 		unwind_jobs__queue_maps(run->unwind, pid, gen, reread, &maps);
+	else
+		proc_maps__release(&maps);
+	return py || same;
 }
 
 static void on_new_pid(pid_t pid, uint32_t gen, uint32_t kind, void *ctx)
 {
 	struct run *run = ctx;
+	bool py_given = false;
 
 	/* a walk met a file whose table is not built yet: the worker builds it */
 	if (kind == NEW_PID_TABLES) {
@@ -276,9 +297,13 @@ static void on_new_pid(pid_t pid, uint32_t gen, uint32_t kind, void *ctx)
 	if (kind == NEW_PID_REREAD)
 		gen = sampler__pid_gen(run->sampler, pid);
 	if (gen)
-		read_mappings(run, pid, gen, kind == NEW_PID_REREAD);
-	/* and whether it runs Python */
-	if (run->py)
+		py_given = read_mappings(run, pid, gen, kind == NEW_PID_REREAD);
+	/*
+	 * and whether it runs Python: from that reading, else the look reads
+	 * its own; not when the generation noticed is gone (exit, or exec:
+	 * the new one is noticed at its own first sample, with its reading)
+	 */
+	if (run->py && !py_given && !(gen && sampler__pid_gen(run->sampler, pid) != gen))
 		py_run__queue(run->py, pid);
 }
 
@@ -440,6 +465,17 @@ static void prune_symbols(struct run *run)
 #endif
 }
 
+/*
+ * After a drain: the generations of processes reaped go, and with them
+ * what the unwind worker's notices kept of processes gone.
+ */
+static void forget_exited(struct run *run)
+{
+	sampler__forget_exited(run->sampler);
+	if (run->unwind)
+		unwind_jobs__prune(run->unwind);
+}
+
 static int emit_interval(struct run *run, bool last)
 {
 	uint64_t end_ns = realtime_ns();
@@ -453,7 +489,7 @@ static int emit_interval(struct run *run, bool last)
 		fprintf(stderr, "profile: cannot read the BPF maps: %s\n", strerror(-err));
 		return err;
 	}
-	sampler__forget_exited(run->sampler);
+	forget_exited(run);
 	read_gens(run, true);
 	wait_for_symbols(run, last);
 	localtime_r(&t, &tm);
@@ -539,7 +575,7 @@ static int run_loop(struct run *run)
 				fprintf(stderr, "profile: cannot read the BPF maps: %s\n", strerror(-err));
 				return err;
 			}
-			sampler__forget_exited(run->sampler);
+			forget_exited(run);
 			/* while the cgroups are there to be named: containers come and go */
 			report__note_cgroups(run->report, run->agg);
 			run->next_drain += MAP_DRAIN_SECS;

@@ -177,6 +177,9 @@ static void print_python(FILE *f, const struct loss_report_opts *o, const struct
 		(unsigned long long)t[STAT_PY_UNPLACED], (unsigned long long)t[STAT_PY_NO_THREAD],
 		(unsigned long long)n->names, (unsigned long long)n->records,
 		(unsigned long long)n->malformed);
+	fprintf(f, "profile: python: %llu looks at the mappings the symbols read (handed over), %llu at mappings read again for the look; %llu files opened (the others known by their map_files link's stamp)\n",
+		(unsigned long long)p->given, (unsigned long long)p->read_self,
+		(unsigned long long)p->opened);
 }
 
 /* --off-cpu, --wall: the time not counted always, the statistics under -v. */
@@ -257,7 +260,7 @@ void loss_report__print(FILE *f, const struct loss_report_opts *o, const struct 
 	if (rt->unwind && o->verbose)
 		print_unwind(f, rt);
 	if (o->verbose)
-		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu of profile itself left out (--include-self keeps them), %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read (%zu symbol tables held at the end, %llu freed with the last process mapping them), %zu process generations held, /proc/PID/maps read %llu times (for symbols and unwind tables both; %llu of them found nothing new), %llu execs of sampled processes\n",
+		fprintf(f, "profile: event %s, %llu samples, %llu printed, %llu dropped, %llu of profile itself left out (--include-self keeps them), %llu+%llu kernel+user stacks kept in the overflow map, %zu ELF files read (%zu symbol tables held at the end, %llu freed with the last process mapping them), %zu process generations held, /proc/PID/maps read %llu times (for symbols, unwind tables and Python; %llu of them found nothing new), %llu execs of sampled processes\n",
 			rt->event, (unsigned long long)t[STAT_SAMPLES],
 			(unsigned long long)rt->printed, (unsigned long long)t[STAT_HASH_FULL],
 			(unsigned long long)t[STAT_SELF],

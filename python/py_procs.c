@@ -1,65 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * py_procs.c - Python processes into the BPF side (py_procs.h).
- *
- * Past 600 lines on purpose (by a few): the look at a process, the records
- * of what it found (py_rec, in the kept and the quiet trees) and the sweep
- * that forgets them share those trees; reading the files and the
- * interpreters' layouts are already in py_files.c, py_elf.c, py_layout.c.
+ * py_procs.c - Python processes into the BPF side (py_procs.h): a look at
+ * a process (what it maps: py_entry.c) published over a placeholder, the
+ * records of what looks found (py_rec, in the kept and the quiet trees),
+ * and the sweep that forgets them.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <linux/types.h>
 
-#include "common/file_stamp.h"
+#include "common/fnv.h"
 #include "common/proc_stat.h"
 #include "symbols/proc_maps.h"
-#include "python/py_elf.h"
+#include "python/py_entry.h"
 #include "python/py_files.h"
-#include "python/py_layout.h"
 #include "python/py_procs.h"
-#include "symbols/rootfs.h"
 
-/* Versions told of, at most: one line each. */
-#define MAX_TOLD 32
 /* Processes remembered as without an interpreter, at most */
 #define MAX_QUIET 65536
 
 /*
- * A process given an entry: which one (its start time). Or, in the quiet
- * tree, one looked at without an interpreter found (err says why), with
- * its size then: looked at again only once it maps or unmaps something,
+ * A process given an entry: which one (its generation, and its start
+ * time where the look read it). Or, in the quiet tree, one looked at
+ * without an interpreter found (err says why), with what its mappings
+ * were then: looked at again only once it maps or unmaps something,
  * since every new stack of it is announced, and reading 60,000 mappings
  * each time costs 0.1 s of CPU. Freed by the sweep.
  */
 struct py_rec {
 	pid_t pid;
-	uint64_t start_time;
 	uint32_t gen;		/* published, or looked at, for */
-	uint64_t vsize;		/* quiet: its address space's size then */
+	uint64_t start_time;	/* 0: not read (a look at a reading handed over) */
+	uint64_t vsize;		/* quiet: its address space's size then, where read */
+	uint64_t digest;	/* quiet: of the mappings looked at (maps_digest()) */
 	int err;		/* quiet: -ENOENT or -ENOTSUP */
 };
 
 struct py_procs {
 	struct py_procs_opts o;
-	struct budget b;
 	int cancel;
-	struct py_files *files;
+	struct py_finder find;
 	void *recs;		/* tsearch: struct py_rec, of the processes published */
 	size_t nr_recs;
 	void *quiet;		/* tsearch: struct py_rec, of those without an interpreter */
 	size_t nr_quiet;
-	uint32_t told[MAX_TOLD];
-	size_t nr_told;
 	struct py_procs_stats stats;
 };
 
@@ -83,260 +73,20 @@ struct py_procs *py_procs__new(const struct py_procs_opts *opts)
 
 	if (!p)
 		return NULL;
-	p->files = py_files__new(PY_FILES_MAX_INTERPS, PY_FILES_MAX_OTHERS);
-	if (!p->files) {
+	p->find.files = py_files__new(PY_FILES_MAX_INTERPS, PY_FILES_MAX_OTHERS);
+	if (!p->find.files) {
 		free(p);
 		return NULL;
 	}
 	p->o = *opts;
 	if (!p->o.proc_root)
 		p->o.proc_root = "/proc";
-	p->b = *budget__default();
-	p->b.cancel = &p->cancel;
+	p->find.proc_root = p->o.proc_root;
+	p->find.notice = p->o.notice;
+	p->find.notice_ctx = p->o.notice_ctx;
+	p->find.b = *budget__default();
+	p->find.b.cancel = &p->cancel;
 	return p;
-}
-
-static void notice(struct py_procs *p, const char *what, const char *why)
-{
-	if (p->o.notice)
-		p->o.notice(what, why, p->o.notice_ctx);
-}
-
-/*
- * The file of mapping e of pid, as the process maps it: its map_files
- * link (root, CAP_CHECKPOINT_RESTORE), else its path under the process's
- * root if that is still the inode mapped. -errno when neither.
- */
-static int open_mapped(struct py_procs *p, pid_t pid, const struct map_entry *e, struct stat *st)
-{
-	char path[512];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", p->o.proc_root, (int)pid,
-		 (unsigned long long)e->start, (unsigned long long)e->end);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd >= 0) {
-		if (!fstat(fd, st) && S_ISREG(st->st_mode))
-			return fd;
-		close(fd);
-		return -EPERM;
-	}
-	snprintf(path, sizeof(path), "%s/%d/root", p->o.proc_root, (int)pid);
-	fd = rootfs__open_regular(path, e->path, 0, st);
-	if (fd < 0)
-		return fd;
-	if (!file_stamp__is_mapped(fd, st, e->dev_major, e->dev_minor, e->inode)) {
-		close(fd);
-		return -ESTALE;
-	}
-	return fd;
-}
-
-/* The file of e, read the first time it is met. NULL: unreadable. */
-static const struct py_file *file_of(struct py_procs *p, pid_t pid, const struct map_entry *e)
-{
-	const struct py_file *f;
-	struct file_stamp id;
-	struct py_elf pe;
-	struct stat st;
-	int fd, status;
-
-	/* known by the reading's stamp: not opened again */
-	if (e->stamped) {
-		f = py_files__find(p->files, &e->stamp);
-		if (f)
-			return f;
-	}
-	fd = open_mapped(p, pid, e, &st);
-	if (fd < 0)
-		return NULL;
-	file_stamp__init(&id, &st);
-	f = py_files__find(p->files, &id);
-	if (f) {
-		close(fd);
-		return f;
-	}
-	status = py_elf__read_fd(fd, &p->b, &pe);
-	close(fd);
-	if (status == -ECANCELED)
-		return NULL;
-	p->stats.files++;
-	p->stats.interpreters += !status;
-	return py_files__add(p->files, &id, status, &pe);
-}
-
-/*
- * One look at a process's mappings: the files it opened, at most
- * PY_FILES_PER_LOOK, by the device and inode the maps name; those found
- * without an interpreter are not opened again for another mapping.
- */
-struct look {
-	struct look_file {
-		uint64_t ino;
-		unsigned int major, minor;
-	} seen[PY_FILES_PER_LOOK];	/* sorted */
-	size_t nr, opened;
-};
-
-static int cmp_look_file(const struct look_file *a, const struct look_file *b)
-{
-	if (a->ino != b->ino)
-		return (a->ino > b->ino) - (a->ino < b->ino);
-	if (a->major != b->major)
-		return (a->major > b->major) - (a->major < b->major);
-	return (a->minor > b->minor) - (a->minor < b->minor);
-}
-
-/* Where e's file is in l->seen, or would go; *found whether it is there. */
-static size_t look_find(const struct look *l, const struct look_file *k, bool *found)
-{
-	size_t lo = 0, hi = l->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_look_file(k, &l->seen[mid]);
-
-		if (!c) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	*found = false;
-	return lo;
-}
-
-/*
- * The file of mapping e if it holds an interpreter, else NULL; -E2BIG in
- * *err when the look has opened PY_FILES_PER_LOOK files already.
- */
-static const struct py_file *look_at(struct py_procs *p, pid_t pid, const struct map_entry *e,
-				     struct look *l, int *err)
-{
-	struct look_file k = { .ino = e->inode, .major = e->dev_major, .minor = e->dev_minor };
-	const struct py_file *f;
-	bool found;
-	size_t at = look_find(l, &k, &found);
-
-	*err = 0;
-	if (found)
-		return NULL;
-	if (l->opened == PY_FILES_PER_LOOK) {
-		*err = -E2BIG;
-		return NULL;
-	}
-	l->opened++;
-	f = file_of(p, pid, e);
-	if (f && !f->status)
-		return f;	/* another mapping of it may be at another bias: not skipped */
-	memmove(&l->seen[at + 1], &l->seen[at], (l->nr - at) * sizeof(l->seen[0]));
-	l->seen[at] = k;
-	l->nr++;
-	return NULL;
-}
-
-/* A file whose name says it is likely the interpreter: python3.X, libpython3.X.so. */
-static bool named_python(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	return !strncmp(base, "python", 6) || !strncmp(base, "libpython", 9);
-}
-
-/*
- * The layout of f's interpreter: 3.13 on describe theirs in
- * _Py_DebugOffsets, the first bytes of _PyRuntime; before, ours.
- */
-static int layout_of(const struct py_file *f, struct py_layout *l)
-{
-	const struct py_elf *pe = f->pe;
-
-	if (pe->version >= PY_VERSION(3, 13))
-		return py_layout__from_debug_offsets(pe->runtime_bytes, pe->nr_runtime_bytes,
-						     pe->version, l);
-	return py_layout__for_version(pe->version, l);
-}
-
-/* Say once per version that it has no layout here, and why. */
-static void tell_unknown(struct py_procs *p, uint32_t version, const char *path, int err)
-{
-	char what[600], ver[32];
-
-	for (size_t i = 0; i < p->nr_told; i++)
-		if (p->told[i] == version)
-			return;
-	if (p->nr_told < MAX_TOLD)
-		p->told[p->nr_told++] = version;
-	if (version)
-		snprintf(what, sizeof(what), "Python %s (%s)",
-			 py_layout__version_str(version, ver, sizeof(ver)), path);
-	else
-		snprintf(what, sizeof(what), "Python before 3.11 (%s, no Py_Version)", path);
-	notice(p, what, err == -EINVAL ?
-	       "its _Py_DebugOffsets are missing or not its version's: native frames only" :
-	       "a version whose frames profile cannot read: native frames only");
-}
-
-/* The entry of pid, from interpreter f mapped by e. -ENOTSUP: a version we do not know. */
-static int entry_from(struct py_procs *p, const struct py_file *f, const struct map_entry *e,
-		      uint64_t bias, struct py_proc *out)
-{
-	const struct py_elf *pe = f->pe;
-	int err = layout_of(f, &out->l);
-
-	if (err || !py_layout__valid(&out->l)) {
-		tell_unknown(p, pe->version, e->path, err);
-		return -ENOTSUP;
-	}
-	out->version = pe->version;
-	out->runtime = pe->runtime + bias;
-	if (pe->code_type)
-		out->code_type = pe->code_type + bias;
-	if (pe->eval_end) {
-		out->eval_start = pe->eval_start + bias;
-		out->eval_end = pe->eval_end + bias;
-	}
-	if (pe->cold_end) {
-		out->cold_start = pe->cold_start + bias;
-		out->cold_end = pe->cold_end + bias;
-	}
-	return 0;
-}
-
-/*
- * The entry of pid from its mappings m: its interpreter, where it is
- * mapped. Files named like one are looked at first, then the others (the
- * interpreter is found by its symbols, whatever its name), at most
- * PY_FILES_PER_LOOK of them. -ENOENT: none; -ENOTSUP: a version we do
- * not know.
- */
-static int entry_of(struct py_procs *p, pid_t pid, const struct proc_maps *m, struct py_proc *out)
-{
-	struct look l = { 0 };
-
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < m->nr; i++) {
-			const struct map_entry *e = &m->entries[i];
-			const struct py_file *f;
-			uint64_t bias;
-			int cut;
-
-			if (e->path[0] != '/' || named_python(e->path) != !pass)
-				continue;
-			f = look_at(p, pid, e, &l, &cut);
-			if (cut) {
-				p->stats.cut++;
-				return -ENOENT;
-			}
-			if (f && py_elf__bias(f->pe, e->start, e->offset, &bias))
-				return entry_from(p, f, e, bias, out);
-		}
-	}
-	return -ENOENT;
 }
 
 static uint32_t current_gen(const struct py_procs *p, pid_t pid)
@@ -356,28 +106,50 @@ static struct py_rec *find_rec(struct py_procs *p, pid_t pid)
 	return find_in(&p->recs, pid);
 }
 
-/* Remember that pid, as before says, had no interpreter we can read in generation gen. */
-static void keep_quiet(struct py_procs *p, pid_t pid, const struct proc_stat_info *before,
-		       uint32_t gen, int err)
+/*
+ * What a look at mappings m depends on: each executable mapping's place,
+ * file and name (py_entry.c looks at nothing else). FNV-1a: a process can
+ * make its mappings collide with what they were, and so go without its
+ * own Python frames; nobody else's.
+ */
+static uint64_t maps_digest(const struct proc_maps *m)
 {
-	struct py_rec *r = find_in(&p->quiet, pid);
+	__u64 h = fnv64_step(FNV64_OFFSET, m->nr);
+
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct map_entry *e = &m->entries[i];
+
+		h = fnv64_step(h, e->start);
+		h = fnv64_step(h, e->end);
+		h = fnv64_step(h, e->offset);
+		h = fnv64_step(h, e->inode);
+		h = fnv64_step(h, (__u64)e->dev_major << 32 | e->dev_minor);
+		for (const char *c = e->path; *c; c++)
+			h = fnv64_step(h, (unsigned char)*c);
+		h = fnv64_step(h, 0x100);	/* no byte: where the path ends */
+	}
+	return h;
+}
+
+/* Remember that now's process had no interpreter we can read (err) in the mappings it had. */
+static void keep_quiet(struct py_procs *p, const struct py_rec *now, int err)
+{
+	struct py_rec *r = find_in(&p->quiet, now->pid);
 
 	if (!r) {
 		if (p->nr_quiet == MAX_QUIET)
 			return;	/* looked at again, each time it is announced */
-		r = calloc(1, sizeof(*r));
+		r = malloc(sizeof(*r));
 		if (!r)
 			return;
-		r->pid = pid;
+		r->pid = now->pid;
 		if (!tsearch(r, &p->quiet, cmp_rec)) {
 			free(r);
 			return;
 		}
 		p->nr_quiet++;
 	}
-	r->start_time = before->start_time;
-	r->vsize = before->vsize;
-	r->gen = gen;
+	*r = *now;
 	r->err = err;
 }
 
@@ -388,24 +160,23 @@ static void forget_quiet(struct py_procs *p, struct py_rec *r)
 	p->nr_quiet--;
 }
 
-/* Remember which process pid's entry was published for: only Python's get one. */
-static void keep_rec(struct py_procs *p, pid_t pid, uint64_t start_time, uint32_t gen)
+/* Remember which process now's entry was published for: only Python's get one. */
+static void keep_rec(struct py_procs *p, const struct py_rec *now)
 {
-	struct py_rec *r = find_rec(p, pid);
+	struct py_rec *r = find_rec(p, now->pid);
 
 	if (!r) {
-		r = calloc(1, sizeof(*r));
+		r = malloc(sizeof(*r));
 		if (!r)
 			return;	/* its next look publishes it again */
-		r->pid = pid;
+		r->pid = now->pid;
 		if (!tsearch(r, &p->recs, cmp_rec)) {
 			free(r);
 			return;
 		}
 		p->nr_recs++;
 	}
-	r->start_time = start_time;
-	r->gen = gen;
+	*r = (struct py_rec){ .pid = now->pid, .gen = now->gen, .start_time = now->start_time };
 }
 
 static void forget_rec(struct py_procs *p, struct py_rec *r)
@@ -415,16 +186,73 @@ static void forget_rec(struct py_procs *p, struct py_rec *r)
 	p->nr_recs--;
 }
 
+/* A placeholder entry first (gen 0: no Python frames), for exec and exit to delete. */
+static int put_placeholder(struct py_procs *p, pid_t pid)
+{
+	struct py_proc entry = { 0 };
+	__u32 key = (__u32)pid;
+
+	if (!bpf_map_update_elem(p->o.procs_fd, &key, &entry, BPF_NOEXIST) || errno == EEXIST)
+		return 0;
+	if (errno == E2BIG)
+		p->stats.full++;
+	return -errno;
+}
+
+/*
+ * pid's entry from its mappings m, of generation gen, over its
+ * placeholder: 0 when published, else why not (-ESTALE: exec or exit
+ * deleted the placeholder).
+ */
+static int publish(struct py_procs *p, pid_t pid, uint32_t gen, const struct proc_maps *m)
+{
+	struct py_proc entry = { 0 };
+	__u32 key = (__u32)pid;
+	int err = py_entry__find(&p->find, pid, m, &entry);
+
+	if (err == -ENOTSUP)
+		p->stats.unknown++;
+	entry.gen = gen;
+	if (!err && bpf_map_update_elem(p->o.procs_fd, &key, &entry, BPF_EXIST))
+		err = errno == ENOENT ? -ESTALE : -errno;
+	entries_changed(p);
+	return err;
+}
+
+/*
+ * After a look whose result is err: on failure its entry goes (the
+ * placeholder, or one of another process) and, when it found no
+ * interpreter, what the process was is noted quiet; on success it is
+ * recorded.
+ */
+static int settle(struct py_procs *p, const struct py_rec *now, int err)
+{
+	struct py_rec *quiet = find_in(&p->quiet, now->pid);
+	__u32 key = (__u32)now->pid;
+
+	if (err) {
+		bpf_map_delete_elem(p->o.procs_fd, &key);
+		entries_changed(p);
+		if (err == -ENOENT || err == -ENOTSUP)
+			keep_quiet(p, now, err);
+		return err;
+	}
+	if (quiet)
+		forget_quiet(p, quiet);
+	p->stats.procs++;
+	keep_rec(p, now);
+	return 0;
+}
+
 int py_procs__add_pid(struct py_procs *p, pid_t pid)
 {
-	struct py_proc entry = { 0 }, old;
+	struct py_rec *rec = find_rec(p, pid), *quiet = find_in(&p->quiet, pid), now;
 	struct proc_stat_info before, after;
 	struct proc_maps m = { 0 };
-	struct py_rec *rec = find_rec(p, pid), *quiet = find_in(&p->quiet, pid);
+	struct py_proc old;
 	__u32 key = (__u32)pid;
-	bool had, looked = false;
 	char path[64];
-	uint32_t gen;
+	bool had;
 	int err;
 
 	err = proc_stat__read(p->o.proc_root, pid, &before);
@@ -433,54 +261,83 @@ int py_procs__add_pid(struct py_procs *p, pid_t pid)
 	if (err)
 		return err;
 	had = !bpf_map_lookup_elem(p->o.procs_fd, &key, &old);
-	gen = current_gen(p, pid);
-	if (!gen)
+	now = (struct py_rec){ .pid = pid, .gen = current_gen(p, pid),
+			       .start_time = before.start_time, .vsize = before.vsize };
+	if (!now.gen)
 		return -ESRCH;
 	/* this very process, published in this generation: nothing new */
-	if (had && old.gen && rec && rec->start_time == before.start_time && rec->gen == gen)
+	if (had && old.gen && rec && rec->start_time == now.start_time && rec->gen == now.gen)
 		return 0;
 	/* ... or looked at in it, without an interpreter, and nothing mapped since */
-	if (quiet && quiet->start_time == before.start_time && quiet->gen == gen &&
-	    quiet->vsize == before.vsize) {
+	if (quiet && quiet->start_time == now.start_time && quiet->gen == now.gen &&
+	    quiet->vsize == now.vsize) {
 		p->stats.unchanged++;
 		return quiet->err;
 	}
-	/* a placeholder first (gen 0: no Python frames), for exec and exit to delete */
-	if (!had && bpf_map_update_elem(p->o.procs_fd, &key, &entry, BPF_NOEXIST) &&
-	    errno != EEXIST) {
-		if (errno == E2BIG)
-			p->stats.full++;
-		return -errno;
-	}
+	if (!had && (err = put_placeholder(p, pid)))
+		return err;
 	snprintf(path, sizeof(path), "%s/%d/maps", p->o.proc_root, (int)pid);
 	err = proc_maps__load_file(path, &m);
-	if (!err) {
-		err = entry_of(p, pid, &m, &entry);
-		looked = true;
-	}
+	if (err)	/* not looked at: nothing noted */
+		return settle(p, &now, err == -ENOENT ? -ESRCH : err);
+	p->stats.read_self++;
+	now.digest = maps_digest(&m);
+	err = publish(p, pid, now.gen, &m);
 	proc_maps__release(&m);
-	if (err == -ENOTSUP)
-		p->stats.unknown++;
-	entry.gen = gen;
-	if (!err && bpf_map_update_elem(p->o.procs_fd, &key, &entry, BPF_EXIST))
-		err = errno == ENOENT ? -ESTALE : -errno;
-	entries_changed(p);
 	/* an exit or exec between the first look and the placeholder found nothing to delete */
 	if (!err && (proc_stat__read(p->o.proc_root, pid, &after) || after.ended ||
-		     after.start_time != before.start_time || current_gen(p, pid) != gen))
+		     after.start_time != before.start_time || current_gen(p, pid) != now.gen))
 		err = -ESRCH;
-	if (err) {
-		bpf_map_delete_elem(p->o.procs_fd, &key);
-		entries_changed(p);
-		if (looked && (err == -ENOENT || err == -ENOTSUP))
-			keep_quiet(p, pid, &before, gen, err);
-		return err;
+	return settle(p, &now, err);
+}
+
+/*
+ * The same from maps, a reading of pid's mappings made while it ran
+ * generation gen (usyms__add_gen_shared checks the generation before and
+ * after it reads), with no read of /proc here, not even of
+ * /proc/PID/stat, which py_procs__add_pid() reads before and after to
+ * tell that pid is still the process it looked at. Here the generation
+ * tells it, from the BPF side's pid_gen map: generation numbers are never
+ * handed out twice (per CPU sequences, seq * nr_cpus + cpu); the group
+ * leader's exit deletes the pid's before it is a zombie (on_exit), so a
+ * zombie, an exited process and a pid reused (only once reaped, after
+ * that exit) all run another generation or none; exec gives a new one
+ * (on_exec). So "pid runs gen" before the placeholder and after the
+ * publish says what the start time and the zombie state said, and more
+ * (exec, which keeps the start time). The race with exec is closed by the
+ * order on_exec keeps: the new generation first, then the deletion of
+ * the entry, so either the check after the publish sees the new
+ * generation, or the deletion comes after the publish. The records need
+ * no start time: (pid, gen) names one process image. What the stat read
+ * gave the quiet check (the size of the address space) a digest of the
+ * reading gives, exactly for what a look depends on.
+ */
+int py_procs__add_pid_maps(struct py_procs *p, pid_t pid, uint32_t gen, const struct proc_maps *m)
+{
+	struct py_rec *rec = find_rec(p, pid), *quiet = find_in(&p->quiet, pid);
+	struct py_rec now = { .pid = pid, .gen = gen };
+	struct py_proc old;
+	__u32 key = (__u32)pid;
+	bool had;
+	int err;
+
+	if (!gen || current_gen(p, pid) != gen)
+		return -ESRCH;
+	had = !bpf_map_lookup_elem(p->o.procs_fd, &key, &old);
+	if (had && old.gen && rec && rec->gen == gen)
+		return 0;
+	now.digest = maps_digest(m);
+	if (quiet && quiet->gen == gen && quiet->digest == now.digest) {
+		p->stats.unchanged++;
+		return quiet->err;
 	}
-	if (quiet)
-		forget_quiet(p, quiet);
-	p->stats.procs++;
-	keep_rec(p, pid, before.start_time, gen);
-	return 0;
+	if (!had && (err = put_placeholder(p, pid)))
+		return err;
+	p->stats.given++;
+	err = publish(p, pid, gen, m);
+	if (!err && current_gen(p, pid) != gen)
+		err = -ESRCH;
+	return settle(p, &now, err);
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -578,8 +435,10 @@ size_t py_procs__sweep(struct py_procs *p)
 		int err = proc_stat__read(p->o.proc_root, pid, &now);
 		bool stale = err == -ENOENT || (!err && now.ended);
 
-		if (!err && !stale)
-			stale = r && r->gen && r->start_time != now.start_time;
+		/* its pid another process's (start time), or its generation gone (exit, exec) */
+		if (!err && !stale && r && r->gen)
+			stale = (r->start_time && r->start_time != now.start_time) ||
+				current_gen(p, pid) != r->gen;
 		if (stale) {
 			bpf_map_delete_elem(p->o.procs_fd, &keys[i]);
 			entries_changed(p);
@@ -604,8 +463,12 @@ void py_procs__stats(const struct py_procs *p, struct py_procs_stats *st)
 {
 	struct py_files_stats f;
 
-	py_files__stats(p->files, &f);
+	py_files__stats(p->find.files, &f);
 	*st = p->stats;
+	st->files = p->find.files_read;
+	st->interpreters = p->find.interpreters;
+	st->cut = p->find.cut;
+	st->opened = p->find.opened;
 	st->forgotten = f.forgotten;
 	st->kept_files = f.interps + f.others;
 	st->kept_procs = p->nr_recs;
@@ -616,7 +479,7 @@ void py_procs__free(struct py_procs *p)
 {
 	if (!p)
 		return;
-	py_files__free(p->files);
+	py_files__free(p->find.files);
 	tdestroy(p->recs, free);
 	tdestroy(p->quiet, free);
 	free(p);

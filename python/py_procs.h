@@ -9,10 +9,10 @@
  * root), so a python in a container is read from the container's binary.
  *
  * Any local user can map files without end: a look at a process opens
- * at most PY_FILES_PER_LOOK of its files (those named like an
- * interpreter first), what was found in them is kept within py_files.h's
- * bounds, and only a process published gets a record, forgotten when its
- * entry is gone.
+ * (or, met before, stats) at most PY_FILES_PER_LOOK of its files (those
+ * named like an interpreter first), what was found in them is kept within
+ * py_files.h's bounds, and only a process published gets a record,
+ * forgotten when its entry is gone.
  */
 #ifndef PY_PROCS_H
 #define PY_PROCS_H
@@ -21,10 +21,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Files opened in one look at a process, at most: the rest are not looked at (counted). */
+/* Files looked at in one look at a process, at most: the rest are not (counted). */
 #define PY_FILES_PER_LOOK 256
 
 struct py_procs;
+struct proc_maps;
 
 /* Told once per kind of thing skipped: what (a file, a version) and why. */
 typedef void (*py_notice_fn)(const char *what, const char *why, void *ctx);
@@ -58,6 +59,9 @@ struct py_procs_stats {
 	uint64_t kept_procs;	/* processes whose record is kept now: those published */
 	uint64_t kept_quiet;	/* ... and those without an interpreter */
 	uint64_t unchanged;	/* looks at those skipped: nothing mapped or unmapped since */
+	uint64_t given;		/* looks at a reading handed over (py_procs__add_pid_maps) */
+	uint64_t read_self;	/* looks that read /proc/PID/maps (py_procs__add_pid) */
+	uint64_t opened;	/* files opened (the others known by their map_files stamp) */
 };
 
 /* NULL with errno. */
@@ -70,6 +74,13 @@ struct py_procs *py_procs__new(const struct py_procs_opts *opts);
  * -ESTALE: it exec'd or exited meanwhile; -E2BIG: the map is full.
  */
 int py_procs__add_pid(struct py_procs *p, pid_t pid);
+/*
+ * The same from maps, a reading of pid's mappings made while it ran
+ * generation gen (the symbols', handed over): nothing read from /proc
+ * but the files mapped. -ESRCH also when pid runs another generation now.
+ */
+int py_procs__add_pid_maps(struct py_procs *p, pid_t pid, uint32_t gen,
+			   const struct proc_maps *maps);
 /*
  * Delete the entries of processes gone, or whose pid is another's now,
  * and the records of processes without an entry. Returns how many entries.

@@ -8,6 +8,7 @@
 
 #include "common/pid_worker.h"
 #include "python/py_run.h"
+#include "symbols/maps_handoff.h"
 #include "trace_helpers.h"
 
 /* A process generation. */
@@ -27,7 +28,8 @@ struct gen_set {
 struct py_run {
 	struct py_names *names;
 	struct py_procs *procs;
-	struct pid_worker *worker;	/* looks at a pid (py_procs__add_pid), sweeps */
+	struct pid_worker *worker;	/* looks at a pid (py_procs__add_pid_maps, _add_pid), sweeps */
+	struct maps_handoff *readings;	/* the main thread's, waiting for their pid's look */
 	py_gen_fn gen;
 	void *gen_ctx;
 	struct gen_set gone;	/* at the last prune: their names go at the next */
@@ -72,19 +74,27 @@ static bool names_needed(pid_t pid, uint32_t gen, void *ctx)
 	return true;
 }
 
+/* The worker's job: a look at pid, at the reading handed over if there is one. */
 static void look_at_pid(void *ctx, pid_t pid)
 {
-	py_procs__add_pid(ctx, pid);
+	struct py_run *r = ctx;
+	struct maps_reading *m = maps_handoff__take(r->readings, pid);
+
+	if (m)
+		py_procs__add_pid_maps(r->procs, pid, m->gen, &m->maps);
+	else
+		py_procs__add_pid(r->procs, pid);
+	maps_reading__free(m);
 }
 
 static void sweep(void *ctx)
 {
-	py_procs__sweep(ctx);
+	py_procs__sweep(((struct py_run *)ctx)->procs);
 }
 
 static void cancel(void *ctx)
 {
-	py_procs__cancel(ctx);
+	py_procs__cancel(((struct py_run *)ctx)->procs);
 }
 
 struct py_run *py_run__start(const struct py_run_opts *opts)
@@ -110,11 +120,14 @@ struct py_run *py_run__start(const struct py_run_opts *opts)
 	r->names = py_names__new(PY_NAMES_MAX, PY_NAMES_MAX_PER_PID);
 	if (r->names)
 		r->procs = py_procs__new(&popts);
-	wops.ctx = r->procs;
 	if (r->procs)
+		r->readings = maps_handoff__new();
+	wops.ctx = r;
+	if (r->readings)
 		r->worker = pid_worker__start(&wops);
 	if (!r->worker) {
 		err = errno;
+		maps_handoff__free(r->readings);
 		py_procs__free(r->procs);
 		py_names__free(r->names);
 		free(r);
@@ -134,6 +147,14 @@ void py_run__preload(struct py_run *r, const pid_t *pids, size_t nr_pids, int fd
 void py_run__queue(struct py_run *r, pid_t pid)
 {
 	pid_worker__queue(r->worker, pid);
+}
+
+void py_run__queue_maps(struct py_run *r, pid_t pid, uint32_t gen, struct proc_maps *maps)
+{
+	/* without room for it, the look reads the mappings itself */
+	maps_handoff__put(r->readings, pid, gen, maps);
+	if (pid_worker__queue(r->worker, pid) == -ENOSPC)
+		maps_reading__free(maps_handoff__take(r->readings, pid));
 }
 
 const struct py_names *py_run__names(const struct py_run *r)
@@ -171,6 +192,7 @@ void py_run__free(struct py_run *r)
 	if (!r)
 		return;
 	pid_worker__free(r->worker);
+	maps_handoff__free(r->readings);
 	py_procs__free(r->procs);
 	py_names__free(r->names);
 	free(r->gone.v);

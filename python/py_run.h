@@ -3,8 +3,9 @@
  * py_run.h - Python frames in a run of profile, where the sampler walks
  * them: processes are looked at on a worker thread (common/pid_worker.h,
  * py_procs.h; their files are the users'), the targets of -p before
- * sampling starts, every other process when it is first sampled, and
- * every 2 s the entries of processes gone are swept; the names of their
+ * sampling starts (each read by the look), every other process when it
+ * is first sampled (from the reading of its mappings the symbols made),
+ * and every 2 s the entries of processes gone are swept; the names of their
  * frames come through the sampler's ring buffer, read by the main thread,
  * and are kept per process generation (py_names.h) for the report.
  */
@@ -16,6 +17,7 @@
 
 #include "python/py_names.h"
 #include "python/py_procs.h"
+#include "symbols/proc_maps.h"
 
 struct py_run;
 
@@ -42,6 +44,12 @@ int py_run__take_names(const void *data, size_t size, void *ctx);
 void py_run__preload(struct py_run *r, const pid_t *pids, size_t nr_pids, int fd);
 /* A process first sampled (or sampled again after a while): whether it runs Python. */
 void py_run__queue(struct py_run *r, pid_t pid);
+/*
+ * The same, from maps, a reading of pid's mappings made in generation gen
+ * (usyms__add_gen_shared), taken over: the look reads none of its own. A
+ * newer reading replaces one still waiting. From the main thread.
+ */
+void py_run__queue_maps(struct py_run *r, pid_t pid, uint32_t gen, struct proc_maps *maps);
 /* The names of the frames, for the report; the run's. */
 const struct py_names *py_run__names(const struct py_run *r);
 /*

@@ -396,3 +396,25 @@ void proc_maps__release(struct proc_maps *m)
 	m->entries = NULL;
 	m->nr = 0;
 }
+
+int proc_maps__copy(struct proc_maps *dst, const struct proc_maps *src)
+{
+	struct proc_maps c = { 0 };
+
+	*dst = c;
+	if (!src->nr)
+		return 0;
+	c.entries = calloc(src->nr, sizeof(*c.entries));
+	if (!c.entries)
+		return -ENOMEM;
+	for (; c.nr < src->nr; c.nr++) {
+		c.entries[c.nr] = src->entries[c.nr];
+		c.entries[c.nr].path = strdup(src->entries[c.nr].path);
+		if (!c.entries[c.nr].path) {
+			proc_maps__release(&c);
+			return -ENOMEM;
+		}
+	}
+	*dst = c;
+	return 0;
+}

@@ -63,5 +63,10 @@ int proc_maps__load_pid(pid_t pid, struct proc_maps *m);
 void proc_maps__stamp(struct proc_maps *m, const char *proc_root, pid_t pid);
 const struct map_entry *proc_maps__find(const struct proc_maps *m, uint64_t addr);
 void proc_maps__release(struct proc_maps *m);
+/*
+ * A copy of src in *dst, its own paths (a reading handed to two workers,
+ * each releasing its own): 0, or -ENOMEM with *dst empty.
+ */
+int proc_maps__copy(struct proc_maps *dst, const struct proc_maps *src);
 
 #endif /* PROC_MAPS_H */

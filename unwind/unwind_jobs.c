@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * unwind_jobs.c - one worker thread loading unwind tables (unwind_jobs.h):
- * a reading handed over waits for its pid's job in a tree the main
- * thread and the worker share; a request for tables is only the pid
- * queued, in its user's lane (the entry itself says which mappings asked).
+ * a reading handed over waits for its pid's job (symbols/maps_handoff.h);
+ * a request for tables is only the pid queued, in its user's lane (the
+ * entry itself says which mappings asked).
  */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <search.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +16,9 @@
 #include "common/clock.h"
 #include "common/pid_worker.h"
 #include "common/escape.h"
+#include "symbols/maps_handoff.h"
 #include "symbols/proc_maps.h"
+#include "unwind/gen_seen.h"
 #include "unwind/table_cache.h"
 #include "unwind/unwind_jobs.h"
 
@@ -29,9 +30,11 @@
 struct unwind_jobs {
 	struct unwind_procs *u;
 	struct pid_worker *worker;	/* loads a pid's tables, sweeps */
-	void *gens;		/* tsearch: the last generation queued, by pid; main thread only */
-	pthread_mutex_t lock;	/* over readings and retry */
-	void *readings;		/* tsearch: the reading waiting for its pid's job, by pid */
+	struct gen_seen gens;	/* the last generation queued, by pid; main thread only */
+	unwind_gen_fn gen;	/* the generation a pid runs now (the prune of gens) */
+	void *gen_ctx;
+	struct maps_handoff *readings;	/* the reading waiting for its pid's job */
+	pthread_mutex_t lock;	/* over retry */
 	/*
 	 * pids whose table request the full queue dropped: their entries keep
 	 * the mappings marked asked, so no walk asks again
@@ -39,118 +42,6 @@ struct unwind_jobs {
 	pid_t retry[RETRY_MAX];
 	size_t nr_retry;
 };
-
-/* A reading of a pid's mappings handed over, until its job takes it. */
-struct reading {
-	pid_t pid;
-	uint32_t gen;
-	struct proc_maps maps;
-};
-
-static int cmp_reading(const void *a, const void *b)
-{
-	const struct reading *x = a, *y = b;
-
-	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-static void free_reading(void *p)
-{
-	struct reading *r = p;
-
-	proc_maps__release(&r->maps);
-	free(r);
-}
-
-/* pid's reading waiting, taken out (the caller frees it), or NULL. */
-static struct reading *take_reading(struct unwind_jobs *j, pid_t pid)
-{
-	struct reading key = { .pid = pid }, *r = NULL, **slot;
-
-	pthread_mutex_lock(&j->lock);
-	slot = tfind(&key, &j->readings, cmp_reading);
-	if (slot) {
-		r = *slot;
-		tdelete(r, &j->readings, cmp_reading);
-	}
-	pthread_mutex_unlock(&j->lock);
-	return r;
-}
-
-/* Hand pid's reading (taking maps) to its next job, in place of one waiting. 0 or -ENOMEM. */
-static int put_reading(struct unwind_jobs *j, pid_t pid, uint32_t gen, struct proc_maps *maps)
-{
-	struct reading *r = malloc(sizeof(*r)), **slot;
-
-	if (!r) {
-		proc_maps__release(maps);
-		return -ENOMEM;
-	}
-	*r = (struct reading){ .pid = pid, .gen = gen, .maps = *maps };
-	*maps = (struct proc_maps){ 0 };
-	pthread_mutex_lock(&j->lock);
-	slot = tsearch(r, &j->readings, cmp_reading);
-	if (slot && *slot != r) {
-		/* the newer replaces it */
-		proc_maps__release(&(*slot)->maps);
-		**slot = *r;
-		free(r);
-	} else if (!slot) {
-		free_reading(r);
-	}
-	pthread_mutex_unlock(&j->lock);
-	return slot ? 0 : -ENOMEM;
-}
-
-
-struct pid_gen_seen {
-	pid_t pid;
-	uint32_t gen;
-	uint64_t first_ns;	/* its first notice */
-};
-
-static int cmp_pid(const void *a, const void *b)
-{
-	const struct pid_gen_seen *x = a, *y = b;
-
-	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-/*
- * Whether pid's generation gen is news: a generation's mappings are
- * published once. Its later notices are for symbols: the unwinder asks by
- * itself (NEW_PID_REREAD) when it meets code in no mapping it knows, or
- * when a walk is cut inside one (a file mapped where another was). Main
- * thread only.
- */
-static bool new_gen(struct unwind_jobs *j, pid_t pid, uint32_t gen)
-{
-	struct pid_gen_seen key = { .pid = pid }, *e, **slot;
-
-	slot = tfind(&key, &j->gens, cmp_pid);
-	if (slot) {
-		if ((*slot)->gen == gen)
-			return false;
-		(*slot)->gen = gen;
-		return true;
-	}
-	e = malloc(sizeof(*e));
-	if (!e)
-		return true;
-	*e = (struct pid_gen_seen){ .pid = pid, .gen = gen, .first_ns = monotonic_ns() };
-	if (!tsearch(e, &j->gens, cmp_pid))
-		free(e);
-	return true;
-}
-
-/* A notice of pid that could not be queued: its next one is news again. */
-static void forget_gen(struct unwind_jobs *j, pid_t pid)
-{
-	struct pid_gen_seen key = { .pid = pid }, **slot = tfind(&key, &j->gens, cmp_pid);
-
-	if (slot)
-		(*slot)->gen = 0;
-}
 
 /* The lane of pid's jobs: its user's, so that users are served in turn. */
 static uint32_t lane_of(const struct unwind_procs *u, pid_t pid)
@@ -169,12 +60,12 @@ static uint32_t lane_of(const struct unwind_procs *u, pid_t pid)
 static void load_pid(void *ctx, pid_t pid)
 {
 	struct unwind_jobs *j = ctx;
-	struct reading *r = take_reading(j, pid);
+	struct maps_reading *r = maps_handoff__take(j->readings, pid);
 	uid_t uid;
 
 	if (r) {
 		unwind_procs__add_maps(j->u, pid, r->gen, &r->maps);
-		free_reading(r);
+		maps_reading__free(r);
 	} else {
 		unwind_procs__load_asked(j->u, pid);
 	}
@@ -214,10 +105,13 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
 		return NULL;
 	j->u = u;
 	pthread_mutex_init(&j->lock, NULL);
-	j->worker = pid_worker__start(&ops);
+	j->readings = maps_handoff__new();
+	if (j->readings)
+		j->worker = pid_worker__start(&ops);
 	if (!j->worker) {
 		int err = errno;
 
+		maps_handoff__free(j->readings);
 		pthread_mutex_destroy(&j->lock);
 		free(j);
 		errno = err;
@@ -226,25 +120,33 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
 	return j;
 }
 
+/*
+ * A generation's mappings are published once: its later notices are for
+ * symbols. The unwinder asks by itself (NEW_PID_REREAD) when it meets code
+ * in no mapping it knows, or when a walk is cut inside one (a file mapped
+ * where another was).
+ */
 void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, bool reread,
 			     struct proc_maps *maps)
 {
 	/* no reading (the process gone, another generation): nothing to publish */
-	if (!maps->nr || !gen || (!reread && !new_gen(j, pid, gen))) {
+	if (!maps->nr || !gen || (!reread && !gen_seen__news(&j->gens, pid, gen, monotonic_ns()))) {
 		proc_maps__release(maps);
 		return;
 	}
-	if (put_reading(j, pid, gen, maps)) {
-		forget_gen(j, pid);
+	if (maps_handoff__put(j->readings, pid, gen, maps)) {
+		gen_seen__forget(&j->gens, pid);
 		return;
 	}
 	if (pid_worker__queue_lane(j->worker, pid, lane_of(j->u, pid)) == -ENOSPC) {
-		struct reading *r = take_reading(j, pid);
-
-		if (r)
-			free_reading(r);
-		forget_gen(j, pid);
+		maps_reading__free(maps_handoff__take(j->readings, pid));
+		gen_seen__forget(&j->gens, pid);
 	}
+}
+
+size_t unwind_jobs__prune(struct unwind_jobs *j)
+{
+	return j->gen ? gen_seen__prune(&j->gens, j->gen, j->gen_ctx) : 0;
 }
 
 void unwind_jobs__queue_asked(struct unwind_jobs *j, pid_t pid)
@@ -316,6 +218,10 @@ struct unwind_jobs *unwind_jobs__open(const struct unwind_map_fds *fds,
 	}
 	j = u ? unwind_jobs__start(u) : NULL;
 	err = errno;
+	if (j) {
+		j->gen = opts->gen;
+		j->gen_ctx = opts->gen_ctx;
+	}
 
 	if (!j) {
 		fprintf(err_out, "profile: cannot load unwind tables (%s): user stacks by frame pointers\n",
@@ -336,11 +242,11 @@ void unwind_jobs__stop(struct unwind_jobs *j)
 
 void unwind_jobs__status(const struct unwind_jobs *j, pid_t pid, struct unwind_pid_status *st)
 {
-	struct pid_gen_seen key = { .pid = pid }, **seen = tfind(&key, &j->gens, cmp_pid);
+	uint64_t first_ns = gen_seen__first_ns(&j->gens, pid);
 
 	unwind_procs__status(j->u, pid, st);
-	if (seen)
-		st->first_ns = (*seen)->first_ns;
+	if (first_ns)
+		st->first_ns = first_ns;
 	if (pid_worker__queued(j->worker, pid))
 		st->err = -EINPROGRESS;
 }
@@ -357,8 +263,8 @@ void unwind_jobs__free(struct unwind_jobs *j)
 		return;
 	pid_worker__free(j->worker);
 	unwind_procs__free(j->u);
-	tdestroy(j->gens, free);
-	tdestroy(j->readings, free_reading);
+	gen_seen__release(&j->gens);
+	maps_handoff__free(j->readings);
 	pthread_mutex_destroy(&j->lock);
 	free(j);
 }

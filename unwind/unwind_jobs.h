@@ -15,6 +15,7 @@
 #define UNWIND_JOBS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -65,6 +66,12 @@ int unwind_jobs__wait_idle(struct unwind_jobs *j, int fd, uint64_t max_ns);
  */
 void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, bool reread,
 			     struct proc_maps *maps);
+/*
+ * Let go of what is noted of pids that no longer run the generation last
+ * queued (exited, or exec'd: opts->gen says), so that it follows the live
+ * processes; returns how many. From the main thread, now and then.
+ */
+size_t unwind_jobs__prune(struct unwind_jobs *j);
 /*
  * A walk of pid asked for tables (NEW_PID_TABLES): build those its entry
  * marks, soon. From the main thread.

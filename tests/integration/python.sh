@@ -49,14 +49,58 @@ t_code_objects_die() {
 }
 
 # System-wide, a Python process started after the profiler: looked at
-# when first sampled, its frames from then on.
+# when first sampled, its frames from then on. The look is made from the
+# mappings the main thread read for the symbols, not from a reading of
+# its own: -v counts both kinds of look. Only a process that exec'd or
+# exited between its notice and the main thread's reading gets one of its
+# own (the machine's other processes may): a few, never most.
 t_system_wide() {
-	$PROFILE -U -F 999 -f 6 > "$TMP/sw.folded" 2> "$TMP/sw.err" &
+	$PROFILE -v -U -F 999 -f 6 > "$TMP/sw.folded" 2> "$TMP/sw.err" &
 	prof=$!
 	sleep 1.5
 	$PY $HOT 4
 	wait "$prof" || fail "profile exited $?: $(tail -2 "$TMP/sw.err")" || return 1
-	shares_532 "$TMP/sw.folded" '^pyhot;_start;.*;PyEval_EvalCode' pyhot 1200 90
+	shares_532 "$TMP/sw.folded" '^pyhot;_start;.*;PyEval_EvalCode' pyhot 1200 90 || return 1
+	looks=$(sed -n 's/^profile: python: \([0-9]*\) looks at the mappings the symbols read (handed over), \([0-9]*\) at mappings read again .*/\1 \2/p' "$TMP/sw.err")
+	echo "  looks at the symbols' reading, at a reading of their own: ${looks:-none}"
+	set -- $looks
+	[ $# -eq 2 ] || fail "no count of the looks: $(grep 'python: ' "$TMP/sw.err")" || return 1
+	[ "$1" -ge 1 ] || fail "no look at the symbols' reading" || return 1
+	[ $(($2 * 4)) -le "$1" ] ||
+		fail "$2 looks read the mappings again, of $(($1 + $2))" || return 1
+}
+
+# exec into Python and out of it, system-wide: a shell busy long enough
+# to be sampled execs python3 (a new generation, looked at from its own
+# reading: the shell's look found nothing), which spins for 2 s, then
+# execs execburn (exec deleted the interpreter's entry: the C program's
+# samples carry no Python frames, although the pid is the same).
+t_exec_in_and_out() {
+	$PROFILE -U -F 999 -f 7 > "$TMP/ex.folded" 2> "$TMP/ex.err" &
+	prof=$!
+	sleep 1.5
+	sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done; exec "$@"' sh $PY -c "
+import os, time
+with open('/proc/self/comm', 'w') as f:
+    f.write('pyexec')
+def spin(secs):
+    s, end = 0, time.monotonic() + secs
+    while time.monotonic() < end:
+        for i in range(2000):
+            s += i
+spin(2)
+os.execv('$W/execburn', ['execburn', '1500'])
+"
+	wait "$prof" || fail "profile exited $?: $(tail -2 "$TMP/ex.err")" || return 1
+	py=$(sum_matching '^pyexec;' "$TMP/ex.folded")
+	spin=$(sum_matching '^pyexec;.*;<module> [(]<string>[)];spin [(]<string>[)]( [0-9]+$|;)' "$TMP/ex.folded")
+	c=$(sum_matching '^execburn;.*;main;exec_burn [0-9]+$' "$TMP/ex.folded")
+	cpy=$(sum_matching '^execburn;.* [(][^;]*[)](;| [0-9]+$)' "$TMP/ex.folded")
+	echo "  pyexec: $spin of $py samples in spin; execburn: $c in exec_burn, $cpy with Python frames"
+	[ "$spin" -ge 1000 ] && [ "$(pct "$spin" "$py")" -ge 90 ] ||
+		fail "python3 after the exec without its frames: $(grep '^pyexec;' "$TMP/ex.folded" | sort -t' ' -k2 -rn | head -3)" || return 1
+	[ "$c" -ge 700 ] || fail "execburn: $c samples in exec_burn" || return 1
+	[ "$cpy" -eq 0 ] || fail "Python frames after the exec: $(grep '^execburn;.* [(]' "$TMP/ex.folded" | head -3)" || return 1
 }
 
 # libpython in another program: a C program embedding it (built here,
@@ -350,6 +394,7 @@ run_test "threads running Python, and one in C without the GIL: each its own fra
 run_test "Python called from C called from Python: each activation in its place" t_nested
 run_test "code objects freed and their memory reused: names stay right" t_code_objects_die
 run_test "system-wide: a Python process started after the profiler" t_system_wide
+run_test "exec into python3 and out of it, system-wide: each image its own frames" t_exec_in_and_out
 run_test "libpython embedded in a C program" t_embedded
 run_test "libpython dlopen()ed by a process sampled before" t_dlopened_late
 run_test "a venv's python" t_venv

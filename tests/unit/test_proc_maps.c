@@ -239,6 +239,50 @@ Test(proc_maps, buffer_is_bounded_by_its_length)
 	proc_maps__release(&m);
 }
 
+/*
+ * A copy is a reading of its own: every field the same, its own paths, so
+ * that the symbols' reading handed to two workers is released by each.
+ */
+Test(proc_maps, copy_is_equal_and_its_own)
+{
+	struct proc_maps m, c;
+
+	cr_assert_eq(proc_maps__load_buf(maps_text, strlen(maps_text), &m), 0);
+	cr_assert_eq(proc_maps__copy(&c, &m), 0);
+	cr_assert_eq(c.nr, m.nr);
+	cr_assert_neq(c.entries, m.entries);
+	for (size_t i = 0; i < m.nr; i++) {
+		const struct map_entry *a = &m.entries[i], *b = &c.entries[i];
+
+		cr_assert_eq(b->start, a->start, "entry %zu", i);
+		cr_assert_eq(b->end, a->end, "entry %zu", i);
+		cr_assert_eq(b->offset, a->offset, "entry %zu", i);
+		cr_assert_eq(b->inode, a->inode, "entry %zu", i);
+		cr_assert_eq(b->dev_major, a->dev_major, "entry %zu", i);
+		cr_assert_eq(b->dev_minor, a->dev_minor, "entry %zu", i);
+		cr_assert_str_eq(b->perms, a->perms, "entry %zu", i);
+		cr_assert_eq(b->deleted, a->deleted, "entry %zu", i);
+		cr_assert_str_eq(b->path, a->path, "entry %zu", i);
+		cr_assert_neq(b->path, a->path, "entry %zu shares its path", i);
+	}
+	/* the original gone, the copy still reads (ASan: nothing freed twice or read after) */
+	proc_maps__release(&m);
+	cr_assert_str_eq(proc_maps__find(&c, 0x7f2000000000)->path,
+			 "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	cr_assert(c.entries[3].deleted);
+	proc_maps__release(&c);
+}
+
+Test(proc_maps, copy_of_nothing_is_empty)
+{
+	struct proc_maps m = { 0 }, c = { .nr = 7 };
+
+	cr_assert_eq(proc_maps__copy(&c, &m), 0);
+	cr_assert_eq(c.nr, 0);
+	cr_assert_null(c.entries);
+	proc_maps__release(&c);
+}
+
 Test(proc_maps, load_file)
 {
 	char *dir = make_tmpdir();

@@ -2,26 +2,14 @@
 /*
  * test_py_procs.c - Python processes into a real BPF map made here
  * (root, CAP_BPF), read from a fake /proc whose map_files are symlinks
- * to files made here and to the stand-in libpython (python/py_procs.c);
- * and what looking at files found, kept within bounds (python/py_files.c).
- * A process mapping files without end costs a bounded look and bounded
- * memory, the interpreter is still found by its name first or by its
- * symbols, and only Python processes are remembered.
+ * to files made here and to the stand-in libpython (python/py_procs.c,
+ * py_entry.c; py_procs_fixture.h); and what looking at files found, kept
+ * within bounds (python/py_files.c). A process mapping files without end
+ * costs a bounded look and bounded memory, the interpreter is still found
+ * by its name first or by its symbols, and only Python processes are
+ * remembered.
  */
-#include <bpf/bpf.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-
-#include "fake_proc.h"
-#include "python/py_bpf.h"
-#include "python/py_files.h"
-#include "python/py_procs.h"
-#include "sym_fixtures.h"
-
-#define FIXTURE_PYTHON FIXTURE_DIR "/libfixture_python.so"
-#define LIB_BIAS 0x7f0000000000ull
-#define JUNK_START 0x10000000ull
+#include "py_procs_fixture.h"
 
 /* --- py_files: bounded, least recently used forgotten ------------------ */
 
@@ -115,121 +103,7 @@ Test(py_files, no_room_is_refused)
 
 /* --- py_procs: a fake /proc, a real map -------------------------------- */
 
-static int procs_fd = -1;
-static struct py_procs *p;
-
-static void teardown(void)
-{
-	py_procs__free(p);
-	p = NULL;
-	if (procs_fd >= 0)
-		close(procs_fd);
-	procs_fd = -1;
-	fake_proc_teardown();
-}
-
 TestSuite(py_procs, .init = fake_proc_setup, .fini = teardown);
-
-static void start(void)
-{
-	struct py_procs_opts opts = { 0 };
-
-	if (geteuid() != 0)
-		skip_unless_ci("root: map_files and BPF maps");
-	procs_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "test_py_procs", sizeof(__u32),
-				  sizeof(struct py_proc), 16, NULL);
-	if (procs_fd < 0)
-		skip_unless_ci("BPF maps (CAP_BPF): %s", strerror(errno));
-	opts.proc_root = proc_root;
-	opts.procs_fd = procs_fd;
-	p = py_procs__new(&opts);
-	cr_assert_not_null(p, "py_procs__new: %s", strerror(errno));
-}
-
-/* A process's maps being written, with their map_files links. */
-struct maps {
-	int pid;
-	char *text;
-	size_t len;
-	FILE *f;
-};
-
-static void maps_begin(struct maps *m, int pid)
-{
-	m->pid = pid;
-	m->f = open_memstream(&m->text, &m->len);
-	cr_assert_not_null(m->f);
-}
-
-/* line, a mapping of path (whatever the line names), with its map_files link. */
-static void maps_add_line(struct maps *m, const char *path, const char *line)
-{
-	char rel[96], *link;
-	uint64_t lo, hi;
-
-	cr_assert_eq(sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi), 2);
-	snprintf(rel, sizeof(rel), "%d/map_files/%" PRIx64 "-%" PRIx64, m->pid, lo, hi);
-	link = path_in(proc_root, rel);
-	cr_assert(symlink(path, link) == 0, "symlink: %s", strerror(errno));
-	free(link);
-	fputs(line, m->f);
-}
-
-/* path (a small file, no ELF) mapped executable at start */
-static void maps_add_file(struct maps *m, const char *path, uint64_t start)
-{
-	struct stat sb;
-	char line[512];
-
-	cr_assert_eq(stat(path, &sb), 0);
-	snprintf(line, sizeof(line), "%" PRIx64 "-%" PRIx64 " r-xp 00000000 %02x:%02x %" PRIu64 "    %s\n",
-		 start, start + 0x1000, major(sb.st_dev), minor(sb.st_dev), (uint64_t)sb.st_ino, path);
-	maps_add_line(m, path, line);
-}
-
-/* The stand-in libpython's text at LIB_BIAS, shown in the maps as shown. */
-static void maps_add_python(struct maps *m, const char *shown)
-{
-	char *line = exec_mapping_line(FIXTURE_PYTHON, LIB_BIAS, shown);
-
-	maps_add_line(m, FIXTURE_PYTHON, line);
-	free(line);
-}
-
-static void maps_end(struct maps *m)
-{
-	cr_assert_eq(fclose(m->f), 0);
-	fake_process(proc_root, m->pid, m->text, 0, m->pid, NULL);
-	free(m->text);
-}
-
-/* n small files of their own (not ELF), tmp/<dir>/f<i>, mapped at JUNK_START on */
-static void maps_add_junk(struct maps *m, const char *dir, int n)
-{
-	for (int i = 0; i < n; i++) {
-		char rel[128], *path;
-
-		snprintf(rel, sizeof(rel), "%s/f%d", dir, i);
-		path = write_in(tmp, rel, "not ELF: junk\n");
-		maps_add_file(m, path, JUNK_START + (uint64_t)i * 0x2000);
-		free(path);
-	}
-}
-
-static struct py_procs_stats stats(void)
-{
-	struct py_procs_stats st;
-
-	py_procs__stats(p, &st);
-	return st;
-}
-
-static bool has_entry(int pid, struct py_proc *out)
-{
-	__u32 key = pid;
-
-	return !bpf_map_lookup_elem(procs_fd, &key, out);
-}
 
 /* The reviewer's case: 30,000 files mapped made 30,000 entries of ~1.4 KiB. */
 Test(py_procs, a_look_opens_at_most_its_cap)
