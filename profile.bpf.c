@@ -616,7 +616,7 @@ static __always_inline void announce(__u32 pid, struct pid_gen *g)
 	e->pid = pid;
 	e->gen = g->gen;
 	e->kind = NEW_PID_GEN;
-	e->pad = 0;
+	e->uid = (__u32)bpf_get_current_uid_gid();
 	bpf_ringbuf_submit(e, 0);
 }
 

@@ -250,7 +250,7 @@ static void wait_for_symbols(struct run *run, bool last)
  * whether the Python worker was handed it, or had it already (a reading
  * with nothing new: USYMS_SAME_READING).
  */
-static bool read_mappings(struct run *run, pid_t pid, uint32_t gen, bool reread)
+static bool read_mappings(struct run *run, pid_t pid, uint32_t gen, uint32_t uid, bool reread)
 {
 	struct proc_maps maps, copy;
 	bool py = false, same;
@@ -276,13 +276,13 @@ static bool read_mappings(struct run *run, pid_t pid, uint32_t gen, bool reread)
 			py_run__queue_maps(run->py, pid, gen, &copy);
 	}
 	if (run->unwind)
-		unwind_jobs__queue_maps(run->unwind, pid, gen, reread, &maps);
+		unwind_jobs__queue_maps(run->unwind, pid, gen, uid, reread, &maps);
 	else
 		proc_maps__release(&maps);
 	return py || same;
 }
 
-static void on_new_pid(pid_t pid, uint32_t gen, uint32_t kind, void *ctx)
+static void on_new_pid(pid_t pid, uint32_t gen, uint32_t kind, uint32_t uid, void *ctx)
 {
 	struct run *run = ctx;
 	bool py_given = false;
@@ -290,14 +290,14 @@ static void on_new_pid(pid_t pid, uint32_t gen, uint32_t kind, void *ctx)
 	/* a walk met a file whose table is not built yet: the worker builds it */
 	if (kind == NEW_PID_TABLES) {
 		if (run->unwind)
-			unwind_jobs__queue_asked(run->unwind, pid);
+			unwind_jobs__queue_asked(run->unwind, pid, uid);
 		return;
 	}
 	/* the unwinder met code in no mapping it knows: the generation of now */
 	if (kind == NEW_PID_REREAD)
 		gen = sampler__pid_gen(run->sampler, pid);
 	if (gen)
-		py_given = read_mappings(run, pid, gen, kind == NEW_PID_REREAD);
+		py_given = read_mappings(run, pid, gen, uid, kind == NEW_PID_REREAD);
 	/*
 	 * and whether it runs Python: from that reading, else the look reads
 	 * its own; not when the generation noticed is gone (exit, or exec:
@@ -783,7 +783,7 @@ static void setup_unwind(struct run *run)
 		uint32_t gen = sampler__pid_gen(run->sampler, env->pids[i]);
 
 		if (gen)
-			read_mappings(run, env->pids[i], gen, false);
+			read_mappings(run, env->pids[i], gen, UNWIND_UID_UNKNOWN, false);
 	}
 	if (unwind_jobs__wait_idle(run->unwind, run->sigfd, PRELOAD_WAIT_NS) == -ETIMEDOUT &&
 	    env->verbose)

@@ -98,7 +98,7 @@ struct new_pid_event {
 	__u32 pid;
 	__u32 gen;		/* NEW_PID_GEN's; 0 for the unwinder's requests */
 	__u32 kind;		/* enum new_pid_kind */
-	__u32 pad;
+	__u32 uid;		/* the sampled task's (real, init namespace's): whose turn it is */
 };
 
 /*

@@ -37,7 +37,7 @@ static int on_new_pid(void *ctx, void *data, size_t size)
 	const struct new_pid_event *e = data;
 
 	if (size >= sizeof(*e) && s->new_pid_fn)
-		s->new_pid_fn(e->pid, e->gen, e->kind, s->new_pid_ctx);
+		s->new_pid_fn(e->pid, e->gen, e->kind, e->uid, s->new_pid_ctx);
 	return 0;
 }
 

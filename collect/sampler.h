@@ -89,10 +89,11 @@ int sampler__drain(struct sampler *s, struct agg *agg);
 int sampler__stats(struct sampler *s, uint64_t totals[STAT_MAX]);
 
 /* The ring buffers' epoll fd, and a call that handles what they have:
- * fn(pid, gen, kind, ctx) for each notice of a process (profile.h's
+ * fn(pid, gen, kind, uid, ctx) for each notice of a process (profile.h's
  * new_pid_event: a generation sampled, or the unwinder's requests), and
  * the names of Python frames to sampler__on_py_names()'s. */
-typedef void (*sampler_new_pid_fn)(pid_t pid, uint32_t gen, uint32_t kind, void *ctx);
+typedef void (*sampler_new_pid_fn)(pid_t pid, uint32_t gen, uint32_t kind, uint32_t uid,
+				   void *ctx);
 int sampler__new_pids_fd(struct sampler *s);
 int sampler__consume_new_pids(struct sampler *s, sampler_new_pid_fn fn, void *ctx);
 

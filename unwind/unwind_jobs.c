@@ -43,11 +43,16 @@ struct unwind_jobs {
 	size_t nr_retry;
 };
 
-/* The lane of pid's jobs: its user's, so that users are served in turn. */
-static uint32_t lane_of(const struct unwind_procs *u, pid_t pid)
+/*
+ * The lane of pid's jobs: its user's, so that users are served in turn;
+ * the one the sampler saw, else read.
+ */
+static uint32_t lane_of(const struct unwind_procs *u, pid_t pid, uint32_t seen)
 {
 	uid_t uid;
 
+	if (seen != UNWIND_UID_UNKNOWN)
+		return seen;
 	/* gone already: its job finds that out at once, in any lane */
 	return unwind_procs__uid(u, pid, &uid) ? 0 : (uint32_t)uid;
 }
@@ -86,7 +91,7 @@ static void sweep(void *ctx)
 	j->nr_retry = 0;
 	pthread_mutex_unlock(&j->lock);
 	for (size_t i = 0; i < n; i++)
-		unwind_jobs__queue_asked(j, retry[i]);
+		unwind_jobs__queue_asked(j, retry[i], UNWIND_UID_UNKNOWN);
 }
 
 static void cancel(void *ctx)
@@ -126,8 +131,8 @@ struct unwind_jobs *unwind_jobs__start(struct unwind_procs *u)
  * in no mapping it knows, or when a walk is cut inside one (a file mapped
  * where another was).
  */
-void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, bool reread,
-			     struct proc_maps *maps)
+void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, uint32_t uid,
+			     bool reread, struct proc_maps *maps)
 {
 	/* no reading (the process gone, another generation): nothing to publish */
 	if (!maps->nr || !gen || (!reread && !gen_seen__news(&j->gens, pid, gen, monotonic_ns()))) {
@@ -138,7 +143,7 @@ void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, boo
 		gen_seen__forget(&j->gens, pid);
 		return;
 	}
-	if (pid_worker__queue_lane(j->worker, pid, lane_of(j->u, pid)) == -ENOSPC) {
+	if (pid_worker__queue_lane(j->worker, pid, lane_of(j->u, pid, uid)) == -ENOSPC) {
 		maps_reading__free(maps_handoff__take(j->readings, pid));
 		gen_seen__forget(&j->gens, pid);
 	}
@@ -149,9 +154,9 @@ size_t unwind_jobs__prune(struct unwind_jobs *j)
 	return j->gen ? gen_seen__prune(&j->gens, j->gen, j->gen_ctx) : 0;
 }
 
-void unwind_jobs__queue_asked(struct unwind_jobs *j, pid_t pid)
+void unwind_jobs__queue_asked(struct unwind_jobs *j, pid_t pid, uint32_t uid)
 {
-	if (pid_worker__queue_lane(j->worker, pid, lane_of(j->u, pid)) != -ENOSPC)
+	if (pid_worker__queue_lane(j->worker, pid, lane_of(j->u, pid, uid)) != -ENOSPC)
 		return;
 	/* dropped (counted): asked again at the next sweep, unless as many wait already */
 	pthread_mutex_lock(&j->lock);

@@ -62,10 +62,12 @@ int unwind_jobs__wait_idle(struct unwind_jobs *j, int fd, uint64_t max_ns);
  * symbols', usyms__add_gen_shared), taken over: published soon when it
  * is the first of gen, or when the unwinder asked for it (reread: it met
  * code in no mapping it knows); else released. A pid already waiting is
- * queued once, with the newest reading. From the main thread.
+ * queued once, with the newest reading, in uid's lane (the sampled
+ * task's: UNWIND_UID_UNKNOWN, pid's read from /proc). From the main thread.
  */
-void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, bool reread,
-			     struct proc_maps *maps);
+#define UNWIND_UID_UNKNOWN UINT32_MAX
+void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, uint32_t uid,
+			     bool reread, struct proc_maps *maps);
 /*
  * Let go of what is noted of pids that no longer run the generation last
  * queued (exited, or exec'd: opts->gen says), so that it follows the live
@@ -76,7 +78,7 @@ size_t unwind_jobs__prune(struct unwind_jobs *j);
  * A walk of pid asked for tables (NEW_PID_TABLES): build those its entry
  * marks, soon. From the main thread.
  */
-void unwind_jobs__queue_asked(struct unwind_jobs *j, pid_t pid);
+void unwind_jobs__queue_asked(struct unwind_jobs *j, pid_t pid, uint32_t uid);
 /* Stop the worker, giving up the table it is building. */
 void unwind_jobs__stop(struct unwind_jobs *j);
 /*

@@ -351,7 +351,7 @@ __noinline int unwind_ask(__u32 pid, __u32 kind)
 	e->pid = pid;
 	e->gen = 0;
 	e->kind = kind;
-	e->pad = 0;
+	e->uid = (__u32)bpf_get_current_uid_gid();
 	bpf_ringbuf_submit(e, 0);
 	return 1;
 }
