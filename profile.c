@@ -783,7 +783,7 @@ static void setup_unwind(struct run *run)
 		uint32_t gen = sampler__pid_gen(run->sampler, env->pids[i]);
 
 		if (gen)
-			read_mappings(run, env->pids[i], gen, UNWIND_UID_UNKNOWN, false);
+			read_mappings(run, env->pids[i], gen, MAPS_UID_UNKNOWN, false);
 	}
 	if (unwind_jobs__wait_idle(run->unwind, run->sigfd, PRELOAD_WAIT_NS) == -ETIMEDOUT &&
 	    env->verbose)

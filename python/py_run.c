@@ -152,7 +152,7 @@ void py_run__queue(struct py_run *r, pid_t pid)
 void py_run__queue_maps(struct py_run *r, pid_t pid, uint32_t gen, struct proc_maps *maps)
 {
 	/* without room for it, the look reads the mappings itself */
-	maps_handoff__put(r->readings, pid, gen, maps);
+	maps_handoff__put(r->readings, pid, gen, MAPS_UID_UNKNOWN, maps);
 	if (pid_worker__queue(r->worker, pid) == -ENOSPC)
 		maps_reading__free(maps_handoff__take(r->readings, pid));
 }

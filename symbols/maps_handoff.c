@@ -41,7 +41,8 @@ void maps_reading__free(struct maps_reading *r)
 	free(r);
 }
 
-int maps_handoff__put(struct maps_handoff *h, pid_t pid, uint32_t gen, struct proc_maps *maps)
+int maps_handoff__put(struct maps_handoff *h, pid_t pid, uint32_t gen, uint32_t uid,
+		      struct proc_maps *maps)
 {
 	struct maps_reading *r = malloc(sizeof(*r)), **slot;
 
@@ -49,7 +50,7 @@ int maps_handoff__put(struct maps_handoff *h, pid_t pid, uint32_t gen, struct pr
 		proc_maps__release(maps);
 		return -ENOMEM;
 	}
-	*r = (struct maps_reading){ .pid = pid, .gen = gen, .maps = *maps };
+	*r = (struct maps_reading){ .pid = pid, .gen = gen, .uid = uid, .maps = *maps };
 	*maps = (struct proc_maps){ 0 };
 	pthread_mutex_lock(&h->lock);
 	slot = tsearch(r, &h->readings, cmp_reading);

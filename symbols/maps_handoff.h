@@ -17,10 +17,17 @@
 
 #include "symbols/proc_maps.h"
 
-/* A reading of pid's mappings, made while it ran generation gen (profile.h). */
+/* A uid not known: whose the process is, is read where it matters. */
+#define MAPS_UID_UNKNOWN UINT32_MAX
+
+/*
+ * A reading of pid's mappings, made while it ran generation gen
+ * (profile.h), whose sampled task had uid (the sampler's notice says).
+ */
 struct maps_reading {
 	pid_t pid;
 	uint32_t gen;
+	uint32_t uid;
 	struct proc_maps maps;
 };
 
@@ -29,11 +36,13 @@ struct maps_handoff;
 /* NULL with errno. */
 struct maps_handoff *maps_handoff__new(void);
 /*
- * Hand over pid's reading of generation gen, taking maps (emptied, on
+ * Hand over pid's reading of generation gen (uid: its user, or
+ * MAPS_UID_UNKNOWN), taking maps (emptied, on
  * failure too), in place of one waiting: 0, or -ENOMEM (nothing waits
  * for pid then).
  */
-int maps_handoff__put(struct maps_handoff *h, pid_t pid, uint32_t gen, struct proc_maps *maps);
+int maps_handoff__put(struct maps_handoff *h, pid_t pid, uint32_t gen, uint32_t uid,
+		      struct proc_maps *maps);
 /* pid's reading waiting, taken out (maps_reading__free() it), or NULL: none. */
 struct maps_reading *maps_handoff__take(struct maps_handoff *h, pid_t pid);
 /* Readings waiting now. */

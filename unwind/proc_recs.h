@@ -29,6 +29,7 @@ struct proc_rec {
 	uint64_t published_ns;	/* CLOCK_MONOTONIC: first published, or 0 */
 	struct unwind_held held;	/* the files its entry points at */
 	struct unwind_reading reading;	/* none once the entry is gone (the sweep) */
+	uint32_t uid, uid_gen;	/* the uid a reading of generation uid_gen came with; 0: none */
 };
 
 /* pid's record, made when missing (NULL: no memory). */

@@ -51,7 +51,7 @@ static uint32_t lane_of(const struct unwind_procs *u, pid_t pid, uint32_t seen)
 {
 	uid_t uid;
 
-	if (seen != UNWIND_UID_UNKNOWN)
+	if (seen != MAPS_UID_UNKNOWN)
 		return seen;
 	/* gone already: its job finds that out at once, in any lane */
 	return unwind_procs__uid(u, pid, &uid) ? 0 : (uint32_t)uid;
@@ -69,7 +69,7 @@ static void load_pid(void *ctx, pid_t pid)
 	uid_t uid;
 
 	if (r) {
-		unwind_procs__add_maps(j->u, pid, r->gen, &r->maps);
+		unwind_procs__add_maps(j->u, pid, r->gen, r->uid, &r->maps);
 		maps_reading__free(r);
 	} else {
 		unwind_procs__load_asked(j->u, pid);
@@ -91,7 +91,7 @@ static void sweep(void *ctx)
 	j->nr_retry = 0;
 	pthread_mutex_unlock(&j->lock);
 	for (size_t i = 0; i < n; i++)
-		unwind_jobs__queue_asked(j, retry[i], UNWIND_UID_UNKNOWN);
+		unwind_jobs__queue_asked(j, retry[i], MAPS_UID_UNKNOWN);
 }
 
 static void cancel(void *ctx)
@@ -139,7 +139,7 @@ void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, uin
 		proc_maps__release(maps);
 		return;
 	}
-	if (maps_handoff__put(j->readings, pid, gen, maps)) {
+	if (maps_handoff__put(j->readings, pid, gen, uid, maps)) {
 		gen_seen__forget(&j->gens, pid);
 		return;
 	}

@@ -63,9 +63,8 @@ int unwind_jobs__wait_idle(struct unwind_jobs *j, int fd, uint64_t max_ns);
  * is the first of gen, or when the unwinder asked for it (reread: it met
  * code in no mapping it knows); else released. A pid already waiting is
  * queued once, with the newest reading, in uid's lane (the sampled
- * task's: UNWIND_UID_UNKNOWN, pid's read from /proc). From the main thread.
+ * task's: MAPS_UID_UNKNOWN, pid's read from /proc). From the main thread.
  */
-#define UNWIND_UID_UNKNOWN UINT32_MAX
 void unwind_jobs__queue_maps(struct unwind_jobs *j, pid_t pid, uint32_t gen, uint32_t uid,
 			     bool reread, struct proc_maps *maps);
 /*

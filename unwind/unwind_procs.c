@@ -311,7 +311,8 @@ out:
  * gen), or from the last reading (maps NULL). The files the entry points
  * at are held while it is there.
  */
-static int update(struct unwind_procs *u, pid_t pid, uint32_t gen, const struct proc_maps *maps)
+static int update(struct unwind_procs *u, pid_t pid, uint32_t gen, uint32_t uid,
+		  const struct proc_maps *maps)
 {
 	struct unwind_proc_big *all = calloc(1, sizeof(*all));
 	struct unwind_proc *small = calloc(1, sizeof(*small));
@@ -321,15 +322,29 @@ static int update(struct unwind_procs *u, pid_t pid, uint32_t gen, const struct 
 	unwind_files__begin(u);
 	if (!all || !small || !rec)
 		goto out;
-	/* whose: its new tables are charged to it */
-	err = proc_stat__uid(u->proc_root, pid, &u->uid);
-	if (err == -ENOENT)
-		err = -ESRCH;
+	/*
+	 * whose: its new tables are charged to it; the sampled task's, or the
+	 * one its last reading came with, else read
+	 */
+	if (uid == MAPS_UID_UNKNOWN && rec->uid_gen && rec->uid_gen == rec->reading.gen)
+		uid = rec->uid;
+	if (uid != MAPS_UID_UNKNOWN) {
+		u->uid = uid;
+		err = 0;
+	} else {
+		err = proc_stat__uid(u->proc_root, pid, &u->uid);
+		if (err == -ENOENT)
+			err = -ESRCH;
+	}
 	/* with the reading they were asked in: a new one may lack them */
 	if (!err)
 		build_asked(u, pid, rec, small, all);
 	if (!err && maps)
 		err = unwind_reading__take(&rec->reading, maps, gen);
+	if (!err && maps && gen) {
+		rec->uid = u->uid;
+		rec->uid_gen = gen;
+	}
 	if (!err && !rec->reading.nr)
 		err = maps ? -ESRCH : -ENOENT;
 	/* no executable mapping: it exited before the reading (a zombie's maps are empty) */
@@ -355,11 +370,11 @@ out:
 	return err;
 }
 
-int unwind_procs__add_maps(struct unwind_procs *u, pid_t pid, uint32_t gen,
+int unwind_procs__add_maps(struct unwind_procs *u, pid_t pid, uint32_t gen, uint32_t uid,
 			   const struct proc_maps *maps)
 {
 	u->stats.readings++;
-	return update(u, pid, gen, maps);
+	return update(u, pid, gen, uid, maps);
 }
 
 int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
@@ -380,14 +395,14 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 			let_go(u, rec);
 		return err;
 	}
-	err = unwind_procs__add_maps(u, pid, 0, &maps);
+	err = unwind_procs__add_maps(u, pid, 0, MAPS_UID_UNKNOWN, &maps);
 	proc_maps__release(&maps);
 	return err;
 }
 
 int unwind_procs__load_asked(struct unwind_procs *u, pid_t pid)
 {
-	return update(u, pid, 0, NULL);
+	return update(u, pid, 0, MAPS_UID_UNKNOWN, NULL);
 }
 
 void unwind_procs__status(const struct unwind_procs *u, pid_t pid, struct unwind_pid_status *st)

@@ -30,6 +30,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "symbols/maps_handoff.h"
+
 struct proc_maps;
 struct table_cache;
 struct unwind_procs;
@@ -107,14 +109,15 @@ void unwind_procs__set_gen_fn(struct unwind_procs *u, unwind_gen_fn fn, void *ct
 
 /*
  * Publish pid's entry from maps, a reading of its /proc/PID/maps made in
- * generation gen (0: not checked), unless it holds these very mappings
+ * generation gen (0: not checked) by a task of uid (its new tables are
+ * charged to it; MAPS_UID_UNKNOWN: pid's read), unless it holds these very mappings
  * already: the rows of the files whose tables are loaded, and
  * UNWIND_MAP_WANT on the others (no table is built here). The tables the
  * walks asked for in its entry of before are built first. Returns 0, or
  * -errno (-ESRCH: the process is gone or a zombie; -ESTALE: it exec'd or
  * exited meanwhile; -E2BIG: the map of processes is full).
  */
-int unwind_procs__add_maps(struct unwind_procs *u, pid_t pid, uint32_t gen,
+int unwind_procs__add_maps(struct unwind_procs *u, pid_t pid, uint32_t gen, uint32_t uid,
 			   const struct proc_maps *maps);
 /* The same, from proc_root/PID/maps read now, in no generation checked (tests). */
 int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid);

@@ -31,7 +31,7 @@ Test(maps_handoff, put_then_take_hands_it_over_once)
 
 	cr_assert_not_null(h);
 	cr_assert_null(maps_handoff__take(h, 7), "a reading nobody put");
-	cr_assert_eq(maps_handoff__put(h, 7, 3, &m), 0);
+	cr_assert_eq(maps_handoff__put(h, 7, 3, 1000, &m), 0);
 	/* taken over: the caller's is empty */
 	cr_expect_eq(m.nr, 0);
 	cr_expect_null(m.entries);
@@ -41,6 +41,7 @@ Test(maps_handoff, put_then_take_hands_it_over_once)
 	cr_assert_not_null(r);
 	cr_expect_eq(r->pid, 7);
 	cr_expect_eq(r->gen, 3);
+	cr_expect_eq(r->uid, 1000);
 	cr_assert_eq(r->maps.nr, 1);
 	cr_expect_str_eq(r->maps.entries[0].path, "/usr/bin/a");
 	cr_expect_null(maps_handoff__take(h, 7), "taken twice");
@@ -58,13 +59,14 @@ Test(maps_handoff, a_newer_reading_replaces_the_one_waiting)
 	struct maps_reading *r;
 
 	cr_assert_not_null(h);
-	cr_assert_eq(maps_handoff__put(h, 7, 3, &a), 0);
-	cr_assert_eq(maps_handoff__put(h, 9, 5, &c), 0);
-	cr_assert_eq(maps_handoff__put(h, 7, 4, &b), 0);
+	cr_assert_eq(maps_handoff__put(h, 7, 3, 1000, &a), 0);
+	cr_assert_eq(maps_handoff__put(h, 9, 5, 1000, &c), 0);
+	cr_assert_eq(maps_handoff__put(h, 7, 4, MAPS_UID_UNKNOWN, &b), 0);
 	cr_expect_eq(maps_handoff__waiting(h), 2);
 	r = maps_handoff__take(h, 7);
 	cr_assert_not_null(r);
 	cr_expect_eq(r->gen, 4);
+	cr_expect_eq(r->uid, MAPS_UID_UNKNOWN);
 	cr_assert_eq(r->maps.nr, 1);
 	cr_expect_eq(r->maps.entries[0].start, 0x2000);
 	cr_expect_str_eq(r->maps.entries[0].path, "/usr/bin/new");
@@ -117,7 +119,7 @@ Test(maps_handoff, put_and_take_from_two_threads)
 		for (pid_t pid = 1; pid <= RACE_PIDS; pid++) {
 			struct proc_maps m = reading(0x1000 * (uint64_t)pid, "/usr/bin/x");
 
-			cr_assert_eq(maps_handoff__put(x.h, pid, (uint32_t)round + 1, &m), 0);
+			cr_assert_eq(maps_handoff__put(x.h, pid, (uint32_t)round + 1, 0, &m), 0);
 		}
 	pthread_join(t, NULL);
 	for (pid_t pid = 1; pid <= RACE_PIDS; pid++) {

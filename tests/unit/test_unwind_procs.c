@@ -687,17 +687,22 @@ static uint32_t current_gen(pid_t pid, void *ctx)
 	return pid == 100 ? gen_now : 0;
 }
 
-/* The reading of pid 100 in maps, as made in generation gen. */
-static int add_reading(const char *maps, uint32_t gen)
+/* The reading of pid 100 in maps, as made in generation gen by a task of uid. */
+static int add_reading_of(const char *maps, uint32_t gen, uint32_t uid)
 {
 	struct proc_maps m;
 	int err;
 
-	fake_process(proc_root, 100, maps, 0, 100, NULL);
 	cr_assert_eq(proc_maps__load_buf(maps, strlen(maps), &m), 0);
-	err = unwind_procs__add_maps(u, 100, gen, &m);
+	err = unwind_procs__add_maps(u, 100, gen, uid, &m);
 	proc_maps__release(&m);
 	return err;
+}
+
+static int add_reading(const char *maps, uint32_t gen)
+{
+	fake_process(proc_root, 100, maps, 0, 100, NULL);
+	return add_reading_of(maps, gen, MAPS_UID_UNKNOWN);
 }
 
 /* exec deletes the entry: the placeholder, checked, was the new image's */
@@ -730,6 +735,30 @@ Test(unwind_procs, exec_after_reading_is_not_published)
 	cr_assert_null(entry(100));
 	cr_assert_eq(add_reading(maps, 8), 0);
 	cr_assert(unwind_procs__published(u, 100));
+	free(maps);
+}
+
+/*
+ * Whose a process is comes with its reading (the sampler saw the task):
+ * then its status is not read, and its tables asked later are charged to
+ * that uid too; without, the status says (none: gone).
+ */
+Test(unwind_procs, a_reading_says_whose_it_is)
+{
+	char *maps = NULL, *status;
+
+	start(1 << 16);
+	unwind_procs__set_gen_fn(u, current_gen, NULL);
+	gen_now = 7;
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	fake_process(proc_root, 100, maps, 0, 100, NULL);
+	cr_assert_neq(asprintf(&status, "%s/100/status", proc_root), -1);
+	cr_assert_eq(unlink(status), 0);
+	cr_assert_eq(add_reading_of(maps, 7, MAPS_UID_UNKNOWN), -ESRCH, "no status, no owner");
+	cr_assert_eq(add_reading_of(maps, 7, 4242), 0);
+	cr_assert(unwind_procs__published(u, 100));
+	cr_assert_eq(unwind_procs__load_asked(u, 100), 0, "asked: the uid its reading came with");
+	free(status);
 	free(maps);
 }
 
