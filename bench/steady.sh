@@ -61,7 +61,9 @@ busy_load_start "$TMP" 1
 
 # cpu_ticks PID: its utime + stime so far (the fields after the comm's ')')
 cpu_ticks() {
-	sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
+	local stat
+	stat=$(cat "/proc/$1/stat" 2> /dev/null) || return 1
+	echo "${stat##*) }" | awk '{ print $12 + $13 }'
 }
 
 # one PROF REP: "cpu_pct rss_mib"
@@ -82,7 +84,7 @@ one() {
 	sleep "$FROM"
 	c0=$(cpu_ticks "$pid") || { log "$prof: exited before $FROM s: $(tail -1 "$dir/err")"; return 1; }
 	sleep $((TO - FROM))
-	c1=$(cpu_ticks "$pid") || { log "$prof: exited before $TO s"; return 1; }
+	c1=$(cpu_ticks "$pid") || { log "$prof: exited before $TO s: $(tail -1 "$dir/err")"; return 1; }
 	rss=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")
 	kill -INT "$pid"
 	wait "$pid" 2> /dev/null
@@ -97,12 +99,14 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 for r in $(seq "$REPS"); do
 	for prof in $PROFILERS; do
-		one "$prof" "$r" >> "$TMP/rows.$prof" || exit 1
-		log "rep $r $prof: $(tail -1 "$TMP/rows.$prof")"
+		# a profiler that failed leaves its repetition out (said on stderr)
+		one "$prof" "$r" > "$TMP/row" && cat "$TMP/row" >> "$TMP/rows.$prof" &&
+			log "rep $r $prof: $(cat "$TMP/row")"
 	done
 done
 echo "| profiler | CPU % of one CPU, ${FROM}-${TO} s | max RSS MiB |"
 echo "|---|--:|--:|"
 for prof in $PROFILERS; do
+	[ -s "$TMP/rows.$prof" ] || { echo "| $prof | — | — |"; continue; }
 	echo "| $prof | $(awk '{ print $1 }' "$TMP/rows.$prof" | median) | $(awk '{ print $2 }' "$TMP/rows.$prof" | median) |"
 done
