@@ -139,8 +139,7 @@ struct py_walk {
 	__u64 blk_start, blk_len;
 	__u8 blk[PY_FRAME_BLOCK + PY_FRAME_READ];	/* + PY_FRAME_READ: a masked copy stays within */
 	__u8 co[PY_CODE_READ];
-	__u8 str[PY_STR_HDR];
-	__u8 data[PY_FILE_BYTES];
+	__u8 str[PY_STR_HDR + PY_FILE_BYTES];	/* a str's header, then its characters (py_str) */
 };
 
 struct {
@@ -368,9 +367,12 @@ static long py_frame_step(__u32 i, void *ctx)
 		w->nr = n + 1;
 	}
 	if (l->fr_entry != PY_NO_FIELD && PY_FIELD(__u8, w->fr, l->fr_entry)) {
-		/* 3.11: the first frame of its activation, whose _PyCFrame is on its C stack */
+		/*
+		 * 3.11: the first frame of its activation, whose _PyCFrame is on
+		 * its C stack; the next activation's is read if it has frames
+		 */
 		py_end_run(w, r->cframe);
-		if (!py_read_ptr(&r->cframe, r->cframe + l->cf_previous))
+		if (!prev || !py_read_ptr(&r->cframe, r->cframe + l->cf_previous))
 			r->cframe = 0;
 	}
 	return 0;
