@@ -148,11 +148,12 @@ __noinline int py_str(__u64 addr, __u32 cap, struct py_str_info *s)
 struct py_read {
 	__u64 frame;		/* the next frame to read */
 	__u64 cframe;		/* 3.11: the _PyCFrame of the run being read */
+	__u64 func;		/* the function of the frame read (3.11's f_func), or 0 */
 	__u64 file;		/* the last file name digested in this sample, */
 	struct py_str_info file_info;	/* ... its digest and copy */
 	__u32 pid, gen;
 	__u32 failed;		/* a frame could not be read: the rest are unknown */
-	__u32 pad;
+	__u32 version;		/* func's version (py_funcs.bpf.h), 0: none */
 };
 
 /* Where a record is made before it is sent: its size depends on its table. */
@@ -257,6 +258,8 @@ static __always_inline bool py_send_names(const struct py_read *r, const struct 
 	return true;
 }
 
+#include "python/py_funcs.bpf.h"
+
 /* A frame's word from the digest of its code object's names and its instruction. */
 static __always_inline __u64 py_word(__u64 partial, __u64 lasti)
 {
@@ -291,6 +294,12 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 		if (!py_lines || py_sent_has(r, id))
 			return id;
 	}
+	/* digested on this CPU under its function's version: its names were sent */
+	if (py_fn_known(r, w, code, &partial)) {
+		id = py_word(partial, lasti);
+		if (!py_lines || py_sent_has(r, id))
+			return id;
+	}
 	if (!PY_READ(w->co, l->co_read, code))
 		return PY_FRAME_UNREADABLE;
 	/* what runs there is no code object (None in an entry frame 3.13 on): no frame */
@@ -315,6 +324,7 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 		m->code = code;
 		m->stamp = w->stamp;
 		m->partial = partial;
+		py_fn_keep(r, code, partial);
 	}
 	return id;
 }

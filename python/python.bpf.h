@@ -361,6 +361,7 @@ static long py_frame_step(__u32 i, void *ctx)
 	/* no Python frame: the interpreter's own (3.14's FRAME_OWNED_BY_CSTACK) */
 	if (l->owner_shim != PY_NO_OWNER && owner > l->owner_shim)
 		return 0;
+	r->func = l->fr_func != PY_NO_FIELD ? PY_FIELD(__u64, w->fr, l->fr_func) : 0;
 	word = py_frame_word(r, code, instr);
 	if (word) {
 		w->ids[n & (PY_MAX_FRAMES - 1)] = word;
