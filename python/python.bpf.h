@@ -373,7 +373,8 @@ static long py_frame_step(__u32 i, void *ctx)
 		 * its C stack; the next activation's is read if it has frames
 		 */
 		py_end_run(w, r->cframe);
-		if (!prev || !py_read_ptr(&r->cframe, r->cframe + l->cf_previous))
+		if (!prev || !r->cframe ||
+		    !read_stack_word_at(&r->cframe, r->cframe + l->cf_previous, 0))
 			r->cframe = 0;
 	}
 	return 0;
@@ -382,9 +383,10 @@ static long py_frame_step(__u32 i, void *ctx)
 /*
  * The Python frames of the sampled thread (tid of pid) into the per-CPU
  * walk, or NULL: not a Python process, no frames, or no Python support
- * in this program.
+ * in this program. sp: the thread's stack pointer where the walk by
+ * tables starts from it, else 0 (read_stack_word_at()).
  */
-static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid)
+static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid, __u64 sp)
 {
 	const struct py_proc *p;
 	struct py_read r = { .pid = pid };
@@ -425,8 +427,9 @@ static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid)
 	}
 	r.frame = PY_FIELD(__u64, w->ts, l->ts_frame);
 	if (l->cf_frame != PY_NO_FIELD) {
+		/* the _PyCFrame is on the C stack: with its first block, mostly */
 		r.cframe = r.frame;
-		if (!py_read_ptr(&r.frame, r.cframe + l->cf_frame))
+		if (!r.cframe || !read_stack_word_at(&r.frame, r.cframe + l->cf_frame, sp))
 			return NULL;
 	}
 	if (!r.frame)
