@@ -53,23 +53,30 @@ struct py_str_info {
 };
 
 /*
- * Where a compact str's characters are (the offset of its header's
- * end), and how many bytes of them are taken, at most cap; 0: not a
- * compact str. From its header in w->str.
+ * Where the compact str in w->str has its characters (the offset of
+ * its header's end), and how many bytes of them are taken, at most cap:
+ * off << 16 | bytes; 0: not a compact str. A global function: verified
+ * once.
  */
-static __always_inline __u32 py_str_chars(const struct py_walk *w, __u32 cap, __u32 *bytes)
+__noinline __u32 py_str_chars(__u32 cap)
 {
-	const struct py_layout *l = &w->proc.l;
-	__u64 len = PY_FIELD(__u64, w->str, l->str_length), all;
-	__u32 state = PY_FIELD(__u32, w->str, l->str_state);
-	__u32 kind = (state >> 2) & 7;
+	struct py_walk *w = py_walk_buf();
+	const struct py_layout *l;
+	__u32 state, kind, bytes;
+	__u64 len, all;
 
+	if (!w || cap > PY_FILE_BYTES)
+		return 0;
+	l = &w->proc.l;
+	len = PY_FIELD(__u64, w->str, l->str_length);
+	state = PY_FIELD(__u32, w->str, l->str_state);
+	kind = (state >> 2) & 7;
 	/* state: interned:2, kind:3, compact:1, ascii:1 (3.11 to 3.14) */
 	if (!(state & (1 << 5)) || (kind != 1 && kind != 2 && kind != 4) || len > (1u << 30))
 		return 0;
 	all = len * kind;
-	*bytes = all > cap ? cap & ~(kind - 1) : (__u32)all;
-	return state & (1 << 6) ? l->str_ascii : l->str_compact;
+	bytes = all > cap ? cap & ~(kind - 1) : (__u32)all;
+	return (__u32)(state & (1 << 6) ? l->str_ascii : l->str_compact) << 16 | bytes;
 }
 
 /*
@@ -81,11 +88,13 @@ static __always_inline __u32 py_str_chars(const struct py_walk *w, __u32 cap, __
 __noinline int py_str_apart(__u64 addr, __u32 cap)
 {
 	struct py_walk *w = py_walk_buf();
-	__u32 off, bytes = 0;
+	__u32 off, bytes, c;
 
 	if (!w || !PY_READ(w->str, w->proc.l.str_compact, addr))
 		return 0;
-	off = py_str_chars(w, cap, &bytes);
+	c = py_str_chars(cap);
+	off = c >> 16;
+	bytes = c & 0xffff;
 	/* (the layout's str_compact is within PY_STR_HDR: py_layout.c) */
 	if (!off || off > PY_STR_HDR)
 		return 0;
@@ -106,14 +115,16 @@ __noinline int py_str_apart(__u64 addr, __u32 cap)
 __noinline int py_str(__u64 addr, __u32 cap, struct py_str_info *s)
 {
 	struct py_walk *w = py_walk_buf();
-	__u32 off, bytes = 0;
+	__u32 off, bytes, c;
 	__u64 len, hash, h;
 
 	if (!w || !s || cap > PY_FILE_BYTES)
 		return 0;
 	if (!PY_READ(w->str, w->proc.l.str_compact + cap, addr) && !py_str_apart(addr, cap))
 		return 0;
-	off = py_str_chars(w, cap, &bytes);
+	c = py_str_chars(cap);
+	off = c >> 16;
+	bytes = c & 0xffff;
 	if (!off || off > PY_STR_HDR)
 		return 0;
 	len = PY_FIELD(__u64, w->str, w->proc.l.str_length);
