@@ -470,6 +470,8 @@ static __always_inline bool followed(__u32 pid)
 	return true;
 }
 
+/* the reads of the stack by blocks, which the Python walk shares (python.bpf.h) */
+#include "unwind/stack_read.bpf.h"
 #include "python/python.bpf.h"
 #include "unwind/user_stack.bpf.h"
 
@@ -794,9 +796,9 @@ __noinline int count_in_switch(struct bpf_raw_tracepoint_args *ctx, struct profi
  * The walks, each a global function: verified once, so that the states
  * one leaves do not multiply the work of verifying the next.
  */
-__noinline int py_walk_prepare(__u32 pid, __u32 tid)
+__noinline int py_walk_prepare(__u32 pid, __u32 tid, __u64 sp)
 {
-	return py_prepare(pid, tid) != NULL;
+	return py_prepare(pid, tid, sp) != NULL;
 }
 
 /* The user stack by unwind tables, with the Python frames in it where py is set. */
@@ -867,6 +869,14 @@ static __always_inline bool target_key(struct profile_key *key, __u32 pid, __u32
 	return true;
 }
 
+/* The user stack pointer of a sample taken in user mode; 0 for one in the kernel. */
+static __always_inline __u64 user_sp(void *ctx)
+{
+	const struct bpf_perf_event_data *c = ctx;
+
+	return (c->regs.cs & 3) == 3 ? c->regs.rsp : 0;
+}
+
 /*
  * The user stack of the task on this CPU, walked once whichever map set
  * it goes to: the frames walked, or -1 (by frame pointers, at the count).
@@ -880,8 +890,15 @@ static __always_inline int walk_user(void *ctx, __u32 pid, __u32 tid, __u32 *fla
 
 	if (kernel_stacks_only)
 		return -1;
+	if (unwind)
+		stack_block_empty();
+	/*
+	 * the sampled thread's stack pointer where the walk by tables will
+	 * start from it (a sample in user mode), for the Python walk to read
+	 * the stack's first block for it
+	 */
 	if (python)
-		py = py_walk_prepare(pid, tid);
+		py = py_walk_prepare(pid, tid, unwind && !switched ? user_sp(ctx) : 0);
 	if (unwind)
 		walked = switched ? walk_by_tables_task(pid, flags, py) :
 				    walk_by_tables(ctx, pid, flags, py);

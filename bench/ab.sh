@@ -9,6 +9,7 @@
 #
 #   REPS=3 DUR=6 bash bench/ab.sh "" /tmp/base/profile ./profile bpftrace
 #   WL="build/workloads/hotspots_nofp" bash bench/ab.sh "--call-graph fp" ./profile
+#   WL="python3 tests/workloads/python/pychain.py 100000" bash bench/ab.sh "" ./profile bpftrace
 # Needs root.
 set -u
 cd "$(dirname "$0")/.." || exit 1

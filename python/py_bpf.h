@@ -82,6 +82,16 @@ struct py_layout {
 	__u16 bytes_size;	/* PyBytesObject's ob_size (co_linetable's length) */
 	__u16 bytes_data;	/* ... and ob_sval */
 	/*
+	 * _PyInterpreterFrame.f_func and PyFunctionObject.func_version, by
+	 * which a frame's code object is known without reading it
+	 * (py_funcs.bpf.h): 3.11's; PY_NO_FIELD in the other versions,
+	 * whose function versions are not shown to name one function
+	 * object for the life of the process (3.12 counts them per
+	 * interpreter)
+	 */
+	__u16 fr_func;
+	__u16 fn_version;
+	/*
 	 * owner of the eval loop's entry frame, on its C stack (3.12 on),
 	 * PY_NO_OWNER: none; a frame of a greater owner is no Python frame
 	 * (3.14's FRAME_OWNED_BY_CSTACK)

@@ -46,6 +46,8 @@ static const struct py_layout py311 = {
 	.str_compact = 0x48,		/* sizeof(PyCompactUnicodeObject) */
 	.bytes_size = 0x10,		/* PyBytesObject.ob_base.ob_size */
 	.bytes_data = 0x20,		/* PyBytesObject.ob_sval */
+	.fr_func = 0x00,		/* _PyInterpreterFrame.f_func */
+	.fn_version = 0x80,		/* PyFunctionObject.func_version */
 	.owner_shim = PY_NO_OWNER,
 	.code_tag = 0,
 };
@@ -151,6 +153,7 @@ int py_layout__from_debug_offsets(const void *buf, size_t len, uint32_t version,
 	if (!w->str_compact)
 		l->str_compact = l->str_ascii + 16;
 	l->cf_frame = l->cf_previous = l->fr_entry = PY_NO_FIELD;
+	l->fr_func = l->fn_version = PY_NO_FIELD;
 	l->ts_read = max16(max16(l->ts_next, l->ts_tid), l->ts_frame) + 8;
 	l->fr_read = max16(max16(l->fr_code, l->fr_previous), max16(l->fr_instr, l->fr_owner)) + 8;
 	l->co_read = max16(max16(max16(l->co_filename, l->co_qualname), l->co_linetable),
@@ -194,6 +197,8 @@ bool py_layout__valid(const struct py_layout *l)
 	       within(l->fr_instr, 8, l->fr_read, false) &&
 	       within(l->fr_owner, 1, l->fr_read, false) &&
 	       within(l->fr_entry, 1, l->fr_read, true) &&
+	       within(l->fr_func, 8, l->fr_read, true) &&
+	       (l->fr_func == PY_NO_FIELD) == (l->fn_version == PY_NO_FIELD) &&
 	       /* 3.11's runs end at is_entry, and are placed by their _PyCFrame */
 	       (l->fr_entry == PY_NO_FIELD || cframes) &&
 	       within(l->co_filename, 8, l->co_read, false) &&

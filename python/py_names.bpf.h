@@ -53,55 +53,99 @@ struct py_str_info {
 };
 
 /*
- * The digest of the str at addr, and how to copy its first characters,
- * at most cap bytes: the hash the str keeps, where it has computed it
- * (interned names always have), else FNV-1a over those characters. Its
- * length is in both: a name cut at cap still tells apart two that differ
- * in length. 0: not a compact str, or unreadable. A global function:
- * verified once.
+ * Where the compact str in w->str has its characters (the offset of
+ * its header's end), and how many bytes of them are taken, at most cap:
+ * off << 16 | bytes; 0: not a compact str. A global function: verified
+ * once.
  */
-__noinline int py_str(__u64 addr, __u32 cap, struct py_str_info *s)
+__noinline __u32 py_str_chars(__u32 cap)
 {
 	struct py_walk *w = py_walk_buf();
 	const struct py_layout *l;
-	__u64 len, hash, h, all;
 	__u32 state, kind, bytes;
+	__u64 len, all;
 
-	if (!w || !s)
+	if (!w || cap > PY_FILE_BYTES)
 		return 0;
 	l = &w->proc.l;
-	if (!PY_READ(w->str, l->str_compact, addr))
-		return 0;
 	len = PY_FIELD(__u64, w->str, l->str_length);
-	hash = PY_FIELD(__u64, w->str, l->str_hash);
 	state = PY_FIELD(__u32, w->str, l->str_state);
 	kind = (state >> 2) & 7;
 	/* state: interned:2, kind:3, compact:1, ascii:1 (3.11 to 3.14) */
 	if (!(state & (1 << 5)) || (kind != 1 && kind != 2 && kind != 4) || len > (1u << 30))
 		return 0;
-	s->data_off = state & (1 << 6) ? l->str_ascii : l->str_compact;
 	all = len * kind;
 	bytes = all > cap ? cap & ~(kind - 1) : (__u32)all;
+	return (__u32)(state & (1 << 6) ? l->str_ascii : l->str_compact) << 16 | bytes;
+}
+
+/*
+ * The header of the str at addr, then its characters (at most cap
+ * bytes) where they are after it, read apart into w->str: for a str
+ * whose header and characters could not be read at once (near the end
+ * of its mapping). 1: read. A global function: verified once.
+ */
+__noinline int py_str_apart(__u64 addr, __u32 cap)
+{
+	struct py_walk *w = py_walk_buf();
+	__u32 off, bytes, c;
+
+	if (!w || !PY_READ(w->str, w->proc.l.str_compact, addr))
+		return 0;
+	c = py_str_chars(cap);
+	off = c >> 16;
+	bytes = c & 0xffff;
+	/* (the layout's str_compact is within PY_STR_HDR: py_layout.c) */
+	if (!off || off > PY_STR_HDR)
+		return 0;
+	return !bytes || !bpf_probe_read_user(w->str + off, py_bound(bytes, PY_FILE_BYTES),
+					       (const void *)(addr + off));
+}
+
+/*
+ * The digest of the str at addr, and how to copy its first characters,
+ * at most cap bytes (PY_FILE_BYTES at most): the hash the str keeps,
+ * where it has computed it (interned names always have), else FNV-1a
+ * over those characters. Its length is in both: a name cut at cap still
+ * tells apart two that differ in length. Its header and the characters
+ * after it are read at once: a read of the process costs far more than
+ * the bytes it copies. 0: not a compact str, or unreadable. A global
+ * function: verified once.
+ */
+__noinline int py_str(__u64 addr, __u32 cap, struct py_str_info *s)
+{
+	struct py_walk *w = py_walk_buf();
+	__u32 off, bytes, c;
+	__u64 len, hash, h;
+
+	if (!w || !s || cap > PY_FILE_BYTES)
+		return 0;
+	if (!PY_READ(w->str, w->proc.l.str_compact + cap, addr) && !py_str_apart(addr, cap))
+		return 0;
+	c = py_str_chars(cap);
+	off = c >> 16;
+	bytes = c & 0xffff;
+	if (!off || off > PY_STR_HDR)
+		return 0;
+	len = PY_FIELD(__u64, w->str, w->proc.l.str_length);
+	hash = PY_FIELD(__u64, w->str, w->proc.l.str_hash);
+	s->data_off = off;
 	s->copy.len = (__u32)len;
 	s->copy.nbytes = (__u16)bytes;
-	s->copy.kind = (__u8)kind;
-	s->copy.ascii = !!(state & (1 << 6));
-	h = fnv64_step(py_seed, len << 8 | kind);
+	s->copy.kind = (__u8)((PY_FIELD(__u32, w->str, w->proc.l.str_state) >> 2) & 7);
+	s->copy.ascii = off == w->proc.l.str_ascii;
+	h = fnv64_step(py_seed, len << 8 | s->copy.kind);
 	if (hash != (__u64)-1) {
 		s->id = fnv64_step(h, hash);
 		return 1;
 	}
-	if (bytes > PY_FILE_BYTES)
-		return 0;
-	if (bytes && !PY_READ(w->data, bytes, addr + s->data_off))
-		return 0;
 	for (__u32 i = 0; i < PY_FILE_BYTES / 8; i++) {
 		__u64 word;
 		__u32 rest;
 
 		if (i * 8 >= bytes)
 			break;
-		word = ((const __u64 *)w->data)[i];
+		word = *(const __u64 *)(w->str + off + i * 8);
 		rest = bytes - i * 8;
 		if (rest < 8)
 			word &= (1ull << (rest * 8)) - 1;
@@ -115,11 +159,12 @@ __noinline int py_str(__u64 addr, __u32 cap, struct py_str_info *s)
 struct py_read {
 	__u64 frame;		/* the next frame to read */
 	__u64 cframe;		/* 3.11: the _PyCFrame of the run being read */
+	__u64 func;		/* the function of the frame read (3.11's f_func), or 0 */
 	__u64 file;		/* the last file name digested in this sample, */
 	struct py_str_info file_info;	/* ... its digest and copy */
 	__u32 pid, gen;
 	__u32 failed;		/* a frame could not be read: the rest are unknown */
-	__u32 pad;
+	__u32 version;		/* func's version (py_funcs.bpf.h), 0: none */
 };
 
 /* Where a record is made before it is sent: its size depends on its table. */
@@ -224,6 +269,8 @@ static __always_inline bool py_send_names(const struct py_read *r, const struct 
 	return true;
 }
 
+#include "python/py_funcs.bpf.h"
+
 /* A frame's word from the digest of its code object's names and its instruction. */
 static __always_inline __u64 py_word(__u64 partial, __u64 lasti)
 {
@@ -258,6 +305,12 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 		if (!py_lines || py_sent_has(r, id))
 			return id;
 	}
+	/* digested on this CPU under its function's version: its names were sent */
+	if (py_fn_known(r, w, code, &partial)) {
+		id = py_word(partial, lasti);
+		if (!py_lines || py_sent_has(r, id))
+			return id;
+	}
 	if (!PY_READ(w->co, l->co_read, code))
 		return PY_FRAME_UNREADABLE;
 	/* what runs there is no code object (None in an entry frame 3.13 on): no frame */
@@ -282,6 +335,7 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 		m->code = code;
 		m->stamp = w->stamp;
 		m->partial = partial;
+		py_fn_keep(r, code, partial);
 	}
 	return id;
 }

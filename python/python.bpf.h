@@ -139,8 +139,7 @@ struct py_walk {
 	__u64 blk_start, blk_len;
 	__u8 blk[PY_FRAME_BLOCK + PY_FRAME_READ];	/* + PY_FRAME_READ: a masked copy stays within */
 	__u8 co[PY_CODE_READ];
-	__u8 str[PY_STR_HDR];
-	__u8 data[PY_FILE_BYTES];
+	__u8 str[PY_STR_HDR + PY_FILE_BYTES];	/* a str's header, then its characters (py_str) */
 };
 
 struct {
@@ -362,15 +361,20 @@ static long py_frame_step(__u32 i, void *ctx)
 	/* no Python frame: the interpreter's own (3.14's FRAME_OWNED_BY_CSTACK) */
 	if (l->owner_shim != PY_NO_OWNER && owner > l->owner_shim)
 		return 0;
+	r->func = l->fr_func != PY_NO_FIELD ? PY_FIELD(__u64, w->fr, l->fr_func) : 0;
 	word = py_frame_word(r, code, instr);
 	if (word) {
 		w->ids[n & (PY_MAX_FRAMES - 1)] = word;
 		w->nr = n + 1;
 	}
 	if (l->fr_entry != PY_NO_FIELD && PY_FIELD(__u8, w->fr, l->fr_entry)) {
-		/* 3.11: the first frame of its activation, whose _PyCFrame is on its C stack */
+		/*
+		 * 3.11: the first frame of its activation, whose _PyCFrame is on
+		 * its C stack; the next activation's is read if it has frames
+		 */
 		py_end_run(w, r->cframe);
-		if (!py_read_ptr(&r->cframe, r->cframe + l->cf_previous))
+		if (!prev || !r->cframe ||
+		    !read_stack_word_at(&r->cframe, r->cframe + l->cf_previous, 0))
 			r->cframe = 0;
 	}
 	return 0;
@@ -379,9 +383,10 @@ static long py_frame_step(__u32 i, void *ctx)
 /*
  * The Python frames of the sampled thread (tid of pid) into the per-CPU
  * walk, or NULL: not a Python process, no frames, or no Python support
- * in this program.
+ * in this program. sp: the thread's stack pointer where the walk by
+ * tables starts from it, else 0 (read_stack_word_at()).
  */
-static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid)
+static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid, __u64 sp)
 {
 	const struct py_proc *p;
 	struct py_read r = { .pid = pid };
@@ -422,8 +427,9 @@ static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid)
 	}
 	r.frame = PY_FIELD(__u64, w->ts, l->ts_frame);
 	if (l->cf_frame != PY_NO_FIELD) {
+		/* the _PyCFrame is on the C stack: with its first block, mostly */
 		r.cframe = r.frame;
-		if (!py_read_ptr(&r.frame, r.cframe + l->cf_frame))
+		if (!r.cframe || !read_stack_word_at(&r.frame, r.cframe + l->cf_frame, sp))
 			return NULL;
 	}
 	if (!r.frame)

@@ -93,6 +93,49 @@ __noinline int unwind_read_stack(struct stack_words *v, __u32 n, __u64 addr)
 	return 1;
 }
 
+/*
+ * Empty the block at the start of a sample's walks: it holds another
+ * thread's bytes, or this one's at another sample.
+ */
+static __always_inline void stack_block_empty(void)
+{
+	struct stack_block *b = stack_block();
+
+	if (b)
+		b->len = 0;
+}
+
+/*
+ * The word at addr, from the block where it holds it, else read alone:
+ * a read that leaves the block as it is, for the Python walk (python.bpf.h),
+ * whose words on the C stack (the eval loop's _PyCFrame) mostly lie in
+ * the block the walk by tables reads first. With sp (the sampled
+ * thread's stack pointer, where that walk starts; 0: none) the block of
+ * sp is read first if addr lies in it. 1: read.
+ */
+static __always_inline bool read_stack_word_at(__u64 *v, __u64 addr, __u64 sp)
+{
+	struct stack_block *b = stack_block();
+	struct stack_words w;
+	__u64 off;
+
+	/* in the block of sp: from sp to its end (unwind_read_stack()) */
+	if (sp && addr >= sp && (addr | (UNWIND_BLOCK - 1)) == (sp | (UNWIND_BLOCK - 1)) &&
+	    (addr & (UNWIND_BLOCK - 1)) <= UNWIND_BLOCK - 8 && unwind_read_stack(&w, 8, sp) &&
+	    unwind_read_stack(&w, 8, addr)) {
+		*v = w.w[0];
+		return true;
+	}
+	if (b) {
+		off = addr - b->start;
+		if (b->len >= 8 && off <= b->len - 8) {
+			__builtin_memcpy(v, b->buf + (off & (UNWIND_BLOCK - 1)), 8);
+			return true;
+		}
+	}
+	return addr && !bpf_probe_read_user(v, sizeof(*v), (const void *)addr);
+}
+
 static __always_inline bool read_user_word(__u64 *v, __u64 addr)
 {
 	struct stack_words w;

@@ -621,8 +621,10 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 	block = stack_block();
 	if (!frames || !block || !user_regs(ctx, &st))
 		return 0;
-	/* another thread's bytes, or this one's at another sample */
-	block->len = 0;
+	/*
+	 * the block was emptied at the sample's start (walk_user()): what it
+	 * holds now the Python walk read of this thread's stack
+	 */
 	/* one step more than frames: it tells a stack cut at the depth */
 	bpf_loop(stack_depth + 1, unwind_step, &st, 0);
 	stat_inc(STAT_UNWIND_TABLES);

@@ -48,6 +48,15 @@ t_code_objects_die() {
 	die_check "$TMP/die.folded"
 }
 
+# One function object whose code is replaced in a loop (pyrecode.py):
+# its frames keep the names of the code they run, though the function
+# stays and each code takes the memory of the one before; the function's
+# version (py_funcs.bpf.h) stands for its code only while it has it.
+t_code_replaced() {
+	py_profile recode 3 "" $PY $PW/pyrecode.py 30 || return 1
+	recode_check "$TMP/recode.folded"
+}
+
 # System-wide, a Python process started after the profiler: looked at
 # when first sampled, its frames from then on. The look is made from the
 # mappings the main thread read for the symbols, not from a reading of
@@ -395,6 +404,7 @@ run_test "--call-graph fp: the Python frames without unwind tables" t_frame_poin
 run_test "threads running Python, and one in C without the GIL: each its own frames" t_threads
 run_test "Python called from C called from Python: each activation in its place" t_nested
 run_test "code objects freed and their memory reused: names stay right" t_code_objects_die
+run_test "a function's code replaced in a loop: names stay right" t_code_replaced
 run_test "system-wide: a Python process started after the profiler" t_system_wide
 run_test "exec into python3 and out of it, system-wide: each image its own frames" t_exec_in_and_out
 run_test "libpython embedded in a C program" t_embedded

@@ -122,6 +122,21 @@ die_check() {
 	[ "$(pct "$un" "$all")" -le 1 ] || fail "$un of $all samples with unnamed Python frames" || return 1
 }
 
+# recode_check FOLDED: pyrecode.py's frames each named from the code
+# object they run (python.sh t_code_replaced says how)
+recode_check() {
+	folded=$1
+	h=$(sum_matching ';call [(][^;]*;work [(]heavy[.]py[)]' "$folded")
+	l=$(sum_matching ';call [(][^;]*;work [(]light[.]py[)]' "$folded")
+	all=$(sum_matching '^pyrecode;' "$folded")
+	un=$(sum_matching '\[python\]' "$folded")
+	echo "  work: heavy $h, light $l; $un unnamed of $all"
+	[ "$((h + l))" -ge 1500 ] || fail "too few samples of work" || return 1
+	s=$((h * 100 / (h + l)))
+	[ "$s" -ge 70 ] && [ "$s" -le 80 ] || fail "heavy.py's share of work is $s%, want 75" || return 1
+	[ "$(pct "$un" "$all")" -le 1 ] || fail "$un of $all samples with unnamed Python frames" || return 1
+}
+
 # nested_check FOLDED FILE DEPTH: pynest.py's stacks (FILE, as its frames
 # name it), at least 95% of them <module>;main then DEPTH + 1 level
 # frames in order, each but the last followed by the C frames of map()
@@ -156,3 +171,4 @@ py_profile() {
 	stop "$LAST"
 	return 0
 }
+

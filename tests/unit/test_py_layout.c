@@ -203,6 +203,8 @@ Test(py_layout, python311_matches_its_dwarf)
 	EXPECT_OFFSET(co_firstlineno, "PyCodeObject", "co_firstlineno");
 	EXPECT_OFFSET(co_linetable, "PyCodeObject", "co_linetable");
 	EXPECT_OFFSET(co_code, "PyCodeObject", "co_code_adaptive");
+	EXPECT_OFFSET(fr_func, "_PyInterpreterFrame", "f_func");
+	EXPECT_OFFSET(fn_version, "PyFunctionObject", "func_version");
 	EXPECT_OFFSET(str_length, "PyASCIIObject", "length");
 	EXPECT_OFFSET(str_hash, "PyASCIIObject", "hash");
 	EXPECT_OFFSET(str_state, "PyASCIIObject", "state");
@@ -258,6 +260,13 @@ Test(py_layout, a_layout_reading_past_the_buffers_is_invalid)
 	cr_expect_not(py_layout__valid(&l));
 	cr_assert_eq(py_layout__for_version(0x030b02f0, &l), 0);
 	l.str_compact = PY_STR_HDR + 8;
+	cr_expect_not(py_layout__valid(&l));
+	/* a frame's function past the frame's read, or a version without it */
+	cr_assert_eq(py_layout__for_version(0x030b02f0, &l), 0);
+	l.fr_func = l.fr_read;
+	cr_expect_not(py_layout__valid(&l));
+	cr_assert_eq(py_layout__for_version(0x030b02f0, &l), 0);
+	l.fr_func = PY_NO_FIELD;
 	cr_expect_not(py_layout__valid(&l));
 }
 
@@ -453,6 +462,9 @@ static void expect_debug_layout(const char *const *fields, size_t nr, uint64_t v
 	cr_expect_eq(l.fr_instr, 0x38);
 	cr_expect_eq(l.fr_owner, 0x46);
 	cr_expect_eq(l.fr_entry, PY_NO_FIELD);
+	/* no function versions read (py_funcs.bpf.h): 3.11's only */
+	cr_expect_eq(l.fr_func, PY_NO_FIELD);
+	cr_expect_eq(l.fn_version, PY_NO_FIELD);
 	cr_expect_eq(l.co_filename, 0x60);
 	cr_expect_eq(l.co_qualname, 0x70);
 	cr_expect_eq(l.co_linetable, 0x78);
