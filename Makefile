@@ -86,7 +86,7 @@ UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/
 	unwind/unwind_jobs.c unwind/gen_seen.c unwind/vdso_image.c unwind/go_runtime.c unwind/go_pclntab.c
 COMMON_SRCS := common/escape.c common/cache_dir.c common/pid_worker.c common/proc_stat.c \
 	common/file_stamp.c
-PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_files.c python/py_entry.c \
+PYTHON_SRCS := python/py_layout.c python/py_elf.c python/py_dealloc.c python/py_files.c python/py_entry.c \
 	python/py_procs.c python/py_run.c python/py_names.c python/py_linetable.c
 LIB_SRCS := trace_helpers.c cli.c $(COMMON_SRCS) $(COLLECT_SRCS) $(UNWIND_SRCS) $(SYMBOLS_SRCS) $(OUTPUT_SRCS) \
 	$(PYTHON_SRCS)
@@ -104,7 +104,7 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 	$(OUTPUT)/fixtures/fixture_go_pie $(OUTPUT)/fixtures/fixture_go_cgo \
 	$(OUTPUT)/fixtures/fixture_go_pie_stripped \
 	$(OUTPUT)/fixtures/fixture_go_cgo_pie $(OUTPUT)/fixtures/fixture_go_cgo_pie_stripped \
-	$(OUTPUT)/fixtures/libfixture_python.so $(OUTPUT)/fixtures/py_linetable.txt
+	$(OUTPUT)/fixtures/libfixture_python.so $(OUTPUT)/fixtures/libfixture_python_skew.so $(OUTPUT)/fixtures/py_linetable.txt
 # tests/integration/run.sh runs them from build/workloads, whatever OUTPUT is
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/shortlived build/workloads/badfp \
@@ -275,6 +275,10 @@ $(OUTPUT)/fixtures/fixture_go_cgo_pie_stripped: tests/fixtures/fixture_go_cgo.go
 $(OUTPUT)/fixtures/libfixture_python.so: tests/fixtures/fixture_python.c | $(OUTPUT)/fixtures
 	$(call msg,CC,$@)
 	$(Q)gcc -O1 -fPIC -shared $< -o $@
+# ... whose PyCode_Type's tp_dealloc points into its function, not at its start
+$(OUTPUT)/fixtures/libfixture_python_skew.so: tests/fixtures/fixture_python.c | $(OUTPUT)/fixtures
+	$(call msg,CC,$@)
+	$(Q)gcc -O1 -fPIC -shared -DDEALLOC_SKEW=1 $< -o $@
 # Location tables and their lines, as Debian's python3 gives them (python/py_linetable.c).
 $(OUTPUT)/fixtures/py_linetable.txt: tests/fixtures/py_linetable.py | $(OUTPUT)/fixtures
 	$(call msg,PY,$@)
@@ -488,7 +492,7 @@ FUZZ_LIB_SRCS := trace_helpers.c cli.c common/file_stamp.c common/proc_stat.c sy
 	symbols/rootfs.c symbols/perfmap.c \
 	symbols/debuginfo.c symbols/debuginfo_xz.c symbols/debug_ids.c common/escape.c output/output_format.c output/outfile.c output/emit.c output/pathwalk.c output/retention.c collect/sample_event.c \
 	unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c unwind/cfi_code.c \
-	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_names.c \
+	symbols/go_pcln.c symbols/go_symbols.c symbols/go_lines.c unwind/go_pclntab.c unwind/go_runtime.c python/py_elf.c python/py_dealloc.c python/py_names.c \
 	python/py_linetable.c output/container_id.c output/keymap.c output/protobuf.c output/pprof.c output/pf_build.c \
 	output/whole_read.c output/pb_read.c output/folded_read.c output/pprof_read.c
 FUZZ_LIB_SRCS += cli_options.c cli_validate.c cli_suggest.c collect/cgroups.c

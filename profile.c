@@ -791,6 +791,12 @@ static void setup_unwind(struct run *run)
 			PRELOAD_WAIT_NS / 1e9);
 }
 
+/* py_watch_fn: the sampler's probe on an interpreter's code_dealloc(). */
+static int watch_code_frees(int fd, uint64_t offset, void *ctx)
+{
+	return sampler__watch_code_frees(ctx, fd, offset);
+}
+
 /*
  * Python frames, where the sampler walks them (python/py_run.h): the
  * targets of -p are looked at before sampling starts (a signal ends that
@@ -804,6 +810,8 @@ static void setup_python(struct run *run)
 		.gen = current_gen,
 		.gen_ctx = run->sampler,
 		.notice = env->verbose ? on_notice : NULL,
+		.watch = watch_code_frees,
+		.watch_ctx = run->sampler,
 	};
 
 	if (sampler__python_maps(run->sampler, &opts.procs_fd, &opts.procs_epoch))

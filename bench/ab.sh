@@ -46,7 +46,11 @@ for r in $(seq "$REPS"); do
 		done
 	done
 	sleep 2
-	for i in "${!ps[@]}"; do read -r rt0[$i] c0[$i] < <(bpf_stats ${ids[$i]}); done
+	for i in "${!ps[@]}"; do
+		# again: the first ones were those loaded first, maybe not the sampling ones
+		ids[$i]=$(prog_ids "${ps[$i]}" | tr '\n' ' ')
+		read -r rt0[$i] c0[$i] < <(bpf_stats ${ids[$i]})
+	done
 	sleep "$DUR"
 	line="rep $r:"
 	for i in "${!ps[@]}"; do

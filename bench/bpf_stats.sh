@@ -40,6 +40,8 @@ bench_window() {
 	done
 	[ -n "$ids" ] || log "$name did not start: $(tail -n 2 "$r.err" | tr '\n' ' ')"
 	sleep "$SETTLE"
+	# again: the first ones were those loaded first, maybe not the sampling ones
+	[ -n "$ids" ] && ids=$(prog_ids "$child")
 	read -r rt0 c0 < <(bpf_stats $ids)
 	sleep "$DURATION"
 	read -r rt1 c1 < <(bpf_stats $ids)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * attach.c - attach the loaded BPF program: the sampling perf event on
- * every CPU, and the exec and exit tracepoints of the generations.
+ * every CPU, the exec and exit tracepoints of the generations, and the
+ * uprobes on interpreters' code_dealloc() that Python frames use.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +156,37 @@ int sampler__attach(struct sampler *s)
 const char *sampler__event(const struct sampler *s)
 {
 	return s->opts.off_cpu ? "sched_switch" : sample_event__name(s->event);
+}
+
+/*
+ * The probe that counts a process's frees of code objects
+ * (python/py_codes.bpf.h) on the function at offset in the file open at
+ * fd, for every process that maps that file: called by the Python
+ * worker, kept until the sampler is freed. 0 or -errno.
+ */
+int sampler__watch_code_frees(struct sampler *s, int fd, uint64_t offset)
+{
+	char path[64];
+	struct bpf_link *l;
+	int err = 0;
+
+	if (!s->python)
+		return -ENOTSUP;
+	/* the kernel resolves the link to the file the caller opened and checked */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	pthread_mutex_lock(&s->watch_lock);
+	if (s->nr_watch == SAMPLER_MAX_WATCHED) {
+		err = -E2BIG;
+	} else {
+		l = bpf_program__attach_uprobe(s->obj->progs.py_code_freed, false, -1, path,
+					       (size_t)offset);
+		if (l)
+			s->watch[s->nr_watch++] = l;
+		else
+			err = -errno;
+	}
+	pthread_mutex_unlock(&s->watch_lock);
+	return err;
 }
 
 void sampler__detach(struct sampler *s)

@@ -205,6 +205,7 @@ static int open_configured(struct sampler *s, bool prealloc)
 	bpf_program__set_autoload(s->obj->progs.do_sample_python, false);
 	bpf_program__set_autoload(s->obj->progs.do_sample_unwind, false);
 	bpf_program__set_autoload(sampler__prog(s), true);
+	bpf_program__set_autoload(s->obj->progs.py_code_freed, s->python);
 	if (o->kernel_only) {
 		/* no user stacks: no mappings, no generations */
 		bpf_program__set_autoload(s->obj->progs.on_exec, false);
@@ -466,6 +467,7 @@ struct sampler *sampler__load(const struct sampler_opts *opts)
 		return NULL;
 	}
 	s->opts = *opts;
+	pthread_mutex_init(&s->watch_lock, NULL);
 	s->dwarf = want_dwarf(opts);
 	/* the walk by tables needs what Python frames need */
 	s->python = opts->python && (s->dwarf || want_python(opts));
@@ -537,6 +539,9 @@ void sampler__free(struct sampler *s)
 	if (!s)
 		return;
 	sampler__detach(s);
+	for (int i = 0; i < s->nr_watch; i++)
+		bpf_link__destroy(s->watch[i]);
+	pthread_mutex_destroy(&s->watch_lock);
 	bpf_link__destroy(s->exec_link);
 	bpf_link__destroy(s->exit_link);
 	bpf_link__destroy(s->fork_link);

@@ -52,6 +52,7 @@ int sampler__unwind_maps(struct sampler *s, int *rows_fd, int *procs_fd, int *bi
  */
 volatile uint64_t *sampler__unwind_rows_epoch(struct sampler *s);
 int sampler__python_maps(struct sampler *s, int *procs_fd, volatile uint64_t **procs_epoch);
+int sampler__watch_code_frees(struct sampler *s, int fd, uint64_t offset);
 /*
  * fn(data, size, ctx) for each record of the names of Python frames
  * (python/py_names.h), called from sampler__consume_new_pids().

@@ -8,6 +8,7 @@
 #ifndef SAMPLER_STATE_H
 #define SAMPLER_STATE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -17,6 +18,9 @@
 #include "collect/offcpu_drain.h"
 #include "profile.skel.h"
 #include "collect/sampler.h"
+
+/* interpreter files whose frees of code objects are counted, at most */
+#define SAMPLER_MAX_WATCHED 64
 
 struct sampler {
 	struct sampler_opts opts;
@@ -39,6 +43,10 @@ struct sampler {
 	void *py_name_ctx;
 	struct map_drain drain;
 	uint64_t load_ns;	/* what loading the object took (the verifier, mostly) */
+	/* the probes on interpreters' code_dealloc() (sampler__watch_code_frees()) */
+	pthread_mutex_t watch_lock;
+	struct bpf_link *watch[SAMPLER_MAX_WATCHED];
+	int nr_watch;
 };
 
 /* attach.c: the tracepoints that keep the generations (sampler__load()). */

@@ -180,6 +180,8 @@ static void print_python(FILE *f, const struct loss_report_opts *o, const struct
 	fprintf(f, "profile: python: %llu looks at the mappings the symbols read (handed over), %llu at mappings read again for the look; %llu files opened (the others known by their map_files link's stamp)\n",
 		(unsigned long long)p->given, (unsigned long long)p->read_self,
 		(unsigned long long)p->opened);
+	fprintf(f, "profile: python: frees of code objects counted in %llu interpreter files (%llu could not be: their frames are known by reads of the code object alone)\n",
+		(unsigned long long)p->watched, (unsigned long long)p->unwatched);
 }
 
 /* --off-cpu, --wall: the time not counted always, the statistics under -v. */

@@ -34,6 +34,7 @@
 #define PY_MAX_THREADS 1024	/* thread states looked at to find a thread's */
 #define PY_MAX_INTERPS 8	/* interpreters (subinterpreters) looked at */
 #define PY_MAX_PROCS 4096	/* Python processes with an entry at once */
+#define PY_FREE_SLOTS 4096	/* counts of code objects freed, by pid (py_codes.bpf.h) */
 /* a thread of a Python process without a thread state is looked for again after */
 #define PY_THREAD_RETRY_NS 100000000ull
 
@@ -110,6 +111,12 @@ struct py_proc {
 	__u32 version;		/* PY_VERSION_HEX */
 	__u64 runtime;		/* address of _PyRuntime */
 	__u64 code_type;	/* address of PyCode_Type: a frame's code is one; 0: not checked */
+	/*
+	 * 1: the interpreter's code_dealloc() has the uprobe that counts
+	 * the process's frees of code objects (py_codes.bpf.h)
+	 */
+	__u32 watched;
+	__u32 pad;
 	/*
 	 * _PyEval_EvalFrameDefault's code, [start, end), and its .cold
 	 * part where the symbols name one: a walk by frame pointers puts

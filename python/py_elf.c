@@ -6,8 +6,9 @@
 #include <gelf.h>
 #include <string.h>
 
-#include "symbols/elf_read.h"
+#include "python/py_dealloc.h"
 #include "python/py_elf.h"
+#include "symbols/elf_read.h"
 
 /* The symbols looked for, found in .dynsym (exported) or .symtab. */
 struct py_syms {
@@ -66,8 +67,7 @@ static int scan_table(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, const struct budget
 	return 0;
 }
 
-/* The len bytes at ELF address addr, from the section whose contents hold them. */
-static int read_at(Elf *elf, uint64_t addr, void *buf, size_t len)
+int py_elf__read_at(Elf *elf, uint64_t addr, void *buf, size_t len)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -140,17 +140,21 @@ int py_elf__read(Elf *elf, const struct budget *b, struct py_elf *out)
 	if (err)
 		return err;
 	out->runtime = s.runtime.st_value;
-	if (s.has_version && s.version.st_size == 8 && !read_at(elf, s.version.st_value, &v, 8) &&
+	if (s.has_version && s.version.st_size == 8 && !py_elf__read_at(elf, s.version.st_value, &v, 8) &&
 	    v <= UINT32_MAX)
 		out->version = (uint32_t)v;
-	if (s.has_code_type)
+	if (s.has_code_type) {
 		out->code_type = s.code_type.st_value;
+		/* none found: frames are known by their reads, not their addresses */
+		if (py_dealloc__find(elf, b, out->code_type, &out->dealloc))
+			out->dealloc = 0;
+	}
 	/* where 3.13 on describe themselves; absent (.bss, too small) it stays empty */
 	if (s.runtime.st_size) {
 		size_t n = s.runtime.st_size < PY_ELF_RUNTIME_BYTES ? s.runtime.st_size :
 								  PY_ELF_RUNTIME_BYTES;
 
-		if (!read_at(elf, s.runtime.st_value, out->runtime_bytes, n))
+		if (!py_elf__read_at(elf, s.runtime.st_value, out->runtime_bytes, n))
 			out->nr_runtime_bytes = (uint32_t)n;
 	}
 	/* a range that wraps is none (the BPF side would take it for every address) */

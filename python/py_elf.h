@@ -22,6 +22,7 @@ struct py_elf {
 	uint32_t version;		/* Py_Version (PY_VERSION_HEX); 0: the file has none */
 	uint64_t runtime;		/* ELF address of _PyRuntime */
 	uint64_t code_type;		/* ELF address of PyCode_Type; 0 when not found */
+	uint64_t dealloc;		/* file offset of its tp_dealloc (py_dealloc.h); 0: none */
 	/* _PyRuntime's initial bytes, as the file has them (its .data), and how many */
 	uint8_t runtime_bytes[PY_ELF_RUNTIME_BYTES];
 	uint32_t nr_runtime_bytes;
@@ -48,6 +49,8 @@ int py_elf__read_fd(int fd, const struct budget *b, struct py_elf *out);
  * maps, as /proc/PID/maps gives them): an ELF address plus the bias is
  * where the process has it. false: no segment holds that offset.
  */
+/* The len bytes at ELF address addr, from the section whose contents hold them. 0 or -errno. */
+int py_elf__read_at(Elf *elf, uint64_t addr, void *buf, size_t len);
 bool py_elf__bias(const struct py_elf *pe, uint64_t start, uint64_t offset, uint64_t *bias);
 
 #endif /* PY_ELF_H */

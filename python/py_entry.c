@@ -229,9 +229,61 @@ static void tell_unknown(struct py_finder *p, uint32_t version, const char *path
 	       "a version whose frames profile cannot read: native frames only");
 }
 
+/*
+ * Whether the frees of code objects by the processes that map f are
+ * counted (py_codes.bpf.h): the probe put on its code_dealloc() the first
+ * time it is found mapped, through the file as pid maps it (e), checked
+ * to be the version read. A file tried is not tried again: a probe it
+ * could not take, or one past PY_MAX_WATCHED, leaves its processes'
+ * frames known by their reads. So does another version of a file
+ * watched (rewritten in place): the probe stays on the inode, at the
+ * offset of the version it was put for.
+ */
+static bool watched(struct py_finder *p, pid_t pid, const struct py_file *f,
+		    const struct map_entry *e)
+{
+	struct py_watched *w;
+	struct stat st;
+	int fd, err;
+
+	if (!p->watch || !f->pe->dealloc)
+		return false;
+	for (size_t i = 0; i < p->nr_watched_files; i++) {
+		const struct file_stamp *id = &p->watched_files[i].id;
+
+		if (id->dev == f->id.dev && id->ino == f->id.ino)
+			return !file_stamp__cmp(id, &f->id) && p->watched_files[i].ok;
+	}
+	if (p->nr_watched_files == PY_MAX_WATCHED) {
+		p->unwatched++;
+		return false;
+	}
+	fd = open_mapped(p, pid, e, &st);
+	if (fd < 0)
+		return false;	/* tried again with the next process that maps it */
+	/* a probe where another version of the file has other code could break its processes */
+	err = file_stamp__is(&f->id, &st) ? p->watch(fd, f->pe->dealloc, p->watch_ctx) : -ESTALE;
+	close(fd);
+	if (err == -ESTALE)
+		return false;
+	w = &p->watched_files[p->nr_watched_files++];
+	w->id = f->id;
+	w->ok = !err;
+	if (err) {
+		char what[600];
+
+		p->unwatched++;
+		snprintf(what, sizeof(what), "a probe on %s's code_dealloc()", e->path);
+		notice(p, what, strerror(-err));
+	} else {
+		p->watched++;
+	}
+	return w->ok;
+}
+
 /* The entry of pid, from interpreter f mapped by e. -ENOTSUP: a version we do not know. */
-static int entry_from(struct py_finder *p, const struct py_file *f, const struct map_entry *e,
-		      uint64_t bias, struct py_proc *out)
+static int entry_from(struct py_finder *p, pid_t pid, const struct py_file *f,
+		      const struct map_entry *e, uint64_t bias, struct py_proc *out)
 {
 	const struct py_elf *pe = f->pe;
 	int err = layout_of(f, &out->l);
@@ -252,6 +304,7 @@ static int entry_from(struct py_finder *p, const struct py_file *f, const struct
 		out->cold_start = pe->cold_start + bias;
 		out->cold_end = pe->cold_end + bias;
 	}
+	out->watched = watched(p, pid, f, e);
 	return 0;
 }
 
@@ -281,7 +334,7 @@ int py_entry__find(struct py_finder *p, pid_t pid, const struct proc_maps *m, st
 				return -ENOENT;
 			}
 			if (f && py_elf__bias(f->pe, e->start, e->offset, &bias))
-				return entry_from(p, f, e, bias, out);
+				return entry_from(p, pid, f, e, bias, out);
 		}
 	}
 	return -ENOENT;

@@ -11,6 +11,7 @@
 #ifndef PY_ENTRY_H
 #define PY_ENTRY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -23,6 +24,7 @@
 
 /* Versions told of, at most: one line each. */
 #define PY_MAX_TOLD 32
+#define PY_MAX_WATCHED 64	/* interpreter files whose frees of code objects are counted */
 
 /* What looks share: set up and freed by py_procs.c. */
 struct py_finder {
@@ -33,8 +35,16 @@ struct py_finder {
 	void *notice_ctx;
 	uint32_t told[PY_MAX_TOLD];	/* the versions told of */
 	size_t nr_told;
+	py_watch_fn watch;		/* NULL: none */
+	void *watch_ctx;
+	/* the interpreter files a probe was put on, or tried: not tried again */
+	struct py_watched {
+		struct file_stamp id;
+		bool ok;
+	} watched_files[PY_MAX_WATCHED];
+	size_t nr_watched_files;
 	/* py_procs_stats' */
-	uint64_t files_read, interpreters, cut, opened;
+	uint64_t files_read, interpreters, cut, opened, watched, unwatched;
 };
 
 /*

@@ -165,6 +165,8 @@ struct py_read {
 	__u32 pid, gen;
 	__u32 failed;		/* a frame could not be read: the rest are unknown */
 	__u32 version;		/* func's version (py_funcs.bpf.h), 0: none */
+	__u32 watched;		/* frees counts the process's frees of code objects, */
+	__u64 frees;		/* ... read before its frames (py_codes.bpf.h) */
 };
 
 /* Where a record is made before it is sent: its size depends on its table. */
@@ -270,6 +272,7 @@ static __always_inline bool py_send_names(const struct py_read *r, const struct 
 }
 
 #include "python/py_funcs.bpf.h"
+#include "python/py_codes.bpf.h"
 
 /* A frame's word from the digest of its code object's names and its instruction. */
 static __always_inline __u64 py_word(__u64 partial, __u64 lasti)
@@ -305,6 +308,12 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 		if (!py_lines || py_sent_has(r, id))
 			return id;
 	}
+	/* digested on this CPU since the process last freed a code object: its names were sent */
+	if (py_code_known(r, code, &partial)) {
+		id = py_word(partial, lasti);
+		if (!py_lines || py_sent_has(r, id))
+			return id;
+	}
 	/* digested on this CPU under its function's version: its names were sent */
 	if (py_fn_known(r, w, code, &partial)) {
 		id = py_word(partial, lasti);
@@ -336,6 +345,7 @@ __noinline __u64 py_frame_word(struct py_read *r, __u64 code, __u64 instr)
 		m->stamp = w->stamp;
 		m->partial = partial;
 		py_fn_keep(r, code, partial);
+		py_code_keep(r, w, code, partial);
 	}
 	return id;
 }

@@ -84,6 +84,8 @@ struct py_procs *py_procs__new(const struct py_procs_opts *opts)
 	p->find.proc_root = p->o.proc_root;
 	p->find.notice = p->o.notice;
 	p->find.notice_ctx = p->o.notice_ctx;
+	p->find.watch = p->o.watch;
+	p->find.watch_ctx = p->o.watch_ctx;
 	p->find.b = *budget__default();
 	p->find.b.cancel = &p->cancel;
 	return p;
@@ -469,6 +471,8 @@ void py_procs__stats(const struct py_procs *p, struct py_procs_stats *st)
 	st->interpreters = p->find.interpreters;
 	st->cut = p->find.cut;
 	st->opened = p->find.opened;
+	st->watched = p->find.watched;
+	st->unwatched = p->find.unwatched;
 	st->forgotten = f.forgotten;
 	st->kept_files = f.interps + f.others;
 	st->kept_procs = p->nr_recs;

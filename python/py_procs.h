@@ -31,6 +31,12 @@ struct proc_maps;
 typedef void (*py_notice_fn)(const char *what, const char *why, void *ctx);
 /* The generation pid runs now (profile.h), 0 when none. */
 typedef uint32_t (*py_gen_fn)(pid_t pid, void *ctx);
+/*
+ * Put the probe that counts a process's frees of code objects
+ * (py_codes.bpf.h) on the function at offset in the file open at fd,
+ * for every process that maps it. 0 or -errno.
+ */
+typedef int (*py_watch_fn)(int fd, uint64_t offset, void *ctx);
 
 struct py_procs_opts {
 	const char *proc_root;	/* where /proc is (tests); NULL: "/proc" */
@@ -44,6 +50,8 @@ struct py_procs_opts {
 	void *gen_ctx;
 	py_notice_fn notice;	/* NULL: none */
 	void *notice_ctx;
+	py_watch_fn watch;	/* NULL: frames are known by their reads alone */
+	void *watch_ctx;
 };
 
 struct py_procs_stats {
@@ -62,6 +70,8 @@ struct py_procs_stats {
 	uint64_t given;		/* looks at a reading handed over (py_procs__add_pid_maps) */
 	uint64_t read_self;	/* looks that read /proc/PID/maps (py_procs__add_pid) */
 	uint64_t opened;	/* files opened (the others known by their map_files stamp) */
+	uint64_t watched;	/* interpreter files whose frees of code objects are counted */
+	uint64_t unwatched;	/* ... that could not be (no code_dealloc found, or no probe) */
 };
 
 /* NULL with errno. */

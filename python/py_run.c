@@ -106,6 +106,8 @@ struct py_run *py_run__start(const struct py_run_opts *opts)
 		.gen_ctx = opts->gen_ctx,
 		.notice = opts->notice,
 		.notice_ctx = opts->notice_ctx,
+		.watch = opts->watch,
+		.watch_ctx = opts->watch_ctx,
 	};
 	struct pid_worker_ops wops = {
 		.job = look_at_pid, .sweep = sweep, .cancel = cancel, .sweep_ns = SWEEP_NS,

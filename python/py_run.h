@@ -28,6 +28,8 @@ struct py_run_opts {
 	void *gen_ctx;
 	py_notice_fn notice;	/* told of the files and versions skipped; NULL: none */
 	void *notice_ctx;
+	py_watch_fn watch;	/* counts frees of code objects (py_procs.h); NULL: none */
+	void *watch_ctx;
 };
 
 /* Start looking for Python processes. NULL with errno. */

@@ -420,6 +420,8 @@ static __always_inline struct py_walk *py_prepare(__u32 pid, __u32 tid, __u64 sp
 	w->cut_run = PY_MAX_RUNS;
 	l = &w->proc.l;
 	r.gen = w->proc.gen;
+	/* before any frame is read: a code object freed after this is not trusted */
+	r.watched = py_frees_of(&w->proc, pid, &r.frees);
 	ts = py_thread_state(w, pid, tid);
 	if (!ts) {
 		stat_inc(STAT_PY_NO_THREAD);

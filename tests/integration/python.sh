@@ -53,8 +53,9 @@ t_code_objects_die() {
 # stays and each code takes the memory of the one before; the function's
 # version (py_funcs.bpf.h) stands for its code only while it has it.
 t_code_replaced() {
-	py_profile recode 3 "" $PY $PW/pyrecode.py 30 || return 1
-	recode_check "$TMP/recode.folded"
+	py_profile recode 3 -v $PY $PW/pyrecode.py 30 || return 1
+	# frames known by their code object's address: what the frees of code objects keep right
+	watched_check "$TMP/recode.err" && recode_check "$TMP/recode.folded"
 }
 
 # System-wide, a Python process started after the profiler: looked at

@@ -53,6 +53,7 @@ t_version() {
 	[ "$(cat "$TMP/$v.lrc")" = 0 ] || fail "profile --lines exited $(cat "$TMP/$v.lrc"): $(tail -2 "$TMP/$v.lerr")" || return 1
 	grep 'python:' "$TMP/$v.err" | sed 's/^/  /'
 	! grep -q 'native frames only' "$TMP/$v.err" || fail "$(grep 'native frames only' "$TMP/$v.err")" || return 1
+	watched_check "$TMP/$v.err" || return 1
 	shares_532 "$TMP/$v.folded" '^pyhot;_start;.*;PyEval_EvalCode(;[^;(]*)*' pyhot 1500 95 /mnt/pyhot.py ||
 		return 1
 	lines_532 "$TMP/$v.lines" pyhot 1000 /mnt/pyhot.py || return 1

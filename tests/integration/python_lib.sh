@@ -122,6 +122,14 @@ die_check() {
 	[ "$(pct "$un" "$all")" -le 1 ] || fail "$un of $all samples with unnamed Python frames" || return 1
 }
 
+# watched_check ERR: -v says the frees of code objects were counted in
+# the interpreter's file, so that a frame is known by its code object's
+# address while its process frees none (python/py_codes.bpf.h)
+watched_check() {
+	grep -q 'frees of code objects counted in 1 interpreter files (0 could not be' "$1" ||
+		fail "frees of code objects not counted: $(grep 'frees of code' "$1")"
+}
+
 # recode_check FOLDED: pyrecode.py's frames each named from the code
 # object they run (python.sh t_code_replaced says how)
 recode_check() {

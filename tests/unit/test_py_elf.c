@@ -10,6 +10,7 @@
 #include "test_util.h"
 
 #define FIXTURE_PYTHON FIXTURE_DIR "/libfixture_python.so"
+#define FIXTURE_PYTHON_SKEW FIXTURE_DIR "/libfixture_python_skew.so"
 #define PYTHON311 "/usr/bin/python3.11"
 
 static int read_file(const char *path, struct py_elf *pe)
@@ -38,6 +39,67 @@ Test(py_elf, finds_the_interpreter_of_a_libpython)
 	cr_expect_eq(pe.cold_start, addr);
 	cr_expect_eq(pe.cold_end, addr + size);
 	cr_expect_gt(pe.nr_segs, 0);
+}
+
+/* The file offset of ELF address addr, by readelf's executable segments; 0: none. */
+static uint64_t exec_offset_of(const char *path, uint64_t addr)
+{
+	struct load_seg segs[8];
+	size_t n = readelf_loads(path, segs, 8);
+
+	for (size_t i = 0; i < n; i++)
+		if (segs[i].exec && addr >= segs[i].vaddr && addr < segs[i].vaddr + segs[i].filesz)
+			return addr - segs[i].vaddr + segs[i].offset;
+	return 0;
+}
+
+/* Whether readelf lists an unwind entry (FDE) that starts at file offset off. */
+static bool starts_fde(const char *path, uint64_t off)
+{
+	struct load_seg segs[8];
+	size_t n = readelf_loads(path, segs, 8);
+	char cmd[4200], line[512], want[64];
+	bool found = false;
+	FILE *p;
+
+	want[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (off && segs[i].exec && off >= segs[i].offset &&
+		    off < segs[i].offset + segs[i].filesz)
+			snprintf(want, sizeof(want), "pc=%016llx..",
+				 (unsigned long long)(off - segs[i].offset + segs[i].vaddr));
+	if (!want[0])
+		return false;
+	snprintf(cmd, sizeof(cmd), "readelf -wf '%s' 2>/dev/null", path);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p, "unable to run readelf");
+	while (fgets(line, sizeof(line), p))
+		found |= strstr(line, " FDE ") && strstr(line, want);
+	pclose(p);
+	return found;
+}
+
+/* PyCode_Type's tp_dealloc, by its RELATIVE relocation in a shared object */
+Test(py_elf, finds_where_code_objects_are_freed)
+{
+	uint64_t addr, size;
+	struct py_elf pe;
+
+	cr_assert_eq(read_file(FIXTURE_PYTHON, &pe), 0);
+	nm_lookup(FIXTURE_PYTHON, "-D", "fixture_code_dealloc", &addr, &size);
+	cr_assert_neq(exec_offset_of(FIXTURE_PYTHON, addr), 0);
+	cr_expect_eq(pe.dealloc, exec_offset_of(FIXTURE_PYTHON, addr), "dealloc %#llx, nm %#llx",
+		     (unsigned long long)pe.dealloc, (unsigned long long)addr);
+}
+
+/* a pointer into a function is no place for a probe: none, and the interpreter still found */
+Test(py_elf, a_dealloc_that_starts_no_function_is_refused)
+{
+	struct py_elf pe;
+
+	cr_assert_eq(read_file(FIXTURE_PYTHON_SKEW, &pe), 0);
+	cr_expect_neq(pe.code_type, 0);
+	cr_expect_eq(pe.dealloc, 0);
 }
 
 Test(py_elf, a_library_without_an_interpreter_is_none)
@@ -72,6 +134,9 @@ Test(py_elf, debian_python311)
 	nm_lookup(PYTHON311, "-D", "_PyEval_EvalFrameDefault", &addr, &size);
 	cr_expect_eq(pe.eval_start, addr);
 	cr_expect_eq(pe.eval_end, addr + size);
+	/* code_dealloc(), static: found through PyCode_Type, where readelf says a function starts */
+	cr_expect(starts_fde(PYTHON311, pe.dealloc), "dealloc at offset %#llx",
+		  (unsigned long long)pe.dealloc);
 }
 
 /* Where a mapping puts the file: as readelf's segments and the mapping say. */
