@@ -78,21 +78,14 @@ static int pointer_at(Elf *elf, const GElf_Ehdr *eh, const struct budget *b, uin
 	return py_elf__read_at(elf, addr, v, sizeof(*v));
 }
 
-/* The file offset of ELF address addr where an executable segment loads it. */
-static int exec_offset(Elf *elf, uint64_t addr, uint64_t *off)
+/* The file offset of ELF address addr where an executable segment of pe loads it. */
+static int exec_offset(const struct py_elf *pe, uint64_t addr, uint64_t *off)
 {
-	size_t nr;
+	for (int i = 0; i < pe->nr_segs; i++) {
+		const struct py_elf_seg *s = &pe->segs[i];
 
-	if (elf_getphdrnum(elf, &nr))
-		return -ENOEXEC;
-	for (size_t i = 0; i < nr; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph))
-			return -ENOEXEC;
-		if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X) && addr >= ph.p_vaddr &&
-		    addr - ph.p_vaddr < ph.p_filesz) {
-			*off = addr - ph.p_vaddr + ph.p_offset;
+		if (s->exec && addr >= s->vaddr && addr - s->vaddr < s->filesz) {
+			*off = addr - s->vaddr + s->off;
 			return 0;
 		}
 	}
@@ -166,20 +159,20 @@ static int starts_function(Elf *elf, const struct budget *b, uint64_t addr)
 	return -ENOEXEC;
 }
 
-int py_dealloc__find(Elf *elf, const struct budget *b, uint64_t code_type, uint64_t *offset)
+int py_dealloc__find(Elf *elf, const struct budget *b, const struct py_elf *pe, uint64_t *offset)
 {
 	uint64_t fn, off;
 	GElf_Ehdr eh;
 	int err;
 
-	if (!code_type || !gelf_getehdr(elf, &eh))
+	if (!pe->code_type || !gelf_getehdr(elf, &eh))
 		return -ENOENT;
-	err = pointer_at(elf, &eh, b, code_type + PY_TP_DEALLOC, &fn);
+	err = pointer_at(elf, &eh, b, pe->code_type + PY_TP_DEALLOC, &fn);
 	if (err)
 		return err;
 	if (!fn)
 		return -ENOENT;
-	err = exec_offset(elf, fn, &off);
+	err = exec_offset(pe, fn, &off);
 	if (!err)
 		err = starts_function(elf, b, fn);
 	if (!err)

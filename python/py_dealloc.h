@@ -11,6 +11,7 @@
 #include <libelf.h>
 #include <stdint.h>
 
+#include "python/py_elf.h"
 #include "symbols/budget.h"
 
 /* tp_dealloc in a PyTypeObject, on any 64-bit target: after the head, the name and two sizes */
@@ -18,12 +19,12 @@
 
 /*
  * The file offset of the function PyCode_Type (at ELF address
- * code_type) names as its tp_dealloc: the pointer's value in the file,
+ * pe->code_type) names as its tp_dealloc: the pointer's value in the file,
  * or its RELATIVE relocation's addend. It must start a function the
  * .eh_frame_hdr's table lists, in an executable segment: a probe put
  * anywhere else could break every process mapping the file. 0 or
  * -errno: -ENOENT none found, -ENOEXEC not a function's start.
  */
-int py_dealloc__find(Elf *elf, const struct budget *b, uint64_t code_type, uint64_t *offset);
+int py_dealloc__find(Elf *elf, const struct budget *b, const struct py_elf *pe, uint64_t *offset);
 
 #endif /* PY_DEALLOC_H */

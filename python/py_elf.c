@@ -104,6 +104,7 @@ static int read_segments(Elf *elf, struct py_elf *out)
 			continue;
 		out->segs[out->nr_segs++] = (struct py_elf_seg){
 			.vaddr = ph.p_vaddr, .off = ph.p_offset, .filesz = ph.p_filesz,
+			.exec = ph.p_flags & PF_X,
 		};
 	}
 	return 0;
@@ -143,12 +144,8 @@ int py_elf__read(Elf *elf, const struct budget *b, struct py_elf *out)
 	if (s.has_version && s.version.st_size == 8 && !py_elf__read_at(elf, s.version.st_value, &v, 8) &&
 	    v <= UINT32_MAX)
 		out->version = (uint32_t)v;
-	if (s.has_code_type) {
+	if (s.has_code_type)
 		out->code_type = s.code_type.st_value;
-		/* none found: frames are known by their reads, not their addresses */
-		if (py_dealloc__find(elf, b, out->code_type, &out->dealloc))
-			out->dealloc = 0;
-	}
 	/* where 3.13 on describe themselves; absent (.bss, too small) it stays empty */
 	if (s.runtime.st_size) {
 		size_t n = s.runtime.st_size < PY_ELF_RUNTIME_BYTES ? s.runtime.st_size :
@@ -166,7 +163,11 @@ int py_elf__read(Elf *elf, const struct budget *b, struct py_elf *out)
 		out->cold_start = s.cold.st_value;
 		out->cold_end = s.cold.st_value + s.cold.st_size;
 	}
-	return read_segments(elf, out);
+	err = read_segments(elf, out);
+	/* none found: frames are known by their reads, not their addresses */
+	if (!err && py_dealloc__find(elf, b, out, &out->dealloc))
+		out->dealloc = 0;
+	return err;
 }
 
 int py_elf__read_fd(int fd, const struct budget *b, struct py_elf *out)

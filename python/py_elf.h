@@ -31,6 +31,7 @@ struct py_elf {
 	/* the PT_LOAD segments: where a mapping of the file puts these */
 	struct py_elf_seg {
 		uint64_t vaddr, off, filesz;
+		bool exec;
 	} segs[PY_ELF_MAX_SEGS];
 	int nr_segs;
 };
