@@ -104,7 +104,8 @@ FIXTURES := $(OUTPUT)/fixtures/fixture_pie $(OUTPUT)/fixtures/fixture_exec \
 	$(OUTPUT)/fixtures/fixture_go_pie $(OUTPUT)/fixtures/fixture_go_cgo \
 	$(OUTPUT)/fixtures/fixture_go_pie_stripped \
 	$(OUTPUT)/fixtures/fixture_go_cgo_pie $(OUTPUT)/fixtures/fixture_go_cgo_pie_stripped \
-	$(OUTPUT)/fixtures/libfixture_python.so $(OUTPUT)/fixtures/libfixture_python_skew.so $(OUTPUT)/fixtures/py_linetable.txt
+	$(OUTPUT)/fixtures/libfixture_python.so $(OUTPUT)/fixtures/libfixture_python_skew.so \
+	$(OUTPUT)/fixtures/libfixture_python_global.so $(OUTPUT)/fixtures/libfixture_python_lld.so $(OUTPUT)/fixtures/py_linetable.txt
 # tests/integration/run.sh runs them from build/workloads, whatever OUTPUT is
 WORKLOADS := build/workloads/hotspots build/workloads/syscalls \
 	build/workloads/shortlived build/workloads/badfp \
@@ -275,10 +276,18 @@ $(OUTPUT)/fixtures/fixture_go_cgo_pie_stripped: tests/fixtures/fixture_go_cgo.go
 $(OUTPUT)/fixtures/libfixture_python.so: tests/fixtures/fixture_python.c | $(OUTPUT)/fixtures
 	$(call msg,CC,$@)
 	$(Q)gcc -O1 -fPIC -shared $< -o $@
+# ... linked by lld, which leaves a RELATIVE relocation's target 0 in the file
+$(OUTPUT)/fixtures/libfixture_python_lld.so: tests/fixtures/fixture_python.c | $(OUTPUT)/fixtures
+	$(call msg,CC,$@)
+	$(Q)gcc -O1 -fPIC -shared -fuse-ld=lld $< -o $@
 # ... whose PyCode_Type's tp_dealloc points into its function, not at its start
 $(OUTPUT)/fixtures/libfixture_python_skew.so: tests/fixtures/fixture_python.c | $(OUTPUT)/fixtures
 	$(call msg,CC,$@)
 	$(Q)gcc -O1 -fPIC -shared -DDEALLOC_SKEW=1 $< -o $@
+# ... at a function reached through a relocation to its symbol
+$(OUTPUT)/fixtures/libfixture_python_global.so: tests/fixtures/fixture_python.c | $(OUTPUT)/fixtures
+	$(call msg,CC,$@)
+	$(Q)gcc -O1 -fPIC -shared -DDEALLOC_GLOBAL $< -o $@
 # Location tables and their lines, as Debian's python3 gives them (python/py_linetable.c).
 $(OUTPUT)/fixtures/py_linetable.txt: tests/fixtures/py_linetable.py | $(OUTPUT)/fixtures
 	$(call msg,PY,$@)

@@ -15,12 +15,15 @@
  * share a count where their pids pick the same slot: one's frees make
  * the other's words be read again, never wrong.
  *
- * Only a code object that is alive when it is read is kept: its
- * reference count is not 0. In 3.11 a returning frame is still the
- * thread's current one while its code object is freed (pop_frame()
- * clears it before it moves current_frame on), and a sample there would
- * otherwise keep, under the count already moved, a code object whose
- * memory is then given to another.
+ * Only a code object that is alive when it is read is kept. Every frame
+ * the walk reaches holds its code object, so that object cannot be freed
+ * while the sampled thread is stopped, with one exception: 3.11.0 clears
+ * a returning frame while it is still the thread's current one (3.11.1
+ * unlinks it first, CPython's gh-99729), and a sample there would keep,
+ * under the count already moved, a code object whose memory is then
+ * given to another. So in 3.11.0 the current frame's code object is not
+ * kept, and in any version one whose reference count is 0 (being freed)
+ * is not either.
  */
 #ifndef PY_CODES_BPF_H
 #define PY_CODES_BPF_H
@@ -110,14 +113,19 @@ static __always_inline bool py_code_known(struct py_read *r, __u64 code, __u64 *
 	return true;
 }
 
+/* 3.11.1, the first release whose returning frame is unlinked before it is cleared */
+#define PY_UNLINKS_FIRST 0x030b01f0
+
 /* Keep the digest of code, just read in w->co, if it was alive then. */
 static __always_inline void py_code_keep(const struct py_read *r, const struct py_walk *w,
 					 __u64 code, __u64 partial)
 {
 	struct py_code_slot *s;
 
+	if (!r->watched || (!w->nr && w->proc.version < PY_UNLINKS_FIRST))
+		return;
 	/* the low half of its reference count (3.14 keeps flags in the high one) */
-	if (!r->watched || !PY_FIELD(__u32, w->co, 0))
+	if (!PY_FIELD(__u32, w->co, 0))
 		return;
 	s = py_code_slot(r, code);
 	if (!s)

@@ -242,11 +242,12 @@ static void tell_unknown(struct py_finder *p, uint32_t version, const char *path
 static bool watched(struct py_finder *p, pid_t pid, const struct py_file *f,
 		    const struct map_entry *e)
 {
+	char what[600], why[200];
 	struct py_watched *w;
 	struct stat st;
-	int fd, err;
+	int fd, err = -ENOENT;
 
-	if (!p->watch || !f->pe->dealloc)
+	if (!p->watch)
 		return false;
 	for (size_t i = 0; i < p->nr_watched_files; i++) {
 		const struct file_stamp *id = &p->watched_files[i].id;
@@ -255,30 +256,38 @@ static bool watched(struct py_finder *p, pid_t pid, const struct py_file *f,
 			return !file_stamp__cmp(id, &f->id) && p->watched_files[i].ok;
 	}
 	if (p->nr_watched_files == PY_MAX_WATCHED) {
-		p->unwatched++;
+		/* counted once, the first file left out */
+		p->unwatched += !p->watch_full;
+		p->watch_full = true;
 		return false;
 	}
-	fd = open_mapped(p, pid, e, &st);
-	if (fd < 0)
-		return false;	/* tried again with the next process that maps it */
-	/* a probe where another version of the file has other code could break its processes */
-	err = file_stamp__is(&f->id, &st) ? p->watch(fd, f->pe->dealloc, p->watch_ctx) : -ESTALE;
-	close(fd);
-	if (err == -ESTALE)
-		return false;
+	if (f->pe->dealloc) {
+		fd = open_mapped(p, pid, e, &st);
+		if (fd < 0)
+			return false;	/* tried again with the next process that maps it */
+		/* a probe where another version of the file has other code could break its processes */
+		err = file_stamp__is(&f->id, &st) ? p->watch(fd, f->pe->dealloc, p->watch_ctx) :
+						     -ESTALE;
+		close(fd);
+		if (err == -ESTALE)
+			return false;
+	}
 	w = &p->watched_files[p->nr_watched_files++];
 	w->id = f->id;
 	w->ok = !err;
-	if (err) {
-		char what[600];
-
-		p->unwatched++;
-		snprintf(what, sizeof(what), "a probe on %s's code_dealloc()", e->path);
-		notice(p, what, strerror(-err));
-	} else {
+	if (!err) {
 		p->watched++;
+		return true;
 	}
-	return w->ok;
+	p->unwatched++;
+	snprintf(what, sizeof(what), "the frees of code objects in %s", e->path);
+	if (!f->pe->dealloc)
+		snprintf(why, sizeof(why), "not counted, no code_dealloc() found (PyCode_Type's tp_dealloc at a function's start)");
+	else
+		snprintf(why, sizeof(why), "not counted, no uprobe on its code_dealloc() (%s)",
+			 strerror(-err));
+	notice(p, what, why);
+	return false;
 }
 
 /* The entry of pid, from interpreter f mapped by e. -ENOTSUP: a version we do not know. */

@@ -43,6 +43,7 @@ struct py_finder {
 		bool ok;
 	} watched_files[PY_MAX_WATCHED];
 	size_t nr_watched_files;
+	bool watch_full;		/* a file was left out: PY_MAX_WATCHED tried */
 	/* py_procs_stats' */
 	uint64_t files_read, interpreters, cut, opened, watched, unwatched;
 };

@@ -55,7 +55,10 @@ t_code_objects_die() {
 t_code_replaced() {
 	py_profile recode 3 -v $PY $PW/pyrecode.py 30 || return 1
 	# frames known by their code object's address: what the frees of code objects keep right
-	watched_check "$TMP/recode.err" && recode_check "$TMP/recode.folded"
+	watched_check "$TMP/recode.err" && recode_check "$TMP/recode.folded" || return 1
+	# the same in a thread that is not the main one: its frees count for its process
+	py_profile recode-thread 3 "" $PY $PW/pyrecode.py 30 thread || return 1
+	recode_check "$TMP/recode-thread.folded"
 }
 
 # System-wide, a Python process started after the profiler: looked at

@@ -6,11 +6,15 @@
  */
 #include <fcntl.h>
 
+#include "python/py_dealloc.h"
 #include "python/py_elf.h"
+#include "symbols/elf_read.h"
 #include "test_util.h"
 
 #define FIXTURE_PYTHON FIXTURE_DIR "/libfixture_python.so"
 #define FIXTURE_PYTHON_SKEW FIXTURE_DIR "/libfixture_python_skew.so"
+#define FIXTURE_PYTHON_GLOBAL FIXTURE_DIR "/libfixture_python_global.so"
+#define FIXTURE_PYTHON_LLD FIXTURE_DIR "/libfixture_python_lld.so"
 #define PYTHON311 "/usr/bin/python3.11"
 
 static int read_file(const char *path, struct py_elf *pe)
@@ -79,16 +83,34 @@ static bool starts_fde(const char *path, uint64_t off)
 	return found;
 }
 
-/* PyCode_Type's tp_dealloc, by its RELATIVE relocation in a shared object */
+/* What py_dealloc__find() says of the interpreter in path. */
+static int find_dealloc(const char *path, uint64_t *off)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	struct py_elf pe;
+	Elf *elf;
+
+	cr_assert_geq(fd, 0, "open '%s'", path);
+	elf = elf_read__begin(fd, budget__default());
+	cr_assert_not_null(elf, "elf_read__begin '%s'", path);
+	cr_assert_eq(py_elf__read(elf, NULL, &pe), 0);
+	cr_assert_neq(pe.code_type, 0);
+	err = py_dealloc__find(elf, budget__default(), &pe, off);
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+/* PyCode_Type's tp_dealloc, by its RELATIVE relocation in a shared object (0 in the file) */
 Test(py_elf, finds_where_code_objects_are_freed)
 {
 	uint64_t addr, size;
 	struct py_elf pe;
 
-	cr_assert_eq(read_file(FIXTURE_PYTHON, &pe), 0);
-	nm_lookup(FIXTURE_PYTHON, "-D", "fixture_code_dealloc", &addr, &size);
-	cr_assert_neq(exec_offset_of(FIXTURE_PYTHON, addr), 0);
-	cr_expect_eq(pe.dealloc, exec_offset_of(FIXTURE_PYTHON, addr), "dealloc %#llx, nm %#llx",
+	cr_assert_eq(read_file(FIXTURE_PYTHON_LLD, &pe), 0);
+	nm_lookup(FIXTURE_PYTHON_LLD, "-D", "fixture_code_dealloc", &addr, &size);
+	cr_assert_neq(exec_offset_of(FIXTURE_PYTHON_LLD, addr), 0);
+	cr_expect_eq(pe.dealloc, exec_offset_of(FIXTURE_PYTHON_LLD, addr), "dealloc %#llx, nm %#llx",
 		     (unsigned long long)pe.dealloc, (unsigned long long)addr);
 }
 
@@ -96,10 +118,19 @@ Test(py_elf, finds_where_code_objects_are_freed)
 Test(py_elf, a_dealloc_that_starts_no_function_is_refused)
 {
 	struct py_elf pe;
+	uint64_t off;
 
+	cr_expect_eq(find_dealloc(FIXTURE_PYTHON_SKEW, &off), -ENOEXEC);
 	cr_assert_eq(read_file(FIXTURE_PYTHON_SKEW, &pe), 0);
-	cr_expect_neq(pe.code_type, 0);
 	cr_expect_eq(pe.dealloc, 0);
+}
+
+/* one another library could interpose: not the code the file's processes run */
+Test(py_elf, a_dealloc_by_symbol_is_refused)
+{
+	uint64_t off;
+
+	cr_expect_eq(find_dealloc(FIXTURE_PYTHON_GLOBAL, &off), -ENOENT);
 }
 
 Test(py_elf, a_library_without_an_interpreter_is_none)

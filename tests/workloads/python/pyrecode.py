@@ -5,10 +5,13 @@ light.py (1 unit), the same name and first line; each is called 300
 times through one call site, and dropped before the next is made,
 which then takes its memory. CPython 3.11 sets work's version back to
 0 at each change of code, and numbers it again once the call in call()
-is specialized to it again. Names its process pyrecode.
-    python3 pyrecode.py SECONDS
+is specialized to it again. Names its process pyrecode. With "thread",
+all that runs in a thread of its own, not the main one: its frees are
+the process's as much.
+    python3 pyrecode.py SECONDS [thread]
 """
 import sys
+import threading
 import time
 from time import thread_time  # noqa: F401 (the global of work's code)
 
@@ -32,7 +35,7 @@ def call(n):
 
 
 def main():
-    with open("/proc/self/comm", "w") as f:
+    with open("/proc/thread-self/comm", "w") as f:
         f.write("pyrecode")
     # the code of work in each file: the first constant of its module's
     heavy = compile("def work(n):\n" + BODY, "heavy.py", "exec").co_consts[0]
@@ -49,4 +52,9 @@ def main():
             call(units * UNIT)
 
 
-main()
+if sys.argv[2:] == ["thread"]:
+    t = threading.Thread(target=main)
+    t.start()
+    t.join()
+else:
+    main()
