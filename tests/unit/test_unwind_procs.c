@@ -754,6 +754,7 @@ Test(unwind_procs, exec_after_reading_is_not_published)
 Test(unwind_procs, a_reading_with_its_generation_reads_no_stat)
 {
 	char *maps = NULL, *stat;
+	struct unwind_proc *e;
 
 	start(1 << 16);
 	unwind_procs__set_gen_fn(u, current_gen, NULL);
@@ -764,7 +765,9 @@ Test(unwind_procs, a_reading_with_its_generation_reads_no_stat)
 	cr_assert_eq(unlink(stat), 0);
 	cr_assert_eq(add_reading_of(maps, 7, 4242), 0);
 	cr_assert(unwind_procs__published(u, 100));
-	cr_assert_not_null(entry(100));
+	e = entry(100);
+	cr_assert_not_null(e);
+	free(e);
 	gen_now = 0;
 	cr_assert_eq(add_reading_of(maps, 7, 4242), -ESRCH);
 	cr_assert_null(entry(100));
