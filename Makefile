@@ -82,7 +82,7 @@ OUTPUT_SRCS := output/output_format.c output/stack_fmt.c output/stack_cut.c outp
 	output/pf_build.c output/whole_read.c output/pb_read.c output/folded_read.c output/pprof_read.c output/from_input.c
 UNWIND_SRCS := unwind/cfi_check.c unwind/cfi_table.c unwind/cfi_linear.c unwind/cfi_rows.c \
 	unwind/cfi_code.c unwind/table_cache.c unwind/row_index.c unwind/row_alloc.c unwind/row_store.c \
-	unwind/unwind_procs.c unwind/proc_recs.c unwind/unwind_reading.c unwind/unwind_files.c unwind/unwind_held.c \
+	unwind/unwind_procs.c unwind/unwind_sweep.c unwind/proc_recs.c unwind/unwind_reading.c unwind/unwind_files.c unwind/unwind_held.c \
 	unwind/unwind_jobs.c unwind/gen_seen.c unwind/vdso_image.c unwind/go_runtime.c unwind/go_pclntab.c
 COMMON_SRCS := common/escape.c common/cache_dir.c common/pid_worker.c common/proc_stat.c \
 	common/file_stamp.c

@@ -688,7 +688,7 @@ static __always_inline __u32 lost_stat(const struct profile_key *key)
  * set's pending counts (profile.h), without a lookup in the count hash.
  */
 static __always_inline void tally(struct profile_key *key, void *counts, void *pending, int set,
-				  int walked, bool kept, __u64 weight)
+				  int walked, bool kept, bool mapped, __u64 weight)
 {
 	struct pid_gen *g = NULL;
 	struct count_cache *cache;
@@ -717,7 +717,11 @@ static __always_inline void tally(struct profile_key *key, void *counts, void *p
 	} else {
 		/* a new key: the only time a new generation can show up */
 		g = key->gen ? bpf_map_lookup_elem(&pid_gen, &key->pid) : NULL;
-		if (g && g->gen == key->gen)
+		/*
+		 * again only for a stack the mappings read may not hold: one
+		 * that held a frame in none of them asked for a reading itself
+		 */
+		if (g && g->gen == key->gen && !(mapped && g->announced))
 			announce(key->pid, g);
 		err = add_count(counts, key, weight);
 		if (err) {
@@ -743,8 +747,9 @@ static __always_inline void tally(struct profile_key *key, void *counts, void *p
 static __always_inline void count(void *ctx, struct profile_key *key, void *counts, void *stackmap,
 				  void *pending, int set, int walked, __u64 weight)
 {
-	bool kept = walked <= 0;
+	bool kept = walked <= 0, mapped = key->flags & KEY_USER_MAPPED;
 
+	key->flags &= ~KEY_USER_MAPPED;
 	key->kern_stack_id = user_stacks_only ? -1 :
 		get_stack(ctx, stackmap, set, 0, &key->kern_overflow, STAT_KSTACK_OVERFLOW);
 	key->user_stack_id = kernel_stacks_only ? -1 :
@@ -755,7 +760,7 @@ static __always_inline void count(void *ctx, struct profile_key *key, void *coun
 		key->gen = gen_number(key->pid);
 	if (key->user_stack_id != STACK_ID_OVERFLOW)
 		kept = true;
-	tally(key, counts, pending, set, walked, kept, weight);
+	tally(key, counts, pending, set, walked, kept, mapped, weight);
 }
 
 /*

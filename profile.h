@@ -31,6 +31,12 @@
 #define KEY_USER_NO_TABLES 2	/* by frame pointers: the process had no unwind tables (yet) */
 /* counts nanoseconds off CPU (--off-cpu, --wall), not samples; never in an aggregate's key */
 #define KEY_OFF_CPU 4
+/*
+ * Inside the BPF program only, taken off before the key is counted: the
+ * table walk found each frame in a mapping of the process's entry, which
+ * holds them all (unwind/user_stack.bpf.h).
+ */
+#define KEY_USER_MAPPED 0x80000000u
 
 struct profile_key {
 	__u32 pid;		/* tgid */
@@ -84,8 +90,10 @@ struct pid_gen {
  * Sent through the "new_pids" ring buffer when a generation is first
  * sampled, and again at its new stacks 1, 4, 16, 64 ms ... later (x4 each
  * time): its dynamic loader maps libraries after the first sample, and a
- * short-lived process must be read again before it is gone. The unwinder
- * sends its own requests the same way (gen 0, kind saying which).
+ * short-lived process must be read again before it is gone. Not again at
+ * a stack the table walk found whole in the mappings read (KEY_USER_MAPPED):
+ * a frame in none of them asks for a reading itself (NEW_PID_REREAD). The
+ * unwinder sends its own requests the same way (gen 0, kind saying which).
  */
 #define ANNOUNCE_FIRST_NS 1000000ULL
 #define ANNOUNCE_MAX_SHIFT 24	/* at most every 2^24 ms, ~4.7 h */

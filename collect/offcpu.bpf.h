@@ -53,9 +53,9 @@ __noinline int tally_in(struct profile_key *key, int set, __u64 weight)
 	if (!key)
 		return 0;
 	if (set)
-		tally(key, &counts1, &pending1, 1, 0, true, weight);
+		tally(key, &counts1, &pending1, 1, 0, true, false, weight);
 	else
-		tally(key, &counts0, &pending0, 0, 0, true, weight);
+		tally(key, &counts0, &pending0, 0, 0, true, false, weight);
 	return 0;
 }
 

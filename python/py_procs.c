@@ -203,10 +203,13 @@ static int put_placeholder(struct py_procs *p, pid_t pid)
 
 /*
  * pid's entry from its mappings m, of generation gen, over its
- * placeholder: 0 when published, else why not (-ESTALE: exec or exit
- * deleted the placeholder).
+ * placeholder, put first where *placed is false (and then set): 0 when
+ * published, else why not (-ESTALE: exec or exit deleted the
+ * placeholder). A process without an interpreter (most) gets no
+ * placeholder: there is nothing to publish over it.
  */
-static int publish(struct py_procs *p, pid_t pid, uint32_t gen, const struct proc_maps *m)
+static int publish(struct py_procs *p, pid_t pid, uint32_t gen, const struct proc_maps *m,
+		   bool *placed)
 {
 	struct py_proc entry = { 0 };
 	__u32 key = (__u32)pid;
@@ -214,8 +217,13 @@ static int publish(struct py_procs *p, pid_t pid, uint32_t gen, const struct pro
 
 	if (err == -ENOTSUP)
 		p->stats.unknown++;
+	if (err)
+		return err;
+	if (!*placed && (err = put_placeholder(p, pid)))
+		return err;
+	*placed = true;
 	entry.gen = gen;
-	if (!err && bpf_map_update_elem(p->o.procs_fd, &key, &entry, BPF_EXIST))
+	if (bpf_map_update_elem(p->o.procs_fd, &key, &entry, BPF_EXIST))
 		err = errno == ENOENT ? -ESTALE : -errno;
 	entries_changed(p);
 	return err;
@@ -223,18 +231,20 @@ static int publish(struct py_procs *p, pid_t pid, uint32_t gen, const struct pro
 
 /*
  * After a look whose result is err: on failure its entry goes (the
- * placeholder, or one of another process) and, when it found no
- * interpreter, what the process was is noted quiet; on success it is
- * recorded.
+ * placeholder, or one of another process: where placed says there may
+ * be one) and, when it found no interpreter, what the process was is
+ * noted quiet; on success it is recorded.
  */
-static int settle(struct py_procs *p, const struct py_rec *now, int err)
+static int settle(struct py_procs *p, const struct py_rec *now, int err, bool placed)
 {
 	struct py_rec *quiet = find_in(&p->quiet, now->pid);
 	__u32 key = (__u32)now->pid;
 
-	if (err) {
+	if (err && placed) {
 		bpf_map_delete_elem(p->o.procs_fd, &key);
 		entries_changed(p);
+	}
+	if (err) {
 		if (err == -ENOENT || err == -ENOTSUP)
 			keep_quiet(p, now, err);
 		return err;
@@ -254,7 +264,7 @@ int py_procs__add_pid(struct py_procs *p, pid_t pid)
 	struct py_proc old;
 	__u32 key = (__u32)pid;
 	char path[64];
-	bool had;
+	bool had, placed;
 	int err;
 
 	err = proc_stat__read(p->o.proc_root, pid, &before);
@@ -281,16 +291,17 @@ int py_procs__add_pid(struct py_procs *p, pid_t pid)
 	snprintf(path, sizeof(path), "%s/%d/maps", p->o.proc_root, (int)pid);
 	err = proc_maps__load_file(path, &m);
 	if (err)	/* not looked at: nothing noted */
-		return settle(p, &now, err == -ENOENT ? -ESRCH : err);
+		return settle(p, &now, err == -ENOENT ? -ESRCH : err, true);
 	p->stats.read_self++;
 	now.digest = maps_digest(&m);
-	err = publish(p, pid, now.gen, &m);
+	placed = true;
+	err = publish(p, pid, now.gen, &m, &placed);
 	proc_maps__release(&m);
 	/* an exit or exec between the first look and the placeholder found nothing to delete */
 	if (!err && (proc_stat__read(p->o.proc_root, pid, &after) || after.ended ||
 		     after.start_time != before.start_time || current_gen(p, pid) != now.gen))
 		err = -ESRCH;
-	return settle(p, &now, err);
+	return settle(p, &now, err, true);
 }
 
 /*
@@ -320,7 +331,7 @@ int py_procs__add_pid_maps(struct py_procs *p, pid_t pid, uint32_t gen, const st
 	struct py_rec now = { .pid = pid, .gen = gen };
 	struct py_proc old;
 	__u32 key = (__u32)pid;
-	bool had;
+	bool had, placed;
 	int err;
 
 	if (!gen || current_gen(p, pid) != gen)
@@ -333,13 +344,12 @@ int py_procs__add_pid_maps(struct py_procs *p, pid_t pid, uint32_t gen, const st
 		p->stats.unchanged++;
 		return quiet->err;
 	}
-	if (!had && (err = put_placeholder(p, pid)))
-		return err;
+	placed = had;
 	p->stats.given++;
-	err = publish(p, pid, gen, m);
+	err = publish(p, pid, gen, m, &placed);
 	if (!err && current_gen(p, pid) != gen)
 		err = -ESRCH;
-	return settle(p, &now, err);
+	return settle(p, &now, err, placed);
 }
 
 static int cmp_key(const void *a, const void *b)

@@ -18,11 +18,13 @@
 
 /*
  * What the worker knows of a pid it gave tables: which process it was
- * (its start time: a reused pid is another), the reading its entry is
- * made from, what was published for it, and how the last update went.
+ * (its generation, else its start time: a reused pid is another), the
+ * reading its entry is made from, what was published for it, and how the
+ * last update went.
  */
 struct proc_rec {
 	pid_t pid;
+	uint32_t pub_gen;	/* the generation its entry was published in; 0: by start_time */
 	uint64_t start_time;	/* /proc/PID/stat, clock ticks since boot; 0: not known */
 	uint64_t fingerprint;	/* of the entry published; 0: none */
 	int status;		/* the last update: 0 or -errno */
@@ -49,5 +51,10 @@ void proc_recs__let_go(struct proc_recs *r, struct proc_rec *rec);
 /* How pid's tables went: its record's, or the last outcome kept of a process gone at pid. */
 void proc_recs__status(const struct proc_recs *r, pid_t pid, struct unwind_pid_status *st);
 void proc_recs__free(struct proc_recs *r);
+
+/* (unwind_procs.c) pid key's entries deleted, and the files rec (if any) held let go. */
+void unwind_procs__forget(struct unwind_procs *u, __u32 key, struct proc_rec *rec);
+/* rec's process is gone: its entries deleted (if any is left), its record let go. */
+void unwind_procs__let_go(struct unwind_procs *u, struct proc_rec *rec);
 
 #endif /* PROC_RECS_H */

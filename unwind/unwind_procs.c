@@ -3,8 +3,9 @@
  * unwind_procs.c - unwind tables of sampled processes into the BPF maps
  * (unwind_procs.h): each process's executable mappings, from a reading of
  * /proc/PID/maps made by the caller, published as its entry (and big
- * entry) when they changed or a walk asked for a table, and the entries
- * of processes gone swept; the files' tables are unwind_files.c's.
+ * entry) when they changed or a walk asked for a table; the entries of
+ * processes gone are swept by unwind_sweep.c, the files' tables are
+ * unwind_files.c's.
  */
 #include <errno.h>
 #include <search.h>
@@ -197,7 +198,7 @@ static int publish(struct unwind_procs *u, __u32 key, const struct unwind_proc_b
 }
 
 /* Delete pid's entries (both), as exec and exit do; rec's files are let go. */
-static void forget(struct unwind_procs *u, __u32 key, struct proc_rec *rec)
+void unwind_procs__forget(struct unwind_procs *u, __u32 key, struct proc_rec *rec)
 {
 	bpf_map_delete_elem(u->procs_fd, &key);
 	bpf_map_delete_elem(u->big_fd, &key);
@@ -206,9 +207,9 @@ static void forget(struct unwind_procs *u, __u32 key, struct proc_rec *rec)
 }
 
 /* rec's process is gone: its entries deleted (if any is left), its record let go. */
-static void let_go(struct unwind_procs *u, struct proc_rec *rec)
+void unwind_procs__let_go(struct unwind_procs *u, struct proc_rec *rec)
 {
-	forget(u, (__u32)rec->pid, rec);
+	unwind_procs__forget(u, (__u32)rec->pid, rec);
 	proc_recs__let_go(&u->recs, rec);
 }
 
@@ -216,6 +217,43 @@ static void let_go(struct unwind_procs *u, struct proc_rec *rec)
 static bool gen_current(const struct unwind_procs *u, pid_t pid, uint32_t gen)
 {
 	return !gen || !u->gen_fn || u->gen_fn(pid, u->gen_ctx) == gen;
+}
+
+/*
+ * Whether rec's process is told by the generation gen of its reading (and
+ * of its entry, if published): exit deletes it before the zombie, exec and
+ * a pid reused get another, never the same twice (python/py_procs.c): what
+ * /proc/PID/stat's state and start time tell, without reading it.
+ */
+static bool by_gen(const struct unwind_procs *u, const struct proc_rec *rec, uint32_t gen)
+{
+	return gen && u->gen_fn && (!rec->fingerprint || rec->pub_gen);
+}
+
+/*
+ * Whether pid still runs rec's reading's image, no zombie: 0, -ESRCH, or
+ * -ESTALE (by_gen(): it exec'd, or the pid is another's); else its start
+ * time in *start_time.
+ */
+static int still_running(const struct unwind_procs *u, pid_t pid, const struct proc_rec *rec,
+			 uint32_t gen, uint64_t *start_time)
+{
+	struct proc_stat_info now;
+	uint32_t g;
+	int err;
+
+	*start_time = 0;
+	if (by_gen(u, rec, gen)) {
+		g = u->gen_fn(pid, u->gen_ctx);
+		return !g ? -ESRCH : g != gen ? -ESTALE : 0;
+	}
+	err = proc_stat__read(u->proc_root, pid, &now);
+	if (err == -ENOENT || (!err && now.ended))
+		return -ESRCH;
+	if (err)
+		return err;
+	*start_time = now.start_time;
+	return 0;
 }
 
 /*
@@ -227,22 +265,21 @@ static bool gen_current(const struct unwind_procs *u, pid_t pid, uint32_t gen)
 static int publish_rec(struct unwind_procs *u, pid_t pid, struct proc_rec *rec, bool fresh,
 		       struct unwind_proc *small, struct unwind_proc_big *all)
 {
-	struct proc_stat_info before, after;
+	uint32_t gen = rec->reading.gen;
+	bool had, partial = false, gens = by_gen(u, rec, gen);
+	uint64_t before, after;
 	__u32 key = (__u32)pid;
-	bool had, partial = false;
 	uint64_t fp;
 	int err;
 
 	/* a process gone, or a zombie (its maps read empty), gets no entry */
-	err = proc_stat__read(u->proc_root, pid, &before);
-	if (err == -ENOENT || (!err && before.ended))
-		err = -ESRCH;
+	err = still_running(u, pid, rec, gen, &before);
 	if (err)
 		return err;
 	had = !bpf_map_lookup_elem(u->procs_fd, &key, small);
-	if (had && rec->fingerprint && rec->start_time != before.start_time) {
+	if (had && rec->fingerprint && (gens ? rec->pub_gen != gen : rec->start_time != before)) {
 		/* another process's entry, left by a race with its exit */
-		forget(u, key, rec);
+		unwind_procs__forget(u, key, rec);
 		had = false;
 	}
 	if (!had && !fresh)
@@ -284,8 +321,7 @@ static int publish_rec(struct unwind_procs *u, pid_t pid, struct proc_rec *rec, 
 	 * found no entry to delete: this one would stay until the pid is
 	 * reused. Look again, now that the entry is there.
 	 */
-	if (!err && (proc_stat__read(u->proc_root, pid, &after) || after.ended ||
-		     after.start_time != before.start_time))
+	if (!err && (still_running(u, pid, rec, gen, &after) || after != before))
 		err = -ESRCH;
 	if (!err) {
 		/* a reading's first publishing; again for the tables asked, not counted */
@@ -294,13 +330,14 @@ static int publish_rec(struct unwind_procs *u, pid_t pid, struct proc_rec *rec, 
 			u->stats.partial_procs += partial;
 			u->stats.vdso += unwind_files__has_vdso(u, all);
 		}
-		rec->start_time = before.start_time;
+		rec->start_time = before;
+		rec->pub_gen = gens ? gen : 0;
 		rec->fingerprint = fp;
 		return 0;
 	}
 out:
 	if (!had || err == -ESRCH)
-		forget(u, key, rec);
+		unwind_procs__forget(u, key, rec);
 	rec->fingerprint = 0;
 	return err;
 }
@@ -349,7 +386,7 @@ static int update(struct unwind_procs *u, pid_t pid, uint32_t gen, uint32_t uid,
 		err = maps ? -ESRCH : -ENOENT;
 	/* no executable mapping: it exited before the reading (a zombie's maps are empty) */
 	if (err == -ESRCH)
-		forget(u, (__u32)pid, rec);
+		unwind_procs__forget(u, (__u32)pid, rec);
 	if (!err)
 		err = publish_rec(u, pid, rec, maps != NULL, small, all);
 	/* the rows its entry points at stay while it does */
@@ -364,7 +401,7 @@ out:
 	u->stats.put_off += u->more;
 	/* gone, or a zombie: nothing more will be published for it */
 	if (rec && err == -ESRCH)
-		let_go(u, rec);
+		unwind_procs__let_go(u, rec);
 	free(all);
 	free(small);
 	return err;
@@ -392,7 +429,7 @@ int unwind_procs__add_pid(struct unwind_procs *u, pid_t pid)
 		if (rec)
 			rec->status = err;
 		if (rec && err == -ESRCH)
-			let_go(u, rec);
+			unwind_procs__let_go(u, rec);
 		return err;
 	}
 	err = unwind_procs__add_maps(u, pid, 0, MAPS_UID_UNKNOWN, &maps);
@@ -408,100 +445,6 @@ int unwind_procs__load_asked(struct unwind_procs *u, pid_t pid)
 void unwind_procs__status(const struct unwind_procs *u, pid_t pid, struct unwind_pid_status *st)
 {
 	proc_recs__status(&u->recs, pid, st);
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Whether rec's process is gone: exited, a zombie, or its pid another's now. */
-static bool rec_gone(const struct unwind_procs *u, const struct proc_rec *rec)
-{
-	struct proc_stat_info now;
-	int err = proc_stat__read(u->proc_root, rec->pid, &now);
-
-	if (err)
-		return err == -ENOENT;
-	return now.ended || (rec->start_time && rec->start_time != now.start_time);
-}
-
-/*
- * The records of processes without an entry (keys, sorted, all of them
- * unless !all): one whose process is gone is let go, so that records do
- * not pile up with process churn; one of a live process (an exec
- * deleted its entry, or the map was full) lets go of the files it held,
- * their rows then reclaimable, and keeps no reading: a new one comes
- * with the next. Without all, an entry may have been missed: only the
- * records of processes gone are let go (their entries with them).
- */
-static void sweep_recs(struct unwind_procs *u, const __u32 *keys, size_t nr, bool all)
-{
-	size_t nr_recs;
-	struct proc_rec **recs = proc_recs__gather(&u->recs, &nr_recs);
-
-	/* no memory: the next sweep */
-	for (size_t i = 0; recs && i < nr_recs; i++) {
-		struct proc_rec *r = recs[i];
-		__u32 key = (__u32)r->pid;
-
-		if (bsearch(&key, keys, nr, sizeof(key), cmp_key))
-			continue;
-		if (rec_gone(u, r)) {
-			let_go(u, r);
-		} else if (all) {
-			unwind_files__release(u, &r->held);
-			unwind_reading__release(&r->reading);
-		}
-	}
-	free(recs);
-}
-
-/*
- * Delete the entries of processes that are gone, or whose pid is another
- * process's now: left by a race with their exit, nothing else would. The
- * readings of processes without an entry (exec and exit delete it) go
- * too, and the records of processes gone.
- */
-size_t unwind_procs__sweep(struct unwind_procs *u)
-{
-	__u32 *keys = malloc(UNWIND_MAX_PROCS * sizeof(*keys)), *prev = NULL;
-	struct proc_stat_info now;
-	size_t nr = 0, n = 0;
-	bool all;
-
-	if (!keys)
-		return 0;
-	/* the keys first: a key deleted mid-walk would start the walk again */
-	while (nr < UNWIND_MAX_PROCS && !bpf_map_get_next_key(u->procs_fd, prev, &keys[nr])) {
-		prev = &keys[nr];
-		nr++;
-	}
-	all = nr < UNWIND_MAX_PROCS;
-	for (size_t i = 0; i < nr; i++) {
-		struct proc_rec *rec = proc_recs__find(&u->recs, (pid_t)keys[i]);
-		int err = proc_stat__read(u->proc_root, (pid_t)keys[i], &now);
-		/* only what is sure: a live process's entry deleted waits long for the next */
-		bool stale = err == -ENOENT || (!err && now.ended);
-
-		if (!err && !stale)
-			stale = rec && rec->fingerprint && rec->start_time != now.start_time;
-		if (stale) {
-			if (rec)
-				let_go(u, rec);
-			else
-				forget(u, keys[i], NULL);
-			keys[i] = 0;	/* no process has pid 0's entry */
-			n++;
-		}
-	}
-	qsort(keys, nr, sizeof(*keys), cmp_key);
-	sweep_recs(u, keys, nr, all);
-	free(keys);
-	u->stats.swept += n;
-	return n;
 }
 
 void unwind_procs__set_debug_dirs(struct unwind_procs *u, const char *const *dirs, size_t nr)

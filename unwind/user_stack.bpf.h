@@ -63,6 +63,7 @@ struct unwind_regs {
 		struct pt_regs pt;		/* the sample's, or saved at kernel entry */
 		__u64 sig[SIGFRAME_RIP + 1];	/* struct sigcontext: r8-r15 rdi rsi rbp rbx rdx rax rcx rsp rip */
 	} raw;
+	__u64 missed;	/* this walk met a frame in no mapping of the entry */
 };
 
 struct {
@@ -357,6 +358,20 @@ __noinline int unwind_ask(__u32 pid, __u32 kind)
 }
 
 /*
+ * Note in this CPU's walk that a frame was in no mapping of the entry. A
+ * global function, the note in memory: a flag in the walk's state doubles
+ * the states verified after it.
+ */
+__noinline int unwind_note_miss(void)
+{
+	struct unwind_regs *regs = regs_buffer();
+
+	if (regs)
+		regs->missed = 1;
+	return 0;
+}
+
+/*
  * pc is in no mapping the process had when its tables were loaded: a
  * library loaded since, or JIT code. Ask userspace to read the mappings
  * again, once a second at most.
@@ -473,6 +488,8 @@ static long unwind_step(__u32 i, void *ctx)
 	frames[n] = st->ip;
 	st->n = n + 1;
 	m = mapping_of(st);
+	if (!m)
+		unwind_note_miss();
 	/*
 	 * A return address in no mapping is garbage, a leaf maybe new code;
 	 * unless the entry could not hold every mapping.
@@ -559,6 +576,7 @@ static __always_inline bool user_regs(struct bpf_perf_event_data *ctx, struct un
 
 	if (!regs)
 		return false;
+	regs->missed = 0;
 	if ((ctx->regs.cs & 3) == 3) {
 		st->ip = ctx->regs.rip;
 		regs_from_pt(regs->r, &ctx->regs);
@@ -588,6 +606,7 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 				       bool py)
 {
 	struct unwind_state st = { .pid = pid };
+	struct unwind_regs *regs;
 	struct stack_block *block;
 	struct py_walk *w;
 	__u32 zero = 0;
@@ -634,6 +653,13 @@ static __always_inline int unwind_user(struct bpf_perf_event_data *ctx, __u32 pi
 		stat_inc(STAT_UNWIND_TRUNCATED);
 		*flags |= KEY_USER_TRUNCATED;
 	}
+	/*
+	 * every frame in a mapping of an entry that holds them all: the
+	 * mappings read hold the stack (profile.bpf.c, tally())
+	 */
+	regs = regs_buffer();
+	if (regs && !regs->missed && !st.p->partial && st.n)
+		*flags |= KEY_USER_MAPPED;
 	/* looked up again: a pointer kept across the loop doubles its states */
 	w = py_enabled ? py_walk_buf() : NULL;
 	if (!w || !w->walking)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "symbols/elf_read.h"
@@ -115,24 +116,47 @@ int vdso_image__table(const struct vdso_image *v, const struct budget *b, struct
 	return err;
 }
 
-bool vdso_image__mapped_at(const struct vdso_image *v, const char *proc_root, pid_t pid,
-			   uint64_t start, uint64_t len)
+/* size bytes of pid's memory at start into buf, from its mem file under proc_root. */
+static ssize_t read_mem_file(const char *proc_root, pid_t pid, uint64_t start, void *buf,
+			     size_t size)
 {
 	char path[PATH_MAX];
-	uint8_t *buf;
 	ssize_t n;
-	bool same;
 	int fd;
 
-	if (!v->image || len != v->map_len || start > INT64_MAX)
-		return false;
 	snprintf(path, sizeof(path), "%s/%d/mem", proc_root, (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
+		return -1;
+	n = pread(fd, buf, size, (off_t)start);
+	close(fd);
+	return n;
+}
+
+bool vdso_image__mapped_at(const struct vdso_image *v, const char *proc_root, pid_t pid,
+			   uint64_t start, uint64_t len)
+{
+	struct iovec local, remote = { (void *)(uintptr_t)start, 0 };
+	uint8_t *buf;
+	ssize_t n;
+	bool same;
+
+	if (!v->image || len != v->map_len || start > INT64_MAX)
 		return false;
 	buf = malloc(v->size);
-	n = buf ? pread(fd, buf, v->size, (off_t)start) : -1;
-	close(fd);
+	if (!buf)
+		return false;
+	local = (struct iovec){ buf, v->size };
+	remote.iov_len = v->size;
+	/*
+	 * The live /proc's: one call, no path to look up and open for each
+	 * process met (a ptrace access check, as for its mem file)
+	 */
+	n = -1;
+	if (!strcmp(proc_root, "/proc"))
+		n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+	if (n < 0)
+		n = read_mem_file(proc_root, pid, start, buf, v->size);
 	same = n == (ssize_t)v->size && !memcmp(buf, v->image, v->size);
 	free(buf);
 	return same;

@@ -95,6 +95,34 @@ t_dlopen_interval() {
 		fail "$lib of the $((all - own)) samples after the dlopen() are named dl_burn" || return 1
 }
 
+# A -p target burns 3 s in its own code, then dlopen()s a library and
+# burns 2 s in it, under -i 1: each interval its stacks are new keys
+# again. Its entry is published before sampling starts (-p), so each of
+# its stacks is walked whole in the mappings read: none announces it
+# again. What is read is the reading at the start, the one its first
+# sample asks for, -p's once a second, and the one for the library (a
+# walk met it): 6 or 7 a run that found nothing new, 11 when new stacks
+# announced it again. The library is still named.
+t_reads_when_needed() {
+	$W/dllate "$PWD/$W/libdlburn.so" 3000 2000 &
+	pid=$!
+	PIDS="$PIDS $pid"
+	$PROFILE -p "$pid" -U -F 999 -f -v -i 1 10 > "$TMP/rn.folded" 2> "$TMP/rn.err" ||
+		fail "profile exited $?: $(tail -2 "$TMP/rn.err")" || return 1
+	line=$(grep -o 'maps read [0-9]* times ([^)]*)' "$TMP/rn.err")
+	reads=$(echo "$line" | awk '{ print $3 }')
+	same=$(echo "$line" | grep -o '[0-9]* of them found nothing new' | awk '{ print $1 }')
+	# folded lines start with the interval's time stamp: "stamp;dllate;..."
+	all=$(sum_matching '^[^;]*;dllate;' "$TMP/rn.folded")
+	own=$(sum_matching '^[^;]*;dllate;.*main;main_burn [0-9]+$' "$TMP/rn.folded")
+	lib=$(sum_matching '^[^;]*;dllate;.*main;dl_burn [0-9]+$' "$TMP/rn.folded")
+	echo "  $line; of $all samples: main_burn $own, dl_burn $lib"
+	[ -n "$same" ] || fail "no readings counted: $(tail -2 "$TMP/rn.err")" || return 1
+	[ "$own" -gt 500 ] && [ "$lib" -gt 500 ] || fail "main_burn $own, dl_burn $lib samples" || return 1
+	[ "$(pct $((own + lib)) "$all")" -ge 95 ] || fail "$((all - own - lib)) of $all samples unnamed" || return 1
+	[ "$same" -le 8 ] || fail "$same of $reads readings found nothing new" || return 1
+}
+
 # 2,000 processes fork and exec in about 10 s during a system-wide
 # profile: no crash, every sample accounted for, the profiler's memory
 # under the bound docs/symbols.md documents (64 MiB; ASan's shadow memory and
@@ -137,5 +165,6 @@ run_test "exec in place: each image names its own samples" t_exec_in_place
 run_test "fork+exec children are named" t_fork_exec_children
 run_test "a dlclose()d library is named" t_dlclose
 run_test "a library dlopen()ed during an -i run is named" t_dlopen_interval
+run_test "mappings read again only when a stack needs it" t_reads_when_needed
 run_shipped_test "2,000 fork+exec processes: bounded, accounted" t_exec_churn
 finish

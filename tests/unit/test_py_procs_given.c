@@ -150,6 +150,45 @@ Test(py_procs_given, a_reading_like_the_last_is_not_looked_at_again)
 	proc_maps__release(&b);
 }
 
+/*
+ * A process without an interpreter (most of them) takes no entry, not
+ * even for the time of its look: with the map full it is still looked at
+ * and noted quiet, not refused for want of room (it was, when each look
+ * put a placeholder first).
+ */
+Test(py_procs_given, a_process_without_python_takes_no_entry)
+{
+	struct py_proc zero = { 0 };
+	struct py_procs_stats st;
+	struct proc_maps m;
+	struct py_proc e;
+	struct maps w;
+
+	reset_gens();
+	start_with(gen_of);
+	/* the fixture's map holds 16 */
+	for (__u32 key = 300; key < 316; key++)
+		cr_assert_eq(bpf_map_update_elem(procs_fd, &key, &zero, BPF_NOEXIST), 0);
+	running[114] = 7;
+	maps_begin(&w, 114);
+	maps_add_junk(&w, "junk", 3);
+	maps_end_reading(&w, &m);
+	cr_expect_eq(py_procs__add_pid_maps(p, 114, 7, &m), -ENOENT);
+	cr_expect_not(has_entry(114, &e));
+	st = stats();
+	cr_expect_eq(st.given, 1);
+	cr_expect_eq(st.full, 0);
+	cr_expect_eq(st.kept_quiet, 1);
+	/* one with Python needs its room: told */
+	maps_begin(&w, 114);
+	maps_add_python(&w, "/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0");
+	proc_maps__release(&m);
+	maps_end_reading(&w, &m);
+	cr_expect_eq(py_procs__add_pid_maps(p, 114, 7, &m), -E2BIG);
+	cr_expect_eq(stats().full, 1);
+	proc_maps__release(&m);
+}
+
 /* An entry whose generation went (exit, exec) is swept, whatever /proc/PID/stat says. */
 Test(py_procs_given, the_sweep_deletes_entries_of_generations_gone)
 {

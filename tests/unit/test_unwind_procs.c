@@ -674,7 +674,7 @@ static int end_reading(struct reader *r, const char *maps)
 
 /*
  * The generation pid 100 runs, as the sampler would say; on_check runs
- * each time it is asked (after the placeholder is made).
+ * each time it is asked.
  */
 static uint32_t gen_now = 7;
 static void (*on_check)(void);
@@ -705,11 +705,18 @@ static int add_reading(const char *maps, uint32_t gen)
 	return add_reading_of(maps, gen, MAPS_UID_UNKNOWN);
 }
 
-/* exec deletes the entry: the placeholder, checked, was the new image's */
+/*
+ * An exec once the placeholder is there (asked before, it waits): a new
+ * generation, then the entry deleted, in profile.bpf.c's order.
+ */
 static void exec_now(void)
 {
+	struct unwind_proc e;
 	__u32 key = 100;
 
+	if (bpf_map_lookup_elem(procs_fd, &key, &e))
+		return;
+	gen_now++;
 	bpf_map_delete_elem(procs_fd, &key);
 	on_check = NULL;
 }
@@ -733,8 +740,38 @@ Test(unwind_procs, exec_after_reading_is_not_published)
 	on_check = exec_now;
 	cr_assert_eq(add_reading(maps, 8), -ESTALE);
 	cr_assert_null(entry(100));
-	cr_assert_eq(add_reading(maps, 8), 0);
+	cr_assert_eq(gen_now, 9);
+	cr_assert_eq(add_reading(maps, 9), 0);
 	cr_assert(unwind_procs__published(u, 100));
+	free(maps);
+}
+
+/*
+ * A reading made in a generation is published by that generation alone,
+ * asked before and after: no /proc/PID/stat read (the fake process has
+ * none). The generation gone (exit) publishes nothing.
+ */
+Test(unwind_procs, a_reading_with_its_generation_reads_no_stat)
+{
+	char *maps = NULL, *stat;
+	struct unwind_proc *e;
+
+	start(1 << 16);
+	unwind_procs__set_gen_fn(u, current_gen, NULL);
+	gen_now = 7;
+	map_file(&maps, 100, FIXTURE_UNWIND, EXE_BIAS);
+	fake_process(proc_root, 100, maps, 0, 100, NULL);
+	cr_assert_neq(asprintf(&stat, "%s/100/stat", proc_root), -1);
+	cr_assert_eq(unlink(stat), 0);
+	cr_assert_eq(add_reading_of(maps, 7, 4242), 0);
+	cr_assert(unwind_procs__published(u, 100));
+	e = entry(100);
+	cr_assert_not_null(e);
+	free(e);
+	gen_now = 0;
+	cr_assert_eq(add_reading_of(maps, 7, 4242), -ESRCH);
+	cr_assert_null(entry(100));
+	free(stat);
 	free(maps);
 }
 
